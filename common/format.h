@@ -1,0 +1,119 @@
+/* The one place for GLIDE stream-format constants (docs/FORMAT.md is the
+ * prose version of this file). Both backends include it. Changing any value
+ * here changes the format: bump GLIDE_FORMAT_VERSION and keep the old decoder. */
+#ifndef GLIDE_FORMAT_H
+#define GLIDE_FORMAT_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "glide.h"
+
+#define GLIDE_MAGIC0 'G'
+#define GLIDE_MAGIC1 'L'
+#define GLIDE_MAGIC2 'D'
+#define GLIDE_MAGIC3 'E'
+#define GLIDE_FORMAT_VERSION 1
+
+/* Symbol alphabet: quantization codes q in [-511, 511] map to q + 511, then
+ * two escapes. 1023 quantization codes = radius 512. */
+#define GLIDE_RADIUS 512
+#define GLIDE_NQUANT 1023
+#define GLIDE_SYM_ZERO 511
+#define GLIDE_SYM_OUTLIER 1023 /* value stored exactly in the outlier section */
+#define GLIDE_SYM_FILL 1024    /* value equals the fill value */
+#define GLIDE_NSYM 1025
+
+/* Huffman: codewords fit in 16 bits so that a 64-bit bit window always holds
+ * at least three whole codewords after a refill, and the decoder's fast
+ * table (GLIDE_HUFF_LUT_BITS) resolves nearly every symbol in one lookup. */
+#define GLIDE_HUFF_MAX_LEN 16
+#define GLIDE_HUFF_LUT_BITS 11
+/* Symbols per Huffman segment. Each segment starts on a byte boundary and its
+ * byte length is a u16 in the segment table (1024 * 16 bits = 2048 bytes max). */
+#define GLIDE_SEG_SYMS 1024
+
+/* Methods */
+#define GLIDE_METHOD_RAW 0
+#define GLIDE_METHOD_INTERP 1
+#define GLIDE_METHOD_LORENZO 2
+
+/* Codebook kinds */
+#define GLIDE_BOOKKIND_DICT 0
+#define GLIDE_BOOKKIND_CUSTOM 1
+#define GLIDE_BOOKKIND_NONE 255 /* raw streams */
+
+/* Interpolation spline variants (per level, 2 bits of level_cfg) */
+#define GLIDE_SPLINE_LINEAR 0
+#define GLIDE_SPLINE_CUBIC_NAK 1     /* not-a-knot: (-1, 9, 9, -1) / 16 */
+#define GLIDE_SPLINE_CUBIC_NATURAL 2 /* natural:    (-3, 23, 23, -3) / 40 */
+#define GLIDE_NSPLINES 3
+
+#define GLIDE_MAX_LEVELS 16
+#define GLIDE_MAX_EFF_RANK 3
+
+/* Fixed header: 96 bytes, then rank x u64 dims, then the sections. */
+#define GLIDE_HEADER_FIXED 96
+#define GLIDE_CRC_BYTES 4
+
+/* Header flags */
+#define GLIDE_FLAG_HAS_FILL 0x01u
+
+typedef struct {
+    uint8_t format_version;
+    uint8_t dict_version;
+    uint8_t dtype;       /* glide_dtype */
+    uint8_t method;      /* GLIDE_METHOD_* */
+    uint8_t mode;        /* glide_mode, as requested */
+    uint8_t book_kind;   /* GLIDE_BOOKKIND_* */
+    uint16_t book_id;
+    uint8_t rank;
+    uint8_t block_log2;  /* anchor stride 2^block_log2 (0 for raw) */
+    uint8_t flags;
+    double eb_user;      /* bound as requested (absolute or relative) */
+    double eb_abs;       /* absolute bound applied; the finest level's */
+    double alpha;        /* level l (1 = finest) uses eb_abs / alpha^(l-1) */
+    uint64_t fill_bits;  /* value bits, low 4 bytes for float32 */
+    uint64_t subst_bits; /* what fill points count as for prediction */
+    uint32_t book_bytes;
+    uint32_t n_segments;
+    uint64_t n_outliers;
+    uint64_t stream_bytes;
+    uint8_t level_cfg[GLIDE_MAX_LEVELS]; /* bits 0-1 spline, bits 2-4 dim order */
+    uint64_t dims[GLIDE_MAX_RANK];
+} glide_header;
+
+/* Shape the predictors see: size-1 axes dropped, more than three axes merged
+ * into the slowest one (a stack of 3-D blocks). A chunk of one value is 1-D. */
+typedef struct {
+    unsigned rank;          /* 1..3 */
+    uint64_t n[3];          /* slowest first */
+    uint64_t count;
+} glide_shape;
+
+static inline size_t glide_dtype_size(unsigned dtype) { return dtype == GLIDE_FLOAT64 ? 8 : 4; }
+
+/* The section layout a header implies; every offset validated against the size. */
+typedef struct {
+    size_t header_bytes;
+    size_t book_off, anchors_off, outliers_off, segtab_off, stream_off, crc_off, total;
+    uint64_t n_anchors;
+} glide_layout;
+
+void glide_shape_from_dims(unsigned rank, const uint64_t *dims, glide_shape *s);
+unsigned glide_default_block_log2(unsigned eff_rank);
+uint64_t glide_anchor_count(const glide_shape *s, unsigned block_log2);
+uint64_t glide_segment_count(uint64_t n_symbols);
+
+size_t glide_header_size(unsigned rank);
+void glide_header_write(const glide_header *h, uint8_t *dst);
+/* Parses and checks every field against the buffer size; fills the layout. */
+size_t glide_header_read(const uint8_t *src, size_t size, glide_header *h, glide_layout *lay);
+/* Layout for a header (used by encoders too). Returns an error code on overflow. */
+size_t glide_layout_compute(const glide_header *h, glide_layout *lay);
+
+uint32_t glide_crc32(const uint8_t *p, size_t n);
+
+/* Error codes in the zstd style: (size_t)-code. */
+#define GLIDE_ERROR(e) ((size_t) - (ptrdiff_t)(GLIDE_ERR_##e))
+
+#endif

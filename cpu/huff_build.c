@@ -1,0 +1,102 @@
+#include "huff_build.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { uint64_t w; unsigned sym; } leaf;
+
+static int leaf_cmp(const void *a, const void *b)
+{
+    const leaf *x = a, *y = b;
+    if (x->w != y->w) return x->w < y->w ? -1 : 1;
+    return x->sym < y->sym ? -1 : (x->sym > y->sym);
+}
+
+int glide_huff_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8_t *len)
+{
+    memset(len, 0, n);
+    if (max_len == 0 || max_len > 16) return -1;
+    leaf *lv = malloc(sizeof(leaf) * (n ? n : 1));
+    /* internal nodes: weight and parent; leaves get parents too */
+    uint64_t *nw = malloc(sizeof(uint64_t) * (n ? n : 1));
+    unsigned *parent = malloc(sizeof(unsigned) * 2 * (n ? n : 1));
+    int rc = -1;
+    if (!lv || !nw || !parent) goto done;
+    unsigned m = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (freq[i]) { lv[m].w = freq[i]; lv[m].sym = i; m++; }
+    if (m == 0) { rc = 0; goto done; }
+    if (m > (1u << max_len)) goto done;
+    if (m == 1) { len[lv[0].sym] = 1; rc = 0; goto done; }
+    qsort(lv, m, sizeof(leaf), leaf_cmp);
+
+    /* Two-queue Huffman: leaves in sorted order, internal nodes in creation
+     * order (their weights are non-decreasing). Node ids: leaves 0..m-1,
+     * internal m..2m-2. Ties prefer the leaf, which keeps trees shallow. */
+    unsigned li = 0, ni = 0, nn = 0;
+    for (unsigned k = 0; k < m - 1; k++) {
+        unsigned pick[2];
+        uint64_t wsum = 0;
+        for (int t = 0; t < 2; t++) {
+            if (li < m && (ni >= nn || lv[li].w <= nw[ni])) { pick[t] = li; wsum += lv[li].w; li++; }
+            else { pick[t] = m + ni; wsum += nw[ni]; ni++; }
+        }
+        nw[nn] = wsum;
+        parent[pick[0]] = m + nn;
+        parent[pick[1]] = m + nn;
+        nn++;
+    }
+    /* depths: root is m + nn - 1; parents always have larger ids */
+    unsigned total = m + nn;
+    unsigned *depth = malloc(sizeof(unsigned) * total);
+    if (!depth) goto done;
+    depth[total - 1] = 0;
+    for (unsigned id = total - 1; id-- > 0;) depth[id] = depth[parent[id]] + 1;
+
+    /* clamp, then repair the Kraft sum in units of 2^-max_len */
+    uint64_t cap = 1ull << max_len, kraft = 0;
+    for (unsigned i = 0; i < m; i++) {
+        unsigned d = depth[i] > max_len ? max_len : depth[i];
+        len[lv[i].sym] = (uint8_t)d;
+        kraft += 1ull << (max_len - d);
+    }
+    free(depth);
+    /* lengthen the rarest codes first until the code fits */
+    while (kraft > cap) {
+        for (unsigned i = 0; i < m && kraft > cap; i++) {
+            unsigned s = lv[i].sym;
+            if (len[s] < max_len) { kraft -= 1ull << (max_len - len[s] - 1); len[s]++; }
+        }
+    }
+    /* give back slack to the most frequent codes */
+    for (unsigned i = m; i-- > 0;) {
+        unsigned s = lv[i].sym;
+        while (len[s] > 1 && kraft + (1ull << (max_len - len[s])) <= cap) {
+            kraft += 1ull << (max_len - len[s]);
+            len[s]--;
+        }
+    }
+    rc = 0;
+done:
+    free(lv); free(nw); free(parent);
+    return rc;
+}
+
+void glide_huff_canonical(const uint8_t *len, unsigned n, uint16_t *code)
+{
+    unsigned count[17] = {0}, next[17] = {0};
+    for (unsigned i = 0; i < n; i++) count[len[i]]++;
+    count[0] = 0;
+    unsigned c = 0;
+    for (unsigned l = 1; l <= 16; l++) { c = (c + count[l - 1]) << 1; next[l] = c; }
+    for (unsigned i = 0; i < n; i++) code[i] = len[i] ? (uint16_t)next[len[i]]++ : 0;
+}
+
+int glide_huff_check(const uint8_t *len, unsigned n, unsigned max_len)
+{
+    uint64_t kraft = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (len[i] > max_len) return -1;
+        if (len[i]) kraft += 1ull << (max_len - len[i]);
+    }
+    return kraft <= (1ull << max_len) ? 0 : -1;
+}

@@ -1,0 +1,20 @@
+/* Length-limited canonical Huffman codes: the one builder used by the
+ * dictionary generator (codebooks/) and by the custom-codebook option. */
+#ifndef GLIDE_HUFF_BUILD_H
+#define GLIDE_HUFF_BUILD_H
+#include <stdint.h>
+
+/* Optimal code lengths for freq[0..n-1] (0 = symbol absent, gets length 0),
+ * limited to max_len bits (<= 16) by a Kraft-sum repair. Deterministic:
+ * ties break by symbol index. A lone symbol gets length 1. Returns 0, or -1
+ * if n symbols cannot fit in max_len bits. */
+int glide_huff_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8_t *len);
+
+/* Canonical codewords (numerically increasing by (length, symbol)), MSB-first. */
+void glide_huff_canonical(const uint8_t *len, unsigned n, uint16_t *code);
+
+/* Kraft check of lengths in 0..max_len: 0 if the code is a valid prefix code
+ * (complete or not), -1 if over-subscribed or a length exceeds max_len. */
+int glide_huff_check(const uint8_t *len, unsigned n, unsigned max_len);
+
+#endif
