@@ -34,11 +34,20 @@ const glide_dictionary *glide_dict_get(unsigned version);
  * small floor) and its length-limited Huffman code. Returns 0 on success. */
 int glide_dict_make_book(int family, double scale, uint8_t *len, float *log2q, double *entropy);
 
-/* Scale whose binned distribution has the given entropy (bisection). */
+/* Scale whose binned distribution has the given entropy (bisection). Entropy
+ * rises with the scale only up to a peak (past it the outlier symbol takes
+ * most of the mass); targets above the peak get the peak's scale, targets
+ * below what the smallest scale gives get that scale. -1 for a bad family. */
 double glide_dict_scale_for_entropy(int family, double target_bits);
 
+/* Largest entropy a family's binned distribution reaches, and the scale at
+ * which it does (if scale_at_max is not NULL). -1 for a bad family. */
+double glide_dict_max_entropy(int family, double *scale_at_max);
+
 /* A dictionary of books_per_family books per family, scales spaced evenly in
- * entropy over [hmin, hmax]. Heap-allocated; free with glide_dict_free. */
+ * entropy over [hmin, hmax] (over [hmin, peak] for a family whose peak
+ * entropy is below hmax). Book id = family * books_per_family + k.
+ * Heap-allocated; free with glide_dict_free. NULL on bad arguments. */
 glide_dictionary *glide_dict_build(unsigned version, unsigned books_per_family, double hmin, double hmax);
 void glide_dict_free(glide_dictionary *d);
 
