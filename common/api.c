@@ -1,0 +1,132 @@
+/* The public API: parameter checks, backend choice, and the stream checks
+ * every backend relies on. */
+#include "format.h"
+#include "codec.h"
+#include "bytes.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void glide_params_init(glide_params *p, glide_dtype dtype, unsigned rank, const uint64_t *dims)
+{
+    memset(p, 0, sizeof *p);
+    p->dtype = dtype;
+    p->rank = rank;
+    for (unsigned i = 0; i < rank && i < GLIDE_MAX_RANK; i++) p->dims[i] = dims[i];
+    p->mode = GLIDE_MODE_REL;
+    p->eb = 1e-3;
+    p->predictor = GLIDE_PRED_INTERP;
+    p->codebook = GLIDE_BOOK_AUTO;
+    p->backend = GLIDE_BACKEND_AUTO;
+}
+
+static size_t check_params(const glide_params *p, uint64_t *count)
+{
+    if (!p || (p->dtype != GLIDE_FLOAT32 && p->dtype != GLIDE_FLOAT64)) return GLIDE_ERROR(PARAM);
+    if (p->rank < 1 || p->rank > GLIDE_MAX_RANK) return GLIDE_ERROR(PARAM);
+    if ((unsigned)p->mode > GLIDE_MODE_REL || (unsigned)p->predictor > GLIDE_PRED_LORENZO ||
+        (unsigned)p->codebook > GLIDE_BOOK_AUTO || (unsigned)p->backend > GLIDE_BACKEND_GPU)
+        return GLIDE_ERROR(PARAM);
+    if (!(p->eb >= 0) || !isfinite(p->eb)) return GLIDE_ERROR(PARAM);
+    if (p->block_log2 > GLIDE_MAX_LEVELS - 1) return GLIDE_ERROR(PARAM);
+    uint64_t c = 1, esz = glide_dtype_size(p->dtype);
+    for (unsigned i = 0; i < p->rank; i++) {
+        if (p->dims[i] == 0) return GLIDE_ERROR(PARAM);
+        if (p->dims[i] > GLIDE_MAX_INPUT_BYTES / esz / c) return GLIDE_ERROR(SIZE);
+        c *= p->dims[i];
+    }
+    *count = c;
+    return 0;
+}
+
+size_t glide_compress_bound(const glide_params *p)
+{
+    uint64_t count = 0;
+    size_t r = check_params(p, &count);
+    if (glide_is_error(r)) return r;
+    return glide_header_size(p->rank) + count * glide_dtype_size(p->dtype) + GLIDE_CRC_BYTES;
+}
+
+/* A backend is usable if it was built in; "auto" prefers the GPU. This
+ * build has the CPU codec only (gpu/ adds the other). */
+static uint32_t get_crc(const void *src, const glide_layout *lay)
+{
+    return get_u32((const uint8_t *)src + lay->crc_off);
+}
+
+static size_t pick_backend(glide_backend b)
+{
+    if (b == GLIDE_BACKEND_GPU) return GLIDE_ERROR(BACKEND);
+    return 0;
+}
+
+size_t glide_compress(const glide_params *p, const void *src, size_t src_size, void *dst, size_t cap)
+{
+    uint64_t count = 0;
+    size_t r = check_params(p, &count);
+    if (glide_is_error(r)) return r;
+    if (!src || !dst) return GLIDE_ERROR(PARAM);
+    if (src_size != count * glide_dtype_size(p->dtype)) return GLIDE_ERROR(SIZE);
+    r = pick_backend(p->backend);
+    if (glide_is_error(r)) return r;
+    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK};
+    /* the predictors read elements directly: give them an aligned copy */
+    if ((uintptr_t)src % glide_dtype_size(p->dtype)) {
+        void *a = malloc(src_size);
+        if (!a) return GLIDE_ERROR(NOMEM);
+        memcpy(a, src, src_size);
+        r = glide_cpu_compress(p, &o, a, dst, cap);
+        free(a);
+        return r;
+    }
+    return glide_cpu_compress(p, &o, src, dst, cap);
+}
+
+size_t glide_stream_info(const void *src, size_t src_size, glide_params *p)
+{
+    glide_header h;
+    glide_layout lay;
+    if (!src) return GLIDE_ERROR(PARAM);
+    size_t r = glide_header_read(src, src_size, &h, &lay);
+    if (glide_is_error(r) || !p) return r;
+    memset(p, 0, sizeof *p);
+    p->dtype = (glide_dtype)h.dtype;
+    p->rank = h.rank;
+    memcpy(p->dims, h.dims, h.rank * sizeof(uint64_t));
+    p->mode = (glide_mode)h.mode;
+    p->eb = h.eb_user;
+    p->predictor = h.method == GLIDE_METHOD_LORENZO ? GLIDE_PRED_LORENZO : GLIDE_PRED_INTERP;
+    p->codebook = h.book_kind == GLIDE_BOOKKIND_CUSTOM ? GLIDE_BOOK_CUSTOM : GLIDE_BOOK_DICT;
+    p->has_fill = (h.flags & GLIDE_FLAG_HAS_FILL) != 0;
+    p->fill_bits = h.fill_bits;
+    p->block_log2 = h.block_log2;
+    return r;
+}
+
+size_t glide_decompress_with(glide_backend backend, const void *src, size_t src_size, void *dst, size_t cap)
+{
+    glide_header h;
+    glide_layout lay;
+    if (!src || !dst || (unsigned)backend > GLIDE_BACKEND_GPU) return GLIDE_ERROR(PARAM);
+    size_t out = glide_header_read(src, src_size, &h, &lay);
+    if (glide_is_error(out)) return out;
+    if (out > cap) return GLIDE_ERROR(DST_TOO_SMALL);
+    if (get_crc(src, &lay) != glide_crc32(src, lay.crc_off)) return GLIDE_ERROR(CHECKSUM);
+    size_t r = pick_backend(backend);
+    if (glide_is_error(r)) return r;
+    if ((uintptr_t)dst % glide_dtype_size(h.dtype)) {
+        void *a = malloc(out);
+        if (!a) return GLIDE_ERROR(NOMEM);
+        r = glide_cpu_decompress(&h, &lay, src, a);
+        if (!glide_is_error(r)) memcpy(dst, a, out);
+        free(a);
+    } else {
+        r = glide_cpu_decompress(&h, &lay, src, dst);
+    }
+    return glide_is_error(r) ? r : out;
+}
+
+size_t glide_decompress(const void *src, size_t src_size, void *dst, size_t cap)
+{
+    return glide_decompress_with(GLIDE_BACKEND_AUTO, src, src_size, dst, cap);
+}

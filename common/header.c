@@ -1,0 +1,190 @@
+#include "format.h"
+#include "bytes.h"
+#include "dict.h"
+#include <math.h>
+
+void glide_shape_from_dims(unsigned rank, const uint64_t *dims, glide_shape *s)
+{
+    uint64_t kept[GLIDE_MAX_RANK];
+    unsigned k = 0;
+    s->count = 1;
+    for (unsigned i = 0; i < rank; i++) {
+        s->count *= dims[i];
+        if (dims[i] != 1) kept[k++] = dims[i];
+    }
+    if (k == 0) kept[k++] = 1;
+    /* more than three axes: the leading ones merge into the slowest */
+    while (k > GLIDE_MAX_EFF_RANK) {
+        kept[1] *= kept[0];
+        for (unsigned i = 0; i + 1 < k; i++) kept[i] = kept[i + 1];
+        k--;
+    }
+    s->rank = k;
+    for (unsigned i = 0; i < 3; i++) s->n[i] = i < k ? kept[i] : 1;
+}
+
+/* Encoder default anchor stride per effective rank (docs/DESIGN.md has the
+ * measurements behind it). Not a format constant: streams record theirs. */
+unsigned glide_default_block_log2(unsigned eff_rank)
+{
+    switch (eff_rank) {
+    case 1: return 8;  /* 256 */
+    case 2: return 5;  /* 32 x 32 */
+    default: return 4; /* 16 x 16 x 16 */
+    }
+}
+
+uint64_t glide_anchor_count(const glide_shape *s, unsigned block_log2)
+{
+    uint64_t c = 1;
+    for (unsigned d = 0; d < s->rank; d++) c *= ((s->n[d] - 1) >> block_log2) + 1;
+    return c;
+}
+
+uint64_t glide_segment_count(uint64_t n) { return (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS; }
+
+size_t glide_header_size(unsigned rank) { return GLIDE_HEADER_FIXED + 8 * (size_t)rank; }
+
+void glide_header_write(const glide_header *h, uint8_t *p)
+{
+    memset(p, 0, GLIDE_HEADER_FIXED);
+    p[0] = GLIDE_MAGIC0; p[1] = GLIDE_MAGIC1; p[2] = GLIDE_MAGIC2; p[3] = GLIDE_MAGIC3;
+    p[4] = h->format_version;
+    p[5] = h->dict_version;
+    p[6] = h->dtype;
+    p[7] = h->method;
+    p[8] = h->mode;
+    p[9] = h->book_kind;
+    put_u16(p + 10, h->book_id);
+    p[12] = h->rank;
+    p[13] = h->block_log2;
+    p[14] = h->flags;
+    p[15] = 0;
+    put_f64(p + 16, h->eb_user);
+    put_f64(p + 24, h->eb_abs);
+    put_f64(p + 32, h->alpha);
+    put_u64(p + 40, h->fill_bits);
+    put_u64(p + 48, h->subst_bits);
+    put_u32(p + 56, h->book_bytes);
+    put_u32(p + 60, h->n_segments);
+    put_u64(p + 64, h->n_outliers);
+    put_u64(p + 72, h->stream_bytes);
+    memcpy(p + 80, h->level_cfg, GLIDE_MAX_LEVELS);
+    for (unsigned i = 0; i < h->rank; i++) put_u64(p + GLIDE_HEADER_FIXED + 8 * i, h->dims[i]);
+}
+
+static int add_ok(uint64_t *acc, uint64_t v)
+{
+    if (*acc > UINT64_MAX - v) return 0;
+    *acc += v;
+    return 1;
+}
+
+size_t glide_layout_compute(const glide_header *h, glide_layout *lay)
+{
+    glide_shape s;
+    glide_shape_from_dims(h->rank, h->dims, &s);
+    size_t esz = glide_dtype_size(h->dtype);
+    uint64_t off = glide_header_size(h->rank);
+    lay->header_bytes = (size_t)off;
+    lay->n_anchors = h->method == GLIDE_METHOD_RAW ? 0 : glide_anchor_count(&s, h->block_log2);
+    lay->book_off = (size_t)off;
+    if (!add_ok(&off, h->book_bytes)) return GLIDE_ERROR(CORRUPT);
+    lay->anchors_off = (size_t)off;
+    if (!add_ok(&off, lay->n_anchors * esz)) return GLIDE_ERROR(CORRUPT);
+    lay->outliers_off = (size_t)off;
+    if (h->n_outliers > s.count || !add_ok(&off, h->n_outliers * esz)) return GLIDE_ERROR(CORRUPT);
+    lay->segtab_off = (size_t)off;
+    if (!add_ok(&off, 2 * (uint64_t)h->n_segments)) return GLIDE_ERROR(CORRUPT);
+    lay->stream_off = (size_t)off;
+    if (!add_ok(&off, h->stream_bytes)) return GLIDE_ERROR(CORRUPT);
+    lay->crc_off = (size_t)off;
+    if (!add_ok(&off, GLIDE_CRC_BYTES) || off > SIZE_MAX) return GLIDE_ERROR(CORRUPT);
+    lay->total = (size_t)off;
+    return 0;
+}
+
+static unsigned n_orders(unsigned eff_rank) { return eff_rank == 3 ? 6 : eff_rank == 2 ? 2 : 1; }
+
+size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_layout *lay)
+{
+    if (size < 4) return GLIDE_ERROR(TRUNCATED);
+    if (p[0] != GLIDE_MAGIC0 || p[1] != GLIDE_MAGIC1 || p[2] != GLIDE_MAGIC2 || p[3] != GLIDE_MAGIC3)
+        return GLIDE_ERROR(MAGIC);
+    if (size < GLIDE_HEADER_FIXED) return GLIDE_ERROR(TRUNCATED);
+    memset(h, 0, sizeof *h);
+    h->format_version = p[4];
+    if (h->format_version != GLIDE_FORMAT_VERSION) return GLIDE_ERROR(VERSION);
+    h->dict_version = p[5];
+    h->dtype = p[6];
+    h->method = p[7];
+    h->mode = p[8];
+    h->book_kind = p[9];
+    h->book_id = get_u16(p + 10);
+    h->rank = p[12];
+    h->block_log2 = p[13];
+    h->flags = p[14];
+    h->eb_user = get_f64(p + 16);
+    h->eb_abs = get_f64(p + 24);
+    h->alpha = get_f64(p + 32);
+    h->fill_bits = get_u64(p + 40);
+    h->subst_bits = get_u64(p + 48);
+    h->book_bytes = get_u32(p + 56);
+    h->n_segments = get_u32(p + 60);
+    h->n_outliers = get_u64(p + 64);
+    h->stream_bytes = get_u64(p + 72);
+    memcpy(h->level_cfg, p + 80, GLIDE_MAX_LEVELS);
+
+    if (h->dtype != GLIDE_FLOAT32 && h->dtype != GLIDE_FLOAT64) return GLIDE_ERROR(CORRUPT);
+    if (h->method > GLIDE_METHOD_LORENZO || h->mode > GLIDE_MODE_REL) return GLIDE_ERROR(CORRUPT);
+    if (h->flags & ~GLIDE_FLAG_HAS_FILL || p[15] != 0) return GLIDE_ERROR(CORRUPT);
+    if (h->rank < 1 || h->rank > GLIDE_MAX_RANK) return GLIDE_ERROR(CORRUPT);
+    if (size < glide_header_size(h->rank)) return GLIDE_ERROR(TRUNCATED);
+    size_t esz = glide_dtype_size(h->dtype);
+    uint64_t count = 1;
+    for (unsigned i = 0; i < h->rank; i++) {
+        h->dims[i] = get_u64(p + GLIDE_HEADER_FIXED + 8 * i);
+        if (h->dims[i] == 0 || h->dims[i] > GLIDE_MAX_INPUT_BYTES) return GLIDE_ERROR(CORRUPT);
+        count *= h->dims[i];
+        if (count * esz > GLIDE_MAX_INPUT_BYTES) return GLIDE_ERROR(CORRUPT);
+    }
+    if (!(h->eb_abs >= 0) || !isfinite(h->eb_abs)) return GLIDE_ERROR(CORRUPT);
+    if (!(h->alpha >= 1) || !isfinite(h->alpha)) return GLIDE_ERROR(CORRUPT);
+    if (h->method == GLIDE_METHOD_RAW) {
+        if (h->book_kind != GLIDE_BOOKKIND_NONE || h->book_bytes || h->n_segments || h->n_outliers ||
+            h->block_log2 || h->stream_bytes != count * esz)
+            return GLIDE_ERROR(CORRUPT);
+    } else {
+        glide_shape s;
+        glide_shape_from_dims(h->rank, h->dims, &s);
+        if (h->block_log2 < 1 || h->block_log2 > GLIDE_MAX_LEVELS - 1) return GLIDE_ERROR(CORRUPT);
+        if (h->n_segments != glide_segment_count(count)) return GLIDE_ERROR(CORRUPT);
+        if (h->book_kind == GLIDE_BOOKKIND_DICT) {
+            const glide_dictionary *d = glide_dict_get(h->dict_version);
+            if (!d) return GLIDE_ERROR(VERSION);
+            if (h->book_id >= d->n_books || h->book_bytes) return GLIDE_ERROR(CORRUPT);
+        } else if (h->book_kind == GLIDE_BOOKKIND_CUSTOM) {
+            if (h->book_bytes == 0 || h->book_id) return GLIDE_ERROR(CORRUPT);
+        } else {
+            return GLIDE_ERROR(CORRUPT);
+        }
+        if (h->method == GLIDE_METHOD_INTERP) {
+            for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) {
+                unsigned spline = h->level_cfg[l] & 3u, order = h->level_cfg[l] >> 2;
+                if (l >= h->block_log2) {
+                    if (h->level_cfg[l]) return GLIDE_ERROR(CORRUPT);
+                } else if (spline >= GLIDE_NSPLINES || order >= n_orders(s.rank)) {
+                    return GLIDE_ERROR(CORRUPT);
+                }
+            }
+        } else {
+            for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++)
+                if (h->level_cfg[l]) return GLIDE_ERROR(CORRUPT);
+        }
+    }
+    size_t r = glide_layout_compute(h, lay);
+    if (glide_is_error(r)) return r;
+    if (lay->total > size) return GLIDE_ERROR(TRUNCATED);
+    if (lay->total < size) return GLIDE_ERROR(CORRUPT);
+    return count * esz;
+}

@@ -1,0 +1,21 @@
+/* Choosing the Huffman book for a chunk's histogram. */
+#ifndef GLIDE_BOOK_SELECT_H
+#define GLIDE_BOOK_SELECT_H
+#include <stdint.h>
+#include "format.h"
+#include "dict.h"
+
+/* How a dictionary book is scored. SIZE: sum h_i * len_i, the exact encoded
+ * size (cross entropy against q_i = 2^-len_i). CE: -sum h_i log2 q_i against
+ * the family's own distribution. */
+typedef enum { GLIDE_SCORE_SIZE = 0, GLIDE_SCORE_CE = 1 } glide_score;
+
+/* Best book of the dictionary; *bits gets its exact encoded size in bits. */
+unsigned glide_book_select(const glide_dictionary *d, const uint64_t *hist, glide_score score, uint64_t *bits);
+
+/* Total bits of the chunk at its own empirical entropy. */
+double glide_hist_entropy_bits(const uint64_t *hist);
+
+/* Exact encoded bits of a histogram under given code lengths. */
+uint64_t glide_book_bits(const uint8_t *len, const uint64_t *hist);
+#endif

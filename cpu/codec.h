@@ -1,0 +1,27 @@
+/* CPU reference codec, as called by the API layer (common/api.c). */
+#ifndef GLIDE_CPU_CODEC_H
+#define GLIDE_CPU_CODEC_H
+#include "format.h"
+#include "dict.h"
+#include "book_select.h"
+
+/* Encoder knobs that are not part of the public API: the benchmarks use
+ * them to compare dictionaries and scoring rules. A stream made with a
+ * dictionary other than the frozen one is not decodable. */
+typedef struct {
+    const glide_dictionary *dict; /* NULL: the frozen GLIDE_DICT_VERSION */
+    glide_score score;
+    double auto_slack;            /* GLIDE_BOOK_AUTO: build a custom book above this excess */
+} glide_encode_opts;
+
+#define GLIDE_AUTO_SLACK 0.03
+
+size_t glide_cpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src,
+                          void *dst, size_t cap);
+size_t glide_cpu_decompress(const glide_header *h, const glide_layout *lay, const uint8_t *src, void *dst);
+
+/* Level-wise bounds: level l (1 = finest) gets eb / alpha^(l-1), computed by
+ * repeated division so every backend gets the same doubles. */
+double glide_level_alpha(double rel_eb);
+void glide_level_bounds(double eb, double alpha, unsigned levels, double *out);
+#endif

@@ -1,0 +1,125 @@
+/* The CPU pipeline for one element type (templated): prediction and
+ * quantization, then codec.c's shared entropy stage. */
+
+static void FN(store_le)(const T *v, uint64_t n, uint8_t *dst)
+{
+    if (host_is_le()) { memcpy(dst, v, n * sizeof(T)); return; }
+    for (uint64_t i = 0; i < n; i++) {
+        TBITS b = FN(bits_of)(v[i]);
+        for (size_t k = 0; k < sizeof(T); k++) dst[i * sizeof(T) + k] = (uint8_t)(b >> (8 * k));
+    }
+}
+
+static void FN(load_le)(const uint8_t *src, uint64_t n, T *v)
+{
+    if (host_is_le()) { memcpy(v, src, n * sizeof(T)); return; }
+    for (uint64_t i = 0; i < n; i++) {
+        TBITS b = 0;
+        for (size_t k = 0; k < sizeof(T); k++) b |= (TBITS)src[i * sizeof(T) + k] << (8 * k);
+        memcpy(&v[i], &b, sizeof(T));
+    }
+}
+
+static T FN(from_bits)(uint64_t bits)
+{
+    TBITS b = (TBITS)bits;
+    T v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T *x,
+                           uint8_t *dst, size_t cap, glide_header *h, const glide_encode_opts *o)
+{
+    glide_grid g;
+    unsigned blog = p->block_log2 ? p->block_log2 : glide_default_block_log2(sh->rank);
+    glide_grid_init(&g, sh, blog, p->has_fill, p->fill_bits);
+    double lo, hi;
+    int any;
+    FN(glide_value_range)(&g, x, &lo, &hi, &any);
+    double range = any ? hi - lo : 0;
+    double eb_abs = p->mode == GLIDE_MODE_REL ? p->eb * range : p->eb;
+    if (!(eb_abs <= DBL_MAX)) eb_abs = DBL_MAX;
+    T subst = any ? (T)(lo * 0.5 + hi * 0.5) : (T)0;
+
+    h->block_log2 = (uint8_t)blog;
+    h->eb_abs = eb_abs;
+    h->subst_bits = FN(bits_of)(subst);
+    h->alpha = 1.0;
+
+    uint64_t n = g.count, n_anc = glide_anchor_count(sh, blog);
+    T *r = malloc(n * sizeof(T));
+    T *anc = malloc(n_anc * sizeof(T));
+    uint16_t *sym = malloc(n * sizeof(uint16_t));
+    size_t ret = GLIDE_ERROR(NOMEM);
+    if (!r || !anc || !sym) goto done;
+
+    FN(glide_anchors_encode)(&g, x, r, sym, anc, subst);
+    if (p->predictor == GLIDE_PRED_INTERP) {
+        double level_eb[GLIDE_MAX_LEVELS];
+        h->method = GLIDE_METHOD_INTERP;
+        FN(glide_interp_tune)(&g, x, h->level_cfg);
+        h->alpha = glide_level_alpha(range > 0 ? eb_abs / range : 1.0);
+        glide_level_bounds(eb_abs, h->alpha, blog, level_eb);
+        FN(glide_interp_encode)(&g, x, r, sym, h->level_cfg, level_eb, eb_abs, subst);
+    } else {
+        h->method = GLIDE_METHOD_LORENZO;
+        FN(glide_lorenzo_encode)(&g, x, r, sym, eb_abs, subst);
+    }
+
+    /* entropy stage: shared, type-independent */
+    glide_entropy_plan plan;
+    (void)cap; /* the caller guarantees room for the raw stream */
+    ret = glide_entropy_plan_make(p, o, h, sym, n, sizeof(T), &plan);
+    if (glide_is_error(ret) || h->method == GLIDE_METHOD_RAW) goto done;
+    FN(store_le)(anc, n_anc, dst + plan.lay.anchors_off);
+    /* outliers gathered into r, which is free now */
+    uint64_t n_out = FN(glide_outliers_gather)(sym, x, n, r);
+    FN(store_le)(r, n_out, dst + plan.lay.outliers_off);
+    ret = glide_entropy_write(&plan, h, sym, n, dst);
+done:
+    free(r);
+    free(anc);
+    free(sym);
+    return ret;
+}
+
+static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, const uint8_t *src, T *out)
+{
+    glide_shape sh;
+    glide_grid g;
+    glide_shape_from_dims(h->rank, h->dims, &sh);
+    if (h->method == GLIDE_METHOD_RAW) {
+        FN(load_le)(src + lay->stream_off, sh.count, out);
+        return 0;
+    }
+    glide_grid_init(&g, &sh, h->block_log2, (h->flags & GLIDE_FLAG_HAS_FILL) != 0, h->fill_bits);
+    T subst = FN(from_bits)(h->subst_bits), fill = FN(from_bits)(h->fill_bits);
+    uint64_t n = sh.count;
+    uint16_t *sym = malloc(n * sizeof(uint16_t));
+    T *anc = malloc(lay->n_anchors * sizeof(T));
+    T *outl = malloc((h->n_outliers ? h->n_outliers : 1) * sizeof(T));
+    size_t ret = GLIDE_ERROR(NOMEM);
+    if (!sym || !anc || !outl) goto done;
+    ret = glide_entropy_read(h, lay, src, sym, n);
+    if (glide_is_error(ret)) goto done;
+    FN(load_le)(src + lay->anchors_off, lay->n_anchors, anc);
+    FN(load_le)(src + lay->outliers_off, h->n_outliers, outl);
+    FN(glide_anchors_decode)(&g, out, anc, subst);
+    ret = FN(glide_outliers_place)(sym, n, outl, h->n_outliers, out, subst);
+    if (glide_is_error(ret)) goto done;
+    if (h->method == GLIDE_METHOD_INTERP) {
+        double level_eb[GLIDE_MAX_LEVELS];
+        glide_level_bounds(h->eb_abs, h->alpha, h->block_log2, level_eb);
+        FN(glide_interp_decode)(&g, out, sym, h->level_cfg, level_eb, subst);
+    } else {
+        FN(glide_lorenzo_decode)(&g, out, sym, h->eb_abs, subst);
+    }
+    FN(glide_fixup)(sym, n, outl, out, fill);
+    ret = 0;
+done:
+    free(sym);
+    free(anc);
+    free(outl);
+    return ret;
+}

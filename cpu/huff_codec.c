@@ -1,0 +1,158 @@
+#include "huff_codec.h"
+#include "huff_build.h"
+#include "bytes.h"
+#include <string.h>
+
+void glide_huff_enc_init(glide_huff_enc *e, const uint8_t *len)
+{
+    memcpy(e->len, len, GLIDE_NSYM);
+    glide_huff_canonical(len, GLIDE_NSYM, e->code);
+}
+
+int glide_huff_dec_init(glide_huff_dec *d, const uint8_t *len)
+{
+    if (glide_huff_check(len, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN) != 0) return -1;
+    uint16_t code[GLIDE_NSYM];
+    glide_huff_canonical(len, GLIDE_NSYM, code);
+    memset(d, 0, sizeof *d);
+    unsigned nonzero = 0;
+    for (unsigned i = 0; i < GLIDE_NSYM; i++) { d->count[len[i]]++; nonzero += len[i] != 0; }
+    if (!nonzero) return -1;
+    d->count[0] = 0;
+    unsigned c = 0, off = 0;
+    for (unsigned l = 1; l <= GLIDE_HUFF_MAX_LEN; l++) {
+        c = (c + d->count[l - 1]) << 1;
+        d->first[l] = c;
+        d->offset[l] = off;
+        off += d->count[l];
+    }
+    unsigned fill[GLIDE_HUFF_MAX_LEN + 1];
+    memcpy(fill, d->offset, sizeof fill);
+    for (unsigned i = 0; i < GLIDE_NSYM; i++)
+        if (len[i]) d->sorted[fill[len[i]]++] = (uint16_t)i;
+    for (unsigned i = 0; i < GLIDE_NSYM; i++) {
+        unsigned l = len[i];
+        if (!l || l > GLIDE_HUFF_LUT_BITS) continue;
+        unsigned shift = GLIDE_HUFF_LUT_BITS - l, base = (unsigned)code[i] << shift;
+        for (unsigned k = 0; k < (1u << shift); k++) d->lut[base + k] = (uint16_t)(i | (l << 11));
+    }
+    return 0;
+}
+
+size_t glide_huff_encode(const glide_huff_enc *e, const uint16_t *sym, uint64_t n,
+                         uint8_t *segtab, uint8_t *out, size_t cap)
+{
+    size_t pos = 0;
+    for (uint64_t s0 = 0, seg = 0; s0 < n; s0 += GLIDE_SEG_SYMS, seg++) {
+        uint64_t s1 = s0 + GLIDE_SEG_SYMS < n ? s0 + GLIDE_SEG_SYMS : n;
+        size_t start = pos;
+        uint64_t acc = 0;
+        unsigned nb = 0;
+        for (uint64_t i = s0; i < s1; i++) {
+            unsigned s = sym[i];
+            acc = (acc << e->len[s]) | e->code[s];
+            nb += e->len[s];
+            if (nb >= 32) {
+                if (cap - pos < 4) return (size_t)-1;
+                uint32_t w = (uint32_t)(acc >> (nb - 32));
+                out[pos] = (uint8_t)(w >> 24); out[pos + 1] = (uint8_t)(w >> 16);
+                out[pos + 2] = (uint8_t)(w >> 8); out[pos + 3] = (uint8_t)w;
+                pos += 4;
+                nb -= 32;
+            }
+        }
+        while (nb > 0) {
+            if (cap - pos < 1) return (size_t)-1;
+            unsigned take = nb >= 8 ? 8 : nb;
+            out[pos++] = (uint8_t)((acc >> (nb - take)) << (8 - take));
+            nb -= take;
+        }
+        put_u16(segtab + 2 * seg, (uint16_t)(pos - start));
+    }
+    return pos;
+}
+
+static inline uint64_t load_be64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = (v << 8) | p[i];
+    return v;
+}
+
+size_t glide_huff_decode(const glide_huff_dec *d, const uint8_t *segtab, uint32_t n_segments,
+                         const uint8_t *in, size_t in_bytes, uint16_t *sym, uint64_t n)
+{
+    /* a local zero-padded copy lets every window load read 8 bytes */
+    uint8_t buf[2 * GLIDE_SEG_SYMS + 16];
+    size_t pos = 0;
+    if (glide_segment_count(n) != n_segments) return GLIDE_ERROR(CORRUPT);
+    for (uint32_t seg = 0; seg < n_segments; seg++) {
+        size_t bytes = get_u16(segtab + 2 * (size_t)seg);
+        uint64_t s0 = (uint64_t)seg * GLIDE_SEG_SYMS;
+        uint64_t cnt = n - s0 < GLIDE_SEG_SYMS ? n - s0 : GLIDE_SEG_SYMS;
+        if (bytes > in_bytes - pos || bytes > 2 * GLIDE_SEG_SYMS) return GLIDE_ERROR(CORRUPT);
+        memcpy(buf, in + pos, bytes);
+        memset(buf + bytes, 0, sizeof buf - bytes);
+        uint64_t bitpos = 0, limit = (uint64_t)bytes * 8;
+        uint16_t *out = sym + s0;
+        for (uint64_t i = 0; i < cnt;) {
+            if (bitpos > limit) return GLIDE_ERROR(CORRUPT);
+            uint64_t win = load_be64(buf + (bitpos >> 3)) << (bitpos & 7);
+            /* 57+ valid bits: three 16-bit codewords at most */
+            for (int k = 0; k < 3 && i < cnt; k++, i++) {
+                uint16_t ent = d->lut[win >> (64 - GLIDE_HUFF_LUT_BITS)];
+                unsigned l = ent >> 11;
+                if (l) {
+                    out[i] = ent & 0x7FF;
+                } else {
+                    uint32_t peek = (uint32_t)(win >> 48);
+                    for (l = GLIDE_HUFF_LUT_BITS + 1; l <= GLIDE_HUFF_MAX_LEN; l++) {
+                        uint32_t idx = (peek >> (16 - l)) - d->first[l];
+                        if (idx < d->count[l]) { out[i] = d->sorted[d->offset[l] + idx]; break; }
+                    }
+                    if (l > GLIDE_HUFF_MAX_LEN) return GLIDE_ERROR(CORRUPT);
+                }
+                win <<= l;
+                bitpos += l;
+            }
+        }
+        if (bitpos > limit) return GLIDE_ERROR(CORRUPT);
+        pos += bytes;
+    }
+    if (pos != in_bytes) return GLIDE_ERROR(CORRUPT);
+    return 0;
+}
+
+/* Code lengths as bytes: 1..16 is a length, 0x80 | (k - 1) is a run of k
+ * absent symbols (k <= 128). */
+size_t glide_book_pack(const uint8_t *len, uint8_t *out, size_t cap)
+{
+    size_t o = 0;
+    for (unsigned i = 0; i < GLIDE_NSYM;) {
+        if (o >= cap) return (size_t)-1;
+        if (len[i]) { out[o++] = len[i++]; continue; }
+        unsigned k = 0;
+        while (i < GLIDE_NSYM && !len[i] && k < 128) { i++; k++; }
+        out[o++] = (uint8_t)(0x80 | (k - 1));
+    }
+    return o;
+}
+
+size_t glide_book_unpack(const uint8_t *in, size_t n, uint8_t *len)
+{
+    unsigned i = 0;
+    for (size_t o = 0; o < n; o++) {
+        uint8_t b = in[o];
+        if (b & 0x80) {
+            unsigned k = (b & 0x7F) + 1u;
+            if (k > GLIDE_NSYM - i) return GLIDE_ERROR(CORRUPT);
+            memset(len + i, 0, k);
+            i += k;
+        } else {
+            if (b == 0 || b > GLIDE_HUFF_MAX_LEN || i >= GLIDE_NSYM) return GLIDE_ERROR(CORRUPT);
+            len[i++] = b;
+        }
+    }
+    if (i != GLIDE_NSYM) return GLIDE_ERROR(CORRUPT);
+    return 0;
+}

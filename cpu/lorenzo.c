@@ -1,0 +1,13 @@
+#include "predict.h"
+#include <math.h>
+#include <string.h>
+
+#define GLIDE_T_IS_DOUBLE 0
+#include "tmpl_begin.h"
+#include "lorenzo_tmpl.h"
+#include "tmpl_end.h"
+#undef GLIDE_T_IS_DOUBLE
+#define GLIDE_T_IS_DOUBLE 1
+#include "tmpl_begin.h"
+#include "lorenzo_tmpl.h"
+#include "tmpl_end.h"

@@ -1,0 +1,38 @@
+#include "predict.h"
+#include <math.h>
+#include <string.h>
+
+static const uint8_t axes3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+static const uint8_t axes2[2][2] = {{1, 2}, {2, 1}};
+static const uint8_t axes1[1][1] = {{2}};
+
+unsigned glide_n_orders(unsigned eff_rank) { return eff_rank == 3 ? 6 : eff_rank == 2 ? 2 : 1; }
+
+const uint8_t *glide_order_axes(unsigned eff_rank, unsigned order)
+{
+    return eff_rank == 3 ? axes3[order] : eff_rank == 2 ? axes2[order] : axes1[order];
+}
+
+void glide_grid_init(glide_grid *g, const glide_shape *s, unsigned blog, int has_fill, uint64_t fill_bits)
+{
+    unsigned pad = 3 - s->rank;
+    for (unsigned d = 0; d < 3; d++) g->n[d] = d < pad ? 1 : s->n[d - pad];
+    g->st[2] = 1;
+    g->st[1] = (size_t)g->n[2];
+    g->st[0] = (size_t)(g->n[2] * g->n[1]);
+    g->count = s->count;
+    g->eff_rank = s->rank;
+    g->blog = blog;
+    g->has_fill = has_fill;
+    g->fill_bits = fill_bits;
+}
+
+#define GLIDE_T_IS_DOUBLE 0
+#include "tmpl_begin.h"
+#include "points_tmpl.h"
+#include "tmpl_end.h"
+#undef GLIDE_T_IS_DOUBLE
+#define GLIDE_T_IS_DOUBLE 1
+#include "tmpl_begin.h"
+#include "points_tmpl.h"
+#include "tmpl_end.h"

@@ -1,0 +1,45 @@
+/* Prediction + quantization stages of the CPU reference codec. Each function
+ * exists for float (_f32) and double (_f64); arithmetic is done in the
+ * data's own type in the exact order docs/FORMAT.md gives, so that another
+ * backend (gpu/) reproduces every bit. */
+#ifndef GLIDE_PREDICT_H
+#define GLIDE_PREDICT_H
+#include <stddef.h>
+#include <stdint.h>
+#include "format.h"
+
+typedef struct {
+    uint64_t n[3];  /* shape padded to 3-D with leading 1s, slowest first */
+    size_t st[3];   /* element strides */
+    uint64_t count;
+    unsigned eff_rank;
+    unsigned blog;  /* anchor stride 2^blog */
+    int has_fill;
+    uint64_t fill_bits;
+} glide_grid;
+
+void glide_grid_init(glide_grid *g, const glide_shape *s, unsigned blog, int has_fill, uint64_t fill_bits);
+
+/* Axes that take part in interpolation, and the dimension orders of a rank. */
+unsigned glide_n_orders(unsigned eff_rank);
+const uint8_t *glide_order_axes(unsigned eff_rank, unsigned order);
+
+#define GLIDE_DECLARE_PREDICT(T, SFX)                                                                  \
+    void glide_value_range_##SFX(const glide_grid *g, const T *x, double *lo, double *hi, int *any);   \
+    void glide_anchors_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym, T *anc, T subst); \
+    void glide_anchors_decode_##SFX(const glide_grid *g, T *r, const T *anc, T subst);                  \
+    uint64_t glide_outliers_gather_##SFX(const uint16_t *sym, const T *x, uint64_t n, T *out);          \
+    size_t glide_outliers_place_##SFX(const uint16_t *sym, uint64_t n, const T *out, uint64_t n_out,   \
+                                      T *r, T subst);                                                   \
+    void glide_fixup_##SFX(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill);               \
+    void glide_interp_tune_##SFX(const glide_grid *g, const T *x, uint8_t *level_cfg);                  \
+    void glide_interp_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym,               \
+                                   const uint8_t *level_cfg, const double *level_eb, double eb, T subst); \
+    void glide_interp_decode_##SFX(const glide_grid *g, T *r, const uint16_t *sym,                     \
+                                   const uint8_t *level_cfg, const double *level_eb, T subst);          \
+    void glide_lorenzo_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym, double eb, T subst); \
+    void glide_lorenzo_decode_##SFX(const glide_grid *g, T *r, const uint16_t *sym, double eb, T subst);
+
+GLIDE_DECLARE_PREDICT(float, f32)
+GLIDE_DECLARE_PREDICT(double, f64)
+#endif

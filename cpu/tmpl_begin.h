@@ -1,0 +1,30 @@
+/* Included with GLIDE_T = float or double before a *_tmpl.h body. */
+#if GLIDE_T_IS_DOUBLE
+#define T double
+#define TBITS uint64_t
+#define FN(name) name##_f64
+#define TFLOOR floor
+#else
+#define T float
+#define TBITS uint32_t
+#define FN(name) name##_f32
+#define TFLOOR floorf
+#endif
+
+static inline TBITS FN(bits_of)(T v) { TBITS b; memcpy(&b, &v, sizeof b); return b; }
+static inline int FN(is_fill)(const glide_grid *g, T v) { return g->has_fill && FN(bits_of)(v) == (TBITS)g->fill_bits; }
+
+/* The quantizer both predictors share: symbol of x against prediction p, or
+ * -1 if x must be stored exactly. The bound is checked on the value the
+ * decoder will compute, after rounding in T. */
+static inline int FN(quantize)(T x, T p, T e2, double eb, T *rv)
+{
+    T diff = x - p;
+    T qf = e2 > 0 ? TFLOOR(diff / e2 + (T)0.5) : (T)0;
+    if (!(qf >= (T)-(GLIDE_RADIUS - 1) && qf <= (T)(GLIDE_RADIUS - 1))) return -1;
+    int q = (int)qf;
+    T v = p + (T)q * e2;
+    if (!(fabs((double)x - (double)v) <= eb)) return -1;
+    *rv = v;
+    return q + GLIDE_SYM_ZERO;
+}

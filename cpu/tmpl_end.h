@@ -1,0 +1,4 @@
+#undef T
+#undef TBITS
+#undef FN
+#undef TFLOOR
