@@ -69,7 +69,7 @@ size_t glide_compress(const glide_params *p, const void *src, size_t src_size, v
     if (src_size != count * glide_dtype_size(p->dtype)) return GLIDE_ERROR(SIZE);
     r = pick_backend(p->backend);
     if (glide_is_error(r)) return r;
-    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK};
+    glide_encode_opts o = glide_default_encode_opts();
     /* the predictors read elements directly: give them an aligned copy */
     if ((uintptr_t)src % glide_dtype_size(p->dtype)) {
         void *a = malloc(src_size);

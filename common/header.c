@@ -27,9 +27,10 @@ void glide_shape_from_dims(unsigned rank, const uint64_t *dims, glide_shape *s)
  * measurements behind it). Not a format constant: streams record theirs. */
 unsigned glide_default_block_log2(unsigned eff_rank)
 {
+    /* 4096 points per block in every rank: one GPU thread block's tile */
     switch (eff_rank) {
-    case 1: return 8;  /* 256 */
-    case 2: return 5;  /* 32 x 32 */
+    case 1: return 12; /* 4096 */
+    case 2: return 6;  /* 64 x 64 */
     default: return 4; /* 16 x 16 x 16 */
     }
 }

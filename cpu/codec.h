@@ -12,7 +12,11 @@ typedef struct {
     const glide_dictionary *dict; /* NULL: the frozen GLIDE_DICT_VERSION */
     glide_score score;
     double auto_slack;            /* GLIDE_BOOK_AUTO: build a custom book above this excess */
+    double alpha;                 /* 0: the rule of glide_level_alpha; else this level factor */
 } glide_encode_opts;
+
+/* The options glide_compress uses. */
+glide_encode_opts glide_default_encode_opts(void);
 
 #define GLIDE_AUTO_SLACK 0.03
 

@@ -59,7 +59,7 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         double level_eb[GLIDE_MAX_LEVELS];
         h->method = GLIDE_METHOD_INTERP;
         FN(glide_interp_tune)(&g, x, h->level_cfg);
-        h->alpha = glide_level_alpha(range > 0 ? eb_abs / range : 1.0);
+        h->alpha = o->alpha >= 1.0 ? o->alpha : glide_level_alpha(range > 0 ? eb_abs / range : 1.0);
         glide_level_bounds(eb_abs, h->alpha, blog, level_eb);
         FN(glide_interp_encode)(&g, x, r, sym, h->level_cfg, level_eb, eb_abs, subst);
     } else {

@@ -1,0 +1,367 @@
+/* CPU benchmarks and design measurements of the codec, single-threaded.
+ *   glide_bench [--data FILE] [--reps N] [--nyx N] TABLE...
+ * TABLE: rd (CR/PSNR, dictionary vs custom, interpolation vs Lorenzo),
+ *        speed (MB/s per chunk size), blocks (anchor stride), alpha (level
+ *        factor), dict (dictionary size and scoring rule), all.
+ * Prints Markdown. Every number in docs/BENCHMARKS.md and docs/DESIGN.md
+ * comes from this program (see bench/run_cpu.sh). */
+#define _POSIX_C_SOURCE 200809L
+#include "glide.h"
+#include "codec.h"
+#include "nyx_field.h"
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct {
+    char name[128];
+    unsigned rank;
+    uint64_t dims[8];
+    uint64_t n;
+    float *v;
+    int has_fill;
+    float fill;
+} field;
+
+static field fields[64];
+static int n_fields;
+static int reps = 5;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static herr_t visit(hid_t obj, const char *name, const H5O_info_t *info, void *op)
+{
+    (void)op;
+    if (info->type != H5O_TYPE_DATASET || n_fields >= 64) return 0;
+    hid_t d = H5Dopen2(obj, name, H5P_DEFAULT), t = H5Dget_type(d), s = H5Dget_space(d);
+    if (H5Tget_class(t) == H5T_FLOAT) {
+        field *f = &fields[n_fields];
+        hsize_t dims[8];
+        int r = H5Sget_simple_extent_dims(s, dims, NULL);
+        if (r > 0 && r <= 8) {
+            snprintf(f->name, sizeof f->name, "%s", name);
+            f->rank = (unsigned)r;
+            f->n = 1;
+            for (int i = 0; i < r; i++) { f->dims[i] = dims[i]; f->n *= dims[i]; }
+            f->v = malloc(f->n * sizeof(float));
+            H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, f->v);
+            if (H5Aexists(d, "fill_value") > 0) {
+                hid_t a = H5Aopen(d, "fill_value", H5P_DEFAULT);
+                double fv;
+                H5Aread(a, H5T_NATIVE_DOUBLE, &fv);
+                H5Aclose(a);
+                f->has_fill = 1;
+                f->fill = (float)fv;
+            }
+            n_fields++;
+        }
+    }
+    H5Sclose(s); H5Tclose(t); H5Dclose(d);
+    return 0;
+}
+
+static void add_nyx(size_t n)
+{
+    static const char *names[3] = {"nyx_density", "nyx_temperature", "nyx_velocity"};
+    for (int k = 0; k < 3; k++) {
+        field *f = &fields[n_fields];
+        snprintf(f->name, sizeof f->name, "generated/%s_%zu", names[k], n);
+        f->rank = 3;
+        f->dims[0] = f->dims[1] = f->dims[2] = n;
+        f->n = n * n * n;
+        f->v = malloc(f->n * sizeof(float));
+        if (nyx_field(f->v, n, (nyx_kind)k, 1) == 0) n_fields++;
+    }
+}
+
+static int eff_rank(const field *f)
+{
+    int r = 0;
+    for (unsigned i = 0; i < f->rank; i++) r += f->dims[i] > 1;
+    return r > 3 ? 3 : r;
+}
+
+typedef struct {
+    double cr, psnr, maxerr_ratio, bits;
+    double c_mbs, d_mbs;
+} result;
+
+typedef struct {
+    glide_params p;
+    glide_encode_opts o;
+    uint64_t chunk[8]; /* 0: whole field */
+} config;
+
+/* Compress a field in chunks (tiles; edge tiles at their real size). */
+static result run(const field *f, const config *cfg, int timed)
+{
+    result res = {0};
+    uint64_t cd[8], nc[8], total_chunks = 1;
+    for (unsigned i = 0; i < f->rank; i++) {
+        cd[i] = cfg->chunk[0] ? (cfg->chunk[i] < f->dims[i] ? cfg->chunk[i] : f->dims[i]) : f->dims[i];
+        nc[i] = (f->dims[i] + cd[i] - 1) / cd[i];
+        total_chunks *= nc[i];
+    }
+    float *out = malloc(f->n * sizeof(float));
+    size_t maxc = 1;
+    for (unsigned i = 0; i < f->rank; i++) maxc *= cd[i];
+    float *tile = malloc(maxc * 4), *back = malloc(maxc * 4);
+    unsigned char **streams = calloc(total_chunks, sizeof *streams);
+    size_t *sizes = calloc(total_chunks, sizeof *sizes);
+    uint64_t (*tdims)[8] = calloc(total_chunks, sizeof *tdims);
+    uint64_t (*torg)[8] = calloc(total_chunks, sizeof *torg);
+    double *tc = calloc(reps, sizeof(double)), *td = calloc(reps, sizeof(double));
+    int R = timed ? reps : 1;
+    for (int rep = 0; rep < R; rep++) {
+        double tcomp = 0, tdec = 0;
+        for (uint64_t c = 0; c < total_chunks; c++) {
+            uint64_t rem = c, org[8], dd[8], cnt = 1;
+            for (int i = (int)f->rank - 1; i >= 0; i--) {
+                uint64_t ci = rem % nc[i];
+                rem /= nc[i];
+                org[i] = ci * cd[i];
+                dd[i] = org[i] + cd[i] <= f->dims[i] ? cd[i] : f->dims[i] - org[i];
+                cnt *= dd[i];
+            }
+            /* gather the tile */
+            for (uint64_t k = 0; k < cnt; k++) {
+                uint64_t r2 = k, src = 0, stride = 1;
+                uint64_t idx[8];
+                for (int i = (int)f->rank - 1; i >= 0; i--) { idx[i] = r2 % dd[i]; r2 /= dd[i]; }
+                for (int i = (int)f->rank - 1; i >= 0; i--) { src += (org[i] + idx[i]) * stride; stride *= f->dims[i]; }
+                tile[k] = f->v[src];
+            }
+            glide_params p = cfg->p;
+            p.rank = f->rank;
+            memcpy(p.dims, dd, sizeof dd);
+            if (f->has_fill) { uint32_t b; memcpy(&b, &f->fill, 4); p.has_fill = 1; p.fill_bits = b; }
+            size_t cap = glide_compress_bound(&p);
+            if (!streams[c]) streams[c] = malloc(cap);
+            double t0 = now();
+            size_t s = glide_cpu_compress(&p, &cfg->o, tile, streams[c], cap);
+            double t1 = now();
+            if (glide_is_error(s)) { fprintf(stderr, "compress failed: %s\n", glide_error_name(s)); exit(1); }
+            sizes[c] = s;
+            memcpy(tdims[c], dd, sizeof dd);
+            memcpy(torg[c], org, sizeof org);
+            tcomp += t1 - t0;
+            if (cfg->o.dict == glide_dict_get(GLIDE_DICT_VERSION)) {
+                t0 = now();
+                size_t d = glide_decompress(streams[c], s, back, maxc * 4);
+                t1 = now();
+                if (glide_is_error(d)) { fprintf(stderr, "decompress failed: %s\n", glide_error_name(d)); exit(1); }
+                tdec += t1 - t0;
+                for (uint64_t k = 0; k < cnt; k++) {
+                    uint64_t r2 = k, dst = 0, stride = 1, idx[8];
+                    for (int i = (int)f->rank - 1; i >= 0; i--) { idx[i] = r2 % dd[i]; r2 /= dd[i]; }
+                    for (int i = (int)f->rank - 1; i >= 0; i--) { dst += (org[i] + idx[i]) * stride; stride *= f->dims[i]; }
+                    out[dst] = back[k];
+                }
+            }
+        }
+        tc[rep] = tcomp;
+        td[rep] = tdec;
+    }
+    double bytes = 0;
+    for (uint64_t c = 0; c < total_chunks; c++) bytes += sizes[c];
+    res.cr = (double)f->n * 4 / bytes;
+    res.bits = bytes * 8 / (double)f->n;
+    double mb = (double)f->n * 4 / 1e6;
+    res.c_mbs = mb / median(tc, R);
+    res.d_mbs = mb / median(td, R);
+    if (cfg->o.dict == glide_dict_get(GLIDE_DICT_VERSION)) {
+        double lo = INFINITY, hi = -INFINITY, se = 0, maxe = 0;
+        uint64_t m = 0;
+        for (uint64_t i = 0; i < f->n; i++) {
+            float v = f->v[i];
+            if (!isfinite(v) || (f->has_fill && v == f->fill)) continue;
+            lo = fmin(lo, v); hi = fmax(hi, v);
+            double e = fabs((double)v - (double)out[i]);
+            se += e * e; maxe = fmax(maxe, e); m++;
+        }
+        double eb = cfg->p.mode == GLIDE_MODE_ABS ? cfg->p.eb : 0;
+        if (cfg->p.mode == GLIDE_MODE_REL) {
+            /* per chunk bounds differ; report against the loosest possible: whole-field range */
+            eb = cfg->p.eb * (hi - lo);
+        }
+        res.maxerr_ratio = eb > 0 ? maxe / eb : 0;
+        res.psnr = se > 0 ? 20 * log10(hi - lo) - 10 * log10(se / m) : INFINITY;
+    }
+    for (uint64_t c = 0; c < total_chunks; c++) free(streams[c]);
+    free(streams); free(sizes); free(tdims); free(torg); free(out); free(tile); free(back); free(tc); free(td);
+    return res;
+}
+
+static config base_config(double eb)
+{
+    config c;
+    memset(&c, 0, sizeof c);
+    uint64_t d1[1] = {1};
+    glide_params_init(&c.p, GLIDE_FLOAT32, 1, d1);
+    c.p.mode = GLIDE_MODE_REL;
+    c.p.eb = eb;
+    c.o = glide_default_encode_opts();
+    return c;
+}
+
+static const double bounds[] = {1e-2, 1e-3, 1e-4, 1e-5};
+
+static void table_rd(void)
+{
+    printf("\n### Rate-distortion (REL bound, whole field as one chunk)\n\n");
+    printf("| field | bound | CR interp+dict | CR interp+custom | dict loss | CR Lorenzo+dict | PSNR interp | PSNR Lorenzo | max err/eb |\n");
+    printf("|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < n_fields; i++)
+        for (int b = 0; b < 3; b++) {
+            config c = base_config(bounds[b]);
+            c.p.codebook = GLIDE_BOOK_DICT;
+            result rd = run(&fields[i], &c, 0);
+            c.p.codebook = GLIDE_BOOK_CUSTOM;
+            result rc = run(&fields[i], &c, 0);
+            c.p.codebook = GLIDE_BOOK_DICT;
+            c.p.predictor = GLIDE_PRED_LORENZO;
+            result rl = run(&fields[i], &c, 0);
+            printf("| %s | %.0e | %.2f | %.2f | %.2f%% | %.2f | %.1f | %.1f | %.3f |\n", fields[i].name, bounds[b], rd.cr,
+                   rc.cr, 100 * (rc.cr - rd.cr) / rc.cr, rl.cr, rd.psnr, rl.psnr,
+                   fmax(rd.maxerr_ratio, fmax(rc.maxerr_ratio, rl.maxerr_ratio)));
+        }
+}
+
+static void table_speed(void)
+{
+    printf("\n### Single-thread CPU speed (REL 1e-3, interpolation, auto codebook; median of %d runs)\n\n", reps);
+    printf("| field | chunk | CR | compress MB/s | decompress MB/s |\n|---|---|---|---|---|\n");
+    static const uint64_t sides3[3] = {32, 64, 128};
+    static const uint64_t sides2[3] = {181, 512, 1448}; /* same element counts as 32^3, 64^3, 128^3 */
+    for (int i = 0; i < n_fields; i++) {
+        int er = eff_rank(&fields[i]);
+        if (er < 2) continue;
+        for (int s = 0; s < 3; s++) {
+            config c = base_config(1e-3);
+            for (unsigned d = 0; d < fields[i].rank; d++) c.chunk[d] = er == 3 ? sides3[s] : sides2[s];
+            result r = run(&fields[i], &c, 1);
+            char cs[64];
+            if (er == 3) snprintf(cs, sizeof cs, "%llu^3", (unsigned long long)sides3[s]);
+            else snprintf(cs, sizeof cs, "%llu^2", (unsigned long long)sides2[s]);
+            printf("| %s | %s | %.2f | %.1f | %.1f |\n", fields[i].name, cs, r.cr, r.c_mbs, r.d_mbs);
+        }
+    }
+}
+
+static void table_blocks(void)
+{
+    printf("\n### Anchor stride (CR, REL bound, interpolation, dictionary)\n\n");
+    printf("| field | rank | bound | CR by stride log2 |\n|---|---|---|---|\n");
+    for (int i = 0; i < n_fields; i++) {
+        int er = eff_rank(&fields[i]);
+        unsigned lo = er == 3 ? 2 : er == 2 ? 3 : 6, hi = er == 3 ? 5 : er == 2 ? 7 : 10;
+        for (int b = 0; b < 4; b++) {
+            printf("| %s | %d | %.0e |", fields[i].name, er, bounds[b]);
+            for (unsigned L = lo; L <= hi; L++) {
+                config c = base_config(bounds[b]);
+                c.p.block_log2 = L;
+                printf(" %u: %.2f", L, run(&fields[i], &c, 0).cr);
+            }
+            printf(" |\n");
+        }
+    }
+}
+
+static void table_alpha(void)
+{
+    static const double alphas[] = {1.0, 1.25, 1.5, 1.75, 2.0, 2.5};
+    printf("\n### Level factor alpha (CR / PSNR, REL bound, interpolation)\n\n");
+    printf("| field | bound | rule |");
+    for (int a = 0; a < 6; a++) printf(" %.2f |", alphas[a]);
+    printf("\n|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < n_fields; i++)
+        for (int b = 0; b < 4; b++) {
+            config c = base_config(bounds[b]);
+            result r = run(&fields[i], &c, 0);
+            printf("| %s | %.0e | %.2f/%.1f |", fields[i].name, bounds[b], r.cr, r.psnr);
+            for (int a = 0; a < 6; a++) {
+                c.o.alpha = alphas[a];
+                r = run(&fields[i], &c, 0);
+                printf(" %.2f/%.1f |", r.cr, r.psnr);
+            }
+            printf("\n");
+        }
+}
+
+static void table_dict(void)
+{
+    static const unsigned sizes[] = {2, 4, 8, 16, 32, 64};
+    glide_dictionary *d[6];
+    for (int k = 0; k < 6; k++) d[k] = glide_dict_build(0xFE, sizes[k], 0.3, 9.0);
+    printf("\n### Dictionary size and scoring (CR loss vs custom codebook, %%, REL bound, whole field)\n\n");
+    printf("| field | bound | custom CR |");
+    for (int k = 0; k < 6; k++) printf(" %u/family |", sizes[k]);
+    printf(" 32/family CE score |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < n_fields; i++)
+        for (int b = 0; b < 4; b++) {
+            config c = base_config(bounds[b]);
+            c.p.codebook = GLIDE_BOOK_CUSTOM;
+            result rc = run(&fields[i], &c, 0);
+            printf("| %s | %.0e | %.2f |", fields[i].name, bounds[b], rc.cr);
+            c.p.codebook = GLIDE_BOOK_DICT;
+            for (int k = 0; k < 6; k++) {
+                c.o.dict = d[k];
+                result r = run(&fields[i], &c, 0);
+                printf(" %.2f |", 100 * (rc.cr - r.cr) / rc.cr);
+            }
+            c.o.dict = d[4];
+            c.o.score = GLIDE_SCORE_CE;
+            result r = run(&fields[i], &c, 0);
+            printf(" %.2f |\n", 100 * (rc.cr - r.cr) / rc.cr);
+        }
+    for (int k = 0; k < 6; k++) glide_dict_free(d[k]);
+}
+
+int main(int argc, char **argv)
+{
+    const char *data = "../shared/data/real_fields_dev.h5";
+    size_t nyx = 0;
+    int ntab = 0;
+    const char *tabs[16];
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--nyx") && i + 1 < argc) nyx = (size_t)atol(argv[++i]);
+        else if (ntab < 16) tabs[ntab++] = argv[i];
+    }
+    if (reps < 1) reps = 1;
+    hid_t f = H5Fopen(data, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) { fprintf(stderr, "cannot open %s\n", data); return 1; }
+    H5Ovisit(f, H5_INDEX_NAME, H5_ITER_NATIVE, visit, NULL);
+    H5Fclose(f);
+    if (nyx) add_nyx(nyx);
+    for (int t = 0; t < ntab; t++) {
+        int all = !strcmp(tabs[t], "all");
+        if (all || !strcmp(tabs[t], "rd")) table_rd();
+        if (all || !strcmp(tabs[t], "blocks")) table_blocks();
+        if (all || !strcmp(tabs[t], "alpha")) table_alpha();
+        if (all || !strcmp(tabs[t], "dict")) table_dict();
+        if (all || !strcmp(tabs[t], "speed")) table_speed();
+    }
+    return 0;
+}
