@@ -136,6 +136,9 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
     h->stream_bytes = get_u64(p + 72);
     memcpy(h->level_cfg, p + 80, GLIDE_MAX_LEVELS);
 
+    /* every stream names the dictionary its encoder had, books used or not */
+    const glide_dictionary *dict = glide_dict_get(h->dict_version);
+    if (!dict) return GLIDE_ERROR(VERSION);
     if (h->dtype != GLIDE_FLOAT32 && h->dtype != GLIDE_FLOAT64) return GLIDE_ERROR(CORRUPT);
     if (h->method > GLIDE_METHOD_LORENZO || h->mode > GLIDE_MODE_REL) return GLIDE_ERROR(CORRUPT);
     if (h->flags & ~GLIDE_FLAG_HAS_FILL || p[15] != 0) return GLIDE_ERROR(CORRUPT);
@@ -161,9 +164,7 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
         if (h->block_log2 < 1 || h->block_log2 > GLIDE_MAX_LEVELS - 1) return GLIDE_ERROR(CORRUPT);
         if (h->n_segments != glide_segment_count(count)) return GLIDE_ERROR(CORRUPT);
         if (h->book_kind == GLIDE_BOOKKIND_DICT) {
-            const glide_dictionary *d = glide_dict_get(h->dict_version);
-            if (!d) return GLIDE_ERROR(VERSION);
-            if (h->book_id >= d->n_books || h->book_bytes) return GLIDE_ERROR(CORRUPT);
+            if (h->book_id >= dict->n_books || h->book_bytes) return GLIDE_ERROR(CORRUPT);
         } else if (h->book_kind == GLIDE_BOOKKIND_CUSTOM) {
             if (h->book_bytes == 0 || h->book_id) return GLIDE_ERROR(CORRUPT);
         } else {

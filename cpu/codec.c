@@ -169,6 +169,7 @@ size_t glide_cpu_compress(const glide_params *p, const glide_encode_opts *o, con
     glide_header h;
     memset(&h, 0, sizeof h);
     h.format_version = GLIDE_FORMAT_VERSION;
+    h.dict_version = (uint8_t)o->dict->version;
     h.dtype = (uint8_t)p->dtype;
     h.mode = (uint8_t)p->mode;
     h.rank = (uint8_t)p->rank;

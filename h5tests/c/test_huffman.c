@@ -1,0 +1,137 @@
+/* Huffman builder, segmented coder, segment table and custom-book packing. */
+#include "check.h"
+#include "dict.h"
+#include "format.h"
+#include "huff_build.h"
+#include "huff_codec.h"
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng = 88172645463325252ull;
+static uint32_t rnd(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return (uint32_t)rng; }
+
+static int kraft_ok(const uint8_t *len, unsigned n, int need_complete)
+{
+    uint64_t k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (len[i] > GLIDE_HUFF_MAX_LEN) return 0;
+        if (len[i]) k += 1ull << (GLIDE_HUFF_MAX_LEN - len[i]);
+    }
+    return need_complete ? k == (1ull << GLIDE_HUFF_MAX_LEN) : k <= (1ull << GLIDE_HUFF_MAX_LEN);
+}
+
+/* Encode syms with the lengths, decode, compare. Returns 1 on success. */
+static int round_trip(const uint8_t *len, const uint16_t *sym, uint64_t n)
+{
+    glide_huff_enc enc;
+    glide_huff_dec dec;
+    glide_huff_enc_init(&enc, len);
+    if (glide_huff_dec_init(&dec, len) != 0) return 0;
+    uint32_t nseg = (uint32_t)glide_segment_count(n);
+    uint8_t *segtab = malloc(2 * nseg + 1), *out = malloc(n * 2 + 16);
+    uint16_t *back = malloc(n * 2 + 2);
+    size_t bytes = glide_huff_encode(&enc, sym, n, segtab, out, n * 2 + 16);
+    int ok = bytes != (size_t)-1 && glide_huff_decode(&dec, segtab, nseg, out, bytes, back, n) == 0 &&
+             memcmp(sym, back, n * 2) == 0;
+    free(segtab); free(out); free(back);
+    return ok;
+}
+
+int main(void)
+{
+    uint64_t freq[GLIDE_NSYM];
+    uint8_t len[GLIDE_NSYM];
+
+    /* all 1025 symbols, skewed weights: complete code, every symbol coded */
+    for (unsigned i = 0; i < GLIDE_NSYM; i++) freq[i] = 1 + (rnd() % 1000) * (i % 7 == 0 ? 1000 : 1);
+    CHECK(glide_huff_lengths(freq, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, len) == 0, "lengths");
+    CHECK(kraft_ok(len, GLIDE_NSYM, 1), "complete code over 1025 symbols");
+    uint64_t n = 5 * GLIDE_SEG_SYMS + 333;
+    uint16_t *sym = malloc(n * 2);
+    for (uint64_t i = 0; i < n; i++) sym[i] = (uint16_t)(i < GLIDE_NSYM ? i : rnd() % GLIDE_NSYM);
+    CHECK(round_trip(len, sym, n), "round trip of all 1025 symbols");
+
+    /* Fibonacci weights force an unlimited depth far beyond 16 */
+    uint64_t a = 1, b = 1;
+    for (unsigned i = 0; i < GLIDE_NSYM; i++) {
+        freq[i] = i < 60 ? a : 1;
+        uint64_t c = a + b; a = b; b = c;
+    }
+    CHECK(glide_huff_lengths(freq, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, len) == 0, "limited lengths");
+    unsigned mx = 0;
+    for (unsigned i = 0; i < GLIDE_NSYM; i++) mx = len[i] > mx ? len[i] : mx;
+    CHECK(mx == GLIDE_HUFF_MAX_LEN, "length limit reached and respected (max %u)", mx);
+    CHECK(kraft_ok(len, GLIDE_NSYM, 1), "limited code still complete");
+    CHECK(round_trip(len, sym, n), "round trip with 16-bit codes");
+
+    /* a lone symbol gets one bit; absent symbols none */
+    memset(freq, 0, sizeof freq);
+    freq[511] = 1000;
+    CHECK(glide_huff_lengths(freq, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, len) == 0 && len[511] == 1 && len[0] == 0,
+          "single symbol");
+    for (uint64_t i = 0; i < n; i++) sym[i] = 511;
+    CHECK(round_trip(len, sym, n), "single-symbol stream");
+
+    /* every dictionary book codes every symbol */
+    const glide_dictionary *d = glide_dict_get(GLIDE_DICT_VERSION);
+    int books_ok = 1;
+    for (uint64_t i = 0; i < n; i++) sym[i] = (uint16_t)(rnd() % GLIDE_NSYM);
+    for (unsigned k = 0; k < d->n_books; k++) books_ok &= round_trip(d->books[k].len, sym, n);
+    CHECK(books_ok, "round trip under all %u dictionary books", d->n_books);
+
+    /* segment table: sizes add up; a wrong entry or truncation is detected */
+    {
+        glide_huff_enc enc;
+        glide_huff_dec dec;
+        glide_huff_enc_init(&enc, d->books[40].len);
+        glide_huff_dec_init(&dec, d->books[40].len);
+        uint32_t nseg = (uint32_t)glide_segment_count(n);
+        CHECK(nseg == 6, "segment count %u", nseg);
+        uint8_t *segtab = malloc(2 * nseg), *out = malloc(n * 2);
+        uint16_t *back = malloc(n * 2);
+        size_t bytes = glide_huff_encode(&enc, sym, n, segtab, out, n * 2);
+        size_t sum = 0;
+        for (uint32_t s = 0; s < nseg; s++) sum += segtab[2 * s] | (segtab[2 * s + 1] << 8);
+        CHECK(sum == bytes, "segment sizes sum to the stream size");
+        /* each segment decodes alone: decode segment 3 from its offset */
+        size_t off = 0;
+        for (uint32_t s = 0; s < 3; s++) off += segtab[2 * s] | (segtab[2 * s + 1] << 8);
+        size_t len3 = segtab[6] | (segtab[7] << 8);
+        CHECK(glide_huff_decode(&dec, segtab + 6, 1, out + off, len3, back, GLIDE_SEG_SYMS) == 0 &&
+                  memcmp(back, sym + 3 * GLIDE_SEG_SYMS, 2 * GLIDE_SEG_SYMS) == 0,
+              "a segment decodes on its own");
+        CHECK(glide_is_error(glide_huff_decode(&dec, segtab, nseg, out, bytes - 1, back, n)), "truncated stream");
+        segtab[0]--;
+        CHECK(glide_is_error(glide_huff_decode(&dec, segtab, nseg, out, bytes, back, n)), "short segment entry");
+        segtab[0] += 2;
+        CHECK(glide_is_error(glide_huff_decode(&dec, segtab, nseg, out, bytes, back, n)), "long segment entry");
+        segtab[0]--;
+        CHECK(glide_is_error(glide_huff_decode(&dec, segtab, nseg - 1, out, bytes, back, n)), "segment count");
+        CHECK(glide_huff_encode(&enc, sym, n, segtab, out, bytes - 1) == (size_t)-1, "encoder respects capacity");
+        free(segtab); free(out); free(back);
+    }
+
+    /* custom book packing */
+    {
+        uint8_t packed[GLIDE_NSYM], back[GLIDE_NSYM];
+        memset(freq, 0, sizeof freq);
+        for (unsigned i = 400; i < 620; i++) freq[i] = 1 + rnd() % 50;
+        freq[GLIDE_SYM_OUTLIER] = 3;
+        glide_huff_lengths(freq, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, len);
+        size_t pb = glide_book_pack(len, packed, sizeof packed);
+        CHECK(pb < 260 && glide_book_unpack(packed, pb, back) == 0 && memcmp(back, len, GLIDE_NSYM) == 0,
+              "pack/unpack (%zu bytes)", pb);
+        CHECK(glide_is_error(glide_book_unpack(packed, pb - 1, back)), "short book rejected");
+        uint8_t bad[2] = {17, 0x80};
+        CHECK(glide_is_error(glide_book_unpack(bad, 1, back)), "length 17 rejected");
+        uint8_t over[12];
+        memset(over, 0xFF, sizeof over);
+        CHECK(glide_is_error(glide_book_unpack(over, sizeof over, back)), "overlong run rejected");
+        uint8_t ones[GLIDE_NSYM];
+        memset(ones, 1, sizeof ones);
+        glide_huff_dec dec;
+        CHECK(glide_huff_dec_init(&dec, ones) != 0, "over-subscribed code rejected");
+    }
+    free(sym);
+    return CHECK_DONE();
+}

@@ -1,0 +1,116 @@
+/* Header validation and hostile streams: every mutation must give an error
+ * or a successful decode, never a crash (run it under ASan/UBSan too). */
+#include "check.h"
+#include "bytes.h"
+#include "format.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint32_t rnd(void) { rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17; return (uint32_t)rng; }
+
+static void reseal(uint8_t *s, size_t n)
+{
+    if (n >= 4) put_u32(s + n - 4, glide_crc32(s, n - 4));
+}
+
+static size_t make(uint8_t *buf, size_t cap, int pred, int book, unsigned rank, const uint64_t *dims, const float *x, size_t n, double eb)
+{
+    glide_params p;
+    glide_params_init(&p, GLIDE_FLOAT32, rank, dims);
+    p.predictor = pred; p.codebook = book; p.mode = GLIDE_MODE_REL; p.eb = eb;
+    return glide_compress(&p, x, n * 4, buf, cap);
+}
+
+int main(void)
+{
+    size_t n = 30 * 20 * 25;
+    uint64_t dims[3] = {30, 20, 25};
+    float *x = malloc(n * 4), *y = malloc(n * 4);
+    for (size_t i = 0; i < n; i++) x[i] = (float)(sin(0.01 * i) + (i % 97 == 0 ? NAN : 0) + 0.001 * (i % 13));
+    size_t cap = n * 4 + 256;
+    uint8_t *s = malloc(cap), *m = malloc(cap);
+
+    /* streams of every kind: interp/Lorenzo x dict/custom, and raw */
+    size_t lens[5];
+    uint8_t *streams[5];
+    int kinds[4][2] = {{0, 0}, {0, 2}, {1, 0}, {0, 1}}; /* dict, auto, Lorenzo, custom */
+    for (int k = 0; k < 4; k++) {
+        streams[k] = malloc(cap);
+        lens[k] = make(streams[k], cap, kinds[k][0], kinds[k][1], 3, dims, x, n, 1e-3);
+        CHECK(!glide_is_error(lens[k]), "stream %d", k);
+    }
+    for (size_t i = 0; i < n; i++) { rng ^= i; x[i] = (float)(rnd() * 1e-3); }
+    streams[4] = malloc(cap);
+    lens[4] = make(streams[4], cap, 0, 2, 3, dims, x, n, 1e-9);
+    CHECK(streams[4][7] == GLIDE_METHOD_RAW, "noise gives a raw stream");
+    int custom_seen = 0;
+    for (int k = 0; k < 4; k++) custom_seen |= streams[k][9] == GLIDE_BOOKKIND_CUSTOM;
+    CHECK(custom_seen, "a custom-book stream is among the tests");
+
+    /* header fields, one at a time */
+    memcpy(s, streams[0], lens[0]);
+    glide_header h;
+    glide_layout lay;
+    CHECK(!glide_is_error(glide_header_read(s, lens[0], &h, &lay)), "valid header");
+    struct { size_t off; uint8_t val; glide_error want; const char *what; } cases[] = {
+        {0, 'X', GLIDE_ERR_MAGIC, "magic"},       {4, 2, GLIDE_ERR_VERSION, "format version"},
+        {5, 9, GLIDE_ERR_VERSION, "dictionary version"}, {6, 3, GLIDE_ERR_CORRUPT, "dtype"},
+        {7, 3, GLIDE_ERR_CORRUPT, "method"},      {8, 2, GLIDE_ERR_CORRUPT, "mode"},
+        {9, 7, GLIDE_ERR_CORRUPT, "book kind"},   {11, 0xFF, GLIDE_ERR_CORRUPT, "book id"},
+        {12, 0, GLIDE_ERR_CORRUPT, "rank 0"},     {12, 33, GLIDE_ERR_CORRUPT, "rank 33"},
+        {13, 0, GLIDE_ERR_CORRUPT, "block log2 0"}, {13, 16, GLIDE_ERR_CORRUPT, "block log2 16"},
+        {14, 0x80, GLIDE_ERR_CORRUPT, "flags"},   {15, 1, GLIDE_ERR_CORRUPT, "reserved"},
+        {31, 0xFF, GLIDE_ERR_CORRUPT, "eb NaN"},  {39, 0x80, GLIDE_ERR_CORRUPT, "alpha < 1"},
+        {63, 0x10, GLIDE_ERR_CORRUPT, "segment count"}, {71, 0x10, GLIDE_ERR_CORRUPT, "outlier count"},
+        {79, 0x10, GLIDE_ERR_TRUNCATED, "stream bytes"},  {80, 0xFF, GLIDE_ERR_CORRUPT, "level config"},
+        {95, 1, GLIDE_ERR_CORRUPT, "unused level config"}, {96, 0, GLIDE_ERR_CORRUPT, "dim 0"},
+        {103, 0x7F, GLIDE_ERR_CORRUPT, "huge dim"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        memcpy(s, streams[0], lens[0]);
+        s[cases[c].off] = cases[c].val;
+        if (cases[c].off == 31) { s[30] = 0xF8; }
+        reseal(s, lens[0]);
+        size_t r = glide_decompress(s, lens[0], y, n * 4);
+        CHECK(glide_get_error(r) == cases[c].want, "%s: got '%s'", cases[c].what, glide_error_name(r));
+    }
+    memcpy(s, streams[0], lens[0]);
+    s[lens[0] / 2] ^= 0x10;
+    CHECK(glide_get_error(glide_decompress(s, lens[0], y, n * 4)) == GLIDE_ERR_CHECKSUM, "payload bit flip");
+    memcpy(s, streams[0], lens[0]);
+    CHECK(glide_get_error(glide_decompress(s, lens[0] + 1, y, n * 4)) == GLIDE_ERR_CORRUPT, "trailing byte");
+
+    /* every truncation of every stream kind */
+    int trunc_ok = 1;
+    for (int k = 0; k < 5; k++)
+        for (size_t t = 0; t < lens[k]; t += (t < 200 ? 1 : 7))
+            trunc_ok &= glide_is_error(glide_decompress(streams[k], t, y, n * 4)) != 0;
+    CHECK(trunc_ok, "every truncation is an error");
+
+    /* random mutations, CRC re-sealed so the deeper checks are exercised */
+    unsigned decoded = 0, rejected = 0;
+    for (int it = 0; it < 20000; it++) {
+        int k = it % 5;
+        memcpy(m, streams[k], lens[k]);
+        int flips = 1 + rnd() % 4;
+        for (int f = 0; f < flips; f++) {
+            size_t pos = rnd() % lens[k];
+            if (rnd() % 2) m[pos] ^= (uint8_t)(1u << (rnd() % 8));
+            else m[pos] = (uint8_t)rnd();
+        }
+        size_t len = lens[k];
+        if (rnd() % 8 == 0) len = rnd() % len;
+        reseal(m, len);
+        size_t r = glide_decompress(m, len, y, n * 4);
+        if (glide_is_error(r)) rejected++;
+        else decoded++;
+    }
+    CHECK(rejected + decoded == 20000, "20000 mutated streams handled (%u decoded, %u rejected)", decoded, rejected);
+    printf("mutations: %u decoded, %u rejected\n", decoded, rejected);
+
+    for (int k = 0; k < 5; k++) free(streams[k]);
+    free(s); free(m); free(x); free(y);
+    return CHECK_DONE();
+}
