@@ -1,0 +1,86 @@
+/* The GLIDE filter's cd_values: what users pass, and what set_local adds.
+ *
+ * Pure C, no HDF5 and no codec calls, so the parsing and validation rules can
+ * be unit-tested on their own (filter/test_cd_values.c).
+ *
+ * User part (3 or 4 values):
+ *   [0] mode      0 = ABS, 1 = REL
+ *   [1] mantissa  >= 1
+ *   [2] exponent  0..40;  eb = mantissa * 10^-exponent
+ *   [3] options   optional, default 0:
+ *                 bits 0-3  predictor   (0 interpolation, 1 Lorenzo)
+ *                 bits 4-7  codebook    (0 auto, 1 dictionary, 2 custom)
+ *                 bits 8-11 anchor stride log2 (0 codec default, else 2..15)
+ *                 bits 12-31 must be 0
+ * Internal part, appended by set_local (the layout of the whole array is
+ * version 1, cd_values[4]):
+ *   [4] layout version (1)   [5] dtype (1 f32, 2 f64)
+ *   [6] byte order (0 LE, 1 BE)   [7] has_fill
+ *   [8] fill bits low 32   [9] fill bits high 32 (native order)
+ *   [10] chunk rank        [11 ..] chunk dims, slowest first
+ */
+#ifndef GLIDE_FILTER_CD_VALUES_H
+#define GLIDE_FILTER_CD_VALUES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GF_FILTER_ID 45123
+#define GF_FILTER_NAME "glide"
+
+#define GF_USER_MIN 3
+#define GF_USER_MAX 4
+#define GF_LAYOUT_VERSION 1
+#define GF_INTERNAL_HEAD 11 /* values before the chunk dims */
+#define GF_MAX_RANK 32
+#define GF_CD_MAX (GF_INTERNAL_HEAD + GF_MAX_RANK)
+#define GF_MAX_EXPONENT 40
+
+#define GF_OPT_PRED_SHIFT 0
+#define GF_OPT_BOOK_SHIFT 4
+#define GF_OPT_STRIDE_SHIFT 8
+#define GF_OPT_KNOWN_MASK 0xFFFu
+
+enum { GF_MODE_ABS = 0, GF_MODE_REL = 1 };
+enum { GF_PRED_INTERP = 0, GF_PRED_LORENZO = 1 };
+enum { GF_BOOK_AUTO = 0, GF_BOOK_DICT = 1, GF_BOOK_CUSTOM = 2 };
+enum { GF_DTYPE_F32 = 1, GF_DTYPE_F64 = 2 };
+enum { GF_ORDER_LE = 0, GF_ORDER_BE = 1 };
+
+typedef struct {
+    /* user part */
+    unsigned mode;
+    unsigned mantissa;
+    unsigned exponent;
+    unsigned options;
+    unsigned predictor;  /* decoded from options */
+    unsigned codebook;   /* GF_BOOK_* */
+    unsigned stride_log2;
+    /* internal part; valid only when has_internal */
+    int has_internal;
+    unsigned dtype;      /* GF_DTYPE_* */
+    unsigned byte_order; /* GF_ORDER_* */
+    unsigned has_fill;
+    uint64_t fill_bits;
+    unsigned rank;
+    uint32_t dims[GF_MAX_RANK];
+} gf_config;
+
+/* Parse cd_values. Accepts the 3/4-value user form, and the full form that an
+ * earlier set_local produced (so a dcpl copied by h5repack still validates).
+ * Anything else is rejected. Returns 0 on success; on failure returns -1 and
+ * writes a message naming the bad value into msg. */
+int gf_parse(const unsigned *cd, size_t n, gf_config *cfg, char *msg, size_t msg_len);
+
+/* Error bound as a double: mantissa / 10^exponent (division keeps 1e-3 as the
+ * nearest double to 0.001, which mantissa * 1e-3 would not always give). */
+double gf_error_bound(const gf_config *cfg);
+
+/* Write the full (user + internal) form. Returns the number of values, or 0
+ * when cap is too small or the internal part is invalid. */
+size_t gf_encode(const gf_config *cfg, unsigned *cd, size_t cap);
+
+/* Element size in bytes for cfg->dtype (0 if unknown). */
+size_t gf_elem_size(unsigned dtype);
+
+#endif
