@@ -60,6 +60,16 @@ static size_t pick_backend(glide_backend b)
     return 0;
 }
 
+glide_backend glide_backend_resolve(glide_backend requested)
+{
+    return requested == GLIDE_BACKEND_GPU ? GLIDE_BACKEND_GPU : GLIDE_BACKEND_CPU;
+}
+
+const char *glide_backend_name(glide_backend b)
+{
+    return b == GLIDE_BACKEND_GPU ? "gpu" : b == GLIDE_BACKEND_CPU ? "cpu" : "auto";
+}
+
 size_t glide_compress(const glide_params *p, const void *src, size_t src_size, void *dst, size_t cap)
 {
     uint64_t count = 0;

@@ -9,7 +9,11 @@ static inline T FN(interp_predict)(const T *r, size_t i, size_t st, uint64_t c, 
 {
     size_t o1 = (size_t)s * st;
     T b = r[i - o1];
-    if (c + s > hi) return b;
+    if (c + s > hi) {
+        /* past the last anchor: linear extrapolation from two left neighbours */
+        if (spline != GLIDE_SPLINE_LINEAR && c >= lo + 3 * s) return b * (T)1.5 - r[i - 3 * o1] * (T)0.5;
+        return b;
+    }
     T cc = r[i + o1];
     if (spline != GLIDE_SPLINE_LINEAR) {
         int l3 = c >= lo + 3 * s, r3 = c + 3 * s <= hi;

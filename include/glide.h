@@ -82,6 +82,11 @@ size_t glide_decompress(const void *src, size_t src_size, void *dst, size_t dst_
 size_t glide_decompress_with(glide_backend backend, const void *src, size_t src_size,
                              void *dst, size_t dst_capacity);
 
+/* The backend a request resolves to in this build and on this machine
+ * (GLIDE_BACKEND_AUTO resolves to the GPU when one is built and present). */
+glide_backend glide_backend_resolve(glide_backend requested);
+const char *glide_backend_name(glide_backend b);
+
 typedef enum {
     GLIDE_OK = 0,
     GLIDE_ERR_GENERIC,

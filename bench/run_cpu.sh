@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Reruns every CPU number in docs/BENCHMARKS.md and docs/DESIGN.md:
+#   bash bench/run_cpu.sh [OUTFILE]   (default bench/results-cpu.md)
+# Single-threaded; medians of 5 runs for timings.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash .ci/install-deps
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)" >/dev/null
+out=${1:-bench/results-cpu.md}
+data=${GLIDE_DATA_DIR:-$PWD/../shared/data}/real_fields_dev.h5
+{
+  echo "# GLIDE CPU benchmark run"
+  echo
+  echo "- machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores (one used)"
+  echo "- commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%Y-%m-%d)"
+  echo "- data: $data and generated Nyx-like fields (examples/nyx_field.h)"
+  ./build/bench/glide_bench --data "$data" --nyx 128 --reps 5 rd speed
+  ./build/bench/glide_bench --data "$data" --nyx 64 blocks alpha dict
+  echo
+  echo "### End to end through HDF5 (examples/glide_demo, 256^3, 64^3 chunks, REL 1e-3), 3 runs"
+  echo '```'
+  for i in 1 2 3; do HDF5_PLUGIN_PATH=$PWD/build/plugin ./build/examples/glide_demo -o /tmp/glide_bench_demo.h5 | grep -E "CR|H5Dwrite"; done
+  echo '```'
+} | tee "$out"

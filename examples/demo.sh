@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The main job, from a fresh machine: install, build, then write a generated
+# Nyx-like field through the GLIDE filter (H5Pset_filter) and read it back.
+# Extra arguments go to glide_demo (-n SIDE -c CHUNK -e EXPONENT -o FILE).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash .ci/install-deps
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)" >/dev/null
+export HDF5_PLUGIN_PATH="$PWD/build/plugin"
+out=${TMPDIR:-/tmp}/glide_demo.h5
+./build/examples/glide_demo -o "$out" "$@"
+echo "written    : $out (h5dump -p -H $out shows the filter; reading needs HDF5_PLUGIN_PATH=$HDF5_PLUGIN_PATH)"
