@@ -1,0 +1,124 @@
+/* Golden v1 streams: files written by format v1 must decode, bit for bit, in
+ * every later version; the current encoder must also reproduce them byte
+ * for byte (a deliberate encoder change regenerates them with --write and
+ * says so in its commit; the decode check must never be regenerated away).
+ * The GPU backend is held to the same files.
+ *   test_golden DIR            check
+ *   test_golden --write DIR    regenerate */
+#include "check.h"
+#include "glide.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *name;
+    glide_dtype dt;
+    unsigned rank;
+    uint64_t dims[4];
+    glide_mode mode;
+    double eb;
+    int pred, book, fill;
+} gcase;
+
+static const gcase cases[] = {
+    {"f32_3d_interp_dict_rel1e-3", GLIDE_FLOAT32, 3, {20, 24, 28}, GLIDE_MODE_REL, 1e-3, 0, GLIDE_BOOK_DICT, 0},
+    {"f32_3d_interp_custom_abs1e-2", GLIDE_FLOAT32, 3, {20, 24, 28}, GLIDE_MODE_ABS, 1e-2, 0, GLIDE_BOOK_CUSTOM, 0},
+    {"f32_3d_lorenzo_dict_rel1e-4", GLIDE_FLOAT32, 3, {20, 24, 28}, GLIDE_MODE_REL, 1e-4, 1, GLIDE_BOOK_DICT, 0},
+    {"f64_2d_interp_auto_rel1e-5", GLIDE_FLOAT64, 2, {70, 90}, GLIDE_MODE_REL, 1e-5, 0, GLIDE_BOOK_AUTO, 0},
+    {"f32_1d_interp_auto_rel1e-2", GLIDE_FLOAT32, 1, {5000}, GLIDE_MODE_REL, 1e-2, 0, GLIDE_BOOK_AUTO, 0},
+    {"f32_4d_fill_nan_interp_rel1e-3", GLIDE_FLOAT32, 4, {3, 1, 30, 33}, GLIDE_MODE_REL, 1e-3, 0, GLIDE_BOOK_AUTO, 1},
+    {"f32_noise_raw", GLIDE_FLOAT32, 2, {40, 40}, GLIDE_MODE_ABS, 1e-9, 0, GLIDE_BOOK_AUTO, 0},
+};
+
+static double value(const gcase *c, size_t i, size_t n)
+{
+    if (!strcmp(c->name, "f32_noise_raw")) {
+        uint64_t h = (i + 1) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 31; h *= 0xBF58476D1CE4E5B9ull; h ^= h >> 29;
+        return (double)(h >> 11) / 9007199254740992.0;
+    }
+    double t = (double)i / (double)n;
+    double v = 300 + 20 * sin(40 * t) + 5 * cos(300 * t) + 0.5 * sin(2000 * t * t);
+    if (c->fill) {
+        if (i % 13 == 0 || (i > n / 2 && i < n / 2 + 40)) v = 0.0; /* fill value 0 */
+        if (i % 97 == 5) v = NAN;
+        if (i % 101 == 7) v = -INFINITY;
+    }
+    return v;
+}
+
+static unsigned char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc(len > 0 ? (size_t)len : 1);
+    *n = fread(b, 1, (size_t)len, f);
+    fclose(f);
+    return b;
+}
+
+static void spit(const char *path, const void *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(b, 1, n, f) != n) { fprintf(stderr, "cannot write %s\n", path); exit(1); }
+    fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+    int write = argc > 2 && !strcmp(argv[1], "--write");
+    const char *dir = argc > 1 ? argv[argc - 1] : ".";
+    char path[1024];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const gcase *c = &cases[k];
+        size_t n = 1, esz = c->dt == GLIDE_FLOAT32 ? 4 : 8;
+        for (unsigned i = 0; i < c->rank; i++) n *= c->dims[i];
+        /* the input, little-endian on disk (hosts are little-endian in practice) */
+        unsigned char *in = malloc(n * esz);
+        for (size_t i = 0; i < n; i++) {
+            double v = value(c, i, n);
+            if (esz == 4) { float f = (float)v; memcpy(in + 4 * i, &f, 4); }
+            else memcpy(in + 8 * i, &v, 8);
+        }
+        glide_params p;
+        glide_params_init(&p, c->dt, c->rank, c->dims);
+        p.mode = c->mode; p.eb = c->eb; p.predictor = c->pred; p.codebook = c->book;
+        p.backend = GLIDE_BACKEND_CPU;
+        if (c->fill) { p.has_fill = 1; p.fill_bits = 0; }
+        size_t cap = glide_compress_bound(&p);
+        unsigned char *s = malloc(cap), *out = malloc(n * esz);
+        size_t sl = glide_compress(&p, in, n * esz, s, cap);
+        CHECK(!glide_is_error(sl), "%s: compress", c->name);
+        if (write) {
+            size_t d = glide_decompress(s, sl, out, n * esz);
+            CHECK(d == n * esz, "%s: decompress", c->name);
+            snprintf(path, sizeof path, "%s/%s.input", dir, c->name); spit(path, in, n * esz);
+            snprintf(path, sizeof path, "%s/%s.glide", dir, c->name); spit(path, s, sl);
+            snprintf(path, sizeof path, "%s/%s.output", dir, c->name); spit(path, out, n * esz);
+            printf("wrote %s (%zu -> %zu bytes)\n", c->name, n * esz, sl);
+        } else {
+            size_t gl = 0, il = 0, ol = 0;
+            snprintf(path, sizeof path, "%s/%s.glide", dir, c->name);
+            unsigned char *g = slurp(path, &gl);
+            snprintf(path, sizeof path, "%s/%s.input", dir, c->name);
+            unsigned char *gi = slurp(path, &il);
+            snprintf(path, sizeof path, "%s/%s.output", dir, c->name);
+            unsigned char *go = slurp(path, &ol);
+            CHECK(g && gi && go, "%s: golden files present in %s", c->name, dir);
+            if (g && gi && go) {
+                CHECK(il == n * esz && memcmp(gi, in, il) == 0, "%s: input generator unchanged", c->name);
+                size_t d = glide_decompress(g, gl, out, n * esz);
+                CHECK(d == ol && memcmp(out, go, ol) == 0, "%s: v1 stream decodes bit for bit", c->name);
+                size_t r = glide_compress(&p, gi, il, s, cap);
+                CHECK(r == gl && memcmp(s, g, gl) == 0, "%s: encoder reproduces the stream byte for byte", c->name);
+            }
+            free(g); free(gi); free(go);
+        }
+        free(in); free(s); free(out);
+    }
+    return CHECK_DONE();
+}
