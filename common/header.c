@@ -145,6 +145,10 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
     if (h->rank < 1 || h->rank > GLIDE_MAX_RANK) return GLIDE_ERROR(CORRUPT);
     if (size < glide_header_size(h->rank)) return GLIDE_ERROR(TRUNCATED);
     size_t esz = glide_dtype_size(h->dtype);
+    /* one stream, one encoding: bits no decoder reads must be zero */
+    uint64_t vmask = esz == 4 ? 0xFFFFFFFFull : UINT64_MAX;
+    if ((h->fill_bits & ~vmask) || (h->subst_bits & ~vmask)) return GLIDE_ERROR(CORRUPT);
+    if (!(h->flags & GLIDE_FLAG_HAS_FILL) && h->fill_bits) return GLIDE_ERROR(CORRUPT);
     uint64_t count = 1;
     for (unsigned i = 0; i < h->rank; i++) {
         h->dims[i] = get_u64(p + GLIDE_HEADER_FIXED + 8 * i);
@@ -155,9 +159,11 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
     if (!(h->eb_abs >= 0) || !isfinite(h->eb_abs)) return GLIDE_ERROR(CORRUPT);
     if (!(h->alpha >= 1) || !isfinite(h->alpha)) return GLIDE_ERROR(CORRUPT);
     if (h->method == GLIDE_METHOD_RAW) {
-        if (h->book_kind != GLIDE_BOOKKIND_NONE || h->book_bytes || h->n_segments || h->n_outliers ||
-            h->block_log2 || h->stream_bytes != count * esz)
+        if (h->book_kind != GLIDE_BOOKKIND_NONE || h->book_id || h->book_bytes || h->n_segments ||
+            h->n_outliers || h->block_log2 || h->subst_bits || h->alpha != 1.0 || h->stream_bytes != count * esz)
             return GLIDE_ERROR(CORRUPT);
+        for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++)
+            if (h->level_cfg[l]) return GLIDE_ERROR(CORRUPT);
     } else {
         glide_shape s;
         glide_shape_from_dims(h->rank, h->dims, &s);

@@ -151,6 +151,7 @@ static size_t glide_write_raw(glide_header *h, const void *src, uint64_t n, uint
     h->n_segments = 0;
     h->n_outliers = 0;
     h->alpha = 1.0;
+    h->subst_bits = 0;
     memset(h->level_cfg, 0, sizeof h->level_cfg);
     h->stream_bytes = n * esz;
     glide_layout lay;

@@ -38,9 +38,10 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     int any;
     FN(glide_value_range)(&g, x, &lo, &hi, &any);
     double range = any ? hi - lo : 0;
-    double eb_abs = p->mode == GLIDE_MODE_REL ? p->eb * range : p->eb;
+    double eb_abs = p->mode == GLIDE_MODE_REL && p->eb > 0 ? p->eb * range : p->eb;
     if (!(eb_abs <= DBL_MAX)) eb_abs = DBL_MAX;
     T subst = any ? (T)(lo * 0.5 + hi * 0.5) : (T)0;
+    if (subst == 0) subst = 0; /* +0 whichever zero the scan met first */
 
     h->block_log2 = (uint8_t)blog;
     h->eb_abs = eb_abs;
@@ -58,7 +59,9 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     if (p->predictor == GLIDE_PRED_INTERP) {
         double level_eb[GLIDE_MAX_LEVELS];
         h->method = GLIDE_METHOD_INTERP;
-        FN(glide_interp_tune)(&g, x, h->level_cfg);
+        /* cost unit: 2^-24 of the range, so float errors keep their resolution */
+        double unit = range > 0 && range <= DBL_MAX ? range * 0x1p-24 : 1.0;
+        FN(glide_interp_tune)(&g, x, unit, h->level_cfg);
         h->alpha = o->alpha >= 1.0 ? o->alpha : glide_level_alpha(range > 0 ? eb_abs / range : 1.0);
         glide_level_bounds(eb_abs, h->alpha, blog, level_eb);
         FN(glide_interp_encode)(&g, x, r, sym, h->level_cfg, level_eb, eb_abs, subst);
@@ -105,8 +108,9 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
     if (glide_is_error(ret)) goto done;
     FN(load_le)(src + lay->anchors_off, lay->n_anchors, anc);
     FN(load_le)(src + lay->outliers_off, h->n_outliers, outl);
-    FN(glide_anchors_decode)(&g, out, anc, subst);
-    ret = FN(glide_outliers_place)(sym, n, outl, h->n_outliers, out, subst);
+    ret = FN(glide_anchors_decode)(&g, out, sym, anc, subst);
+    if (glide_is_error(ret)) goto done;
+    ret = FN(glide_outliers_place)(&g, sym, n, outl, h->n_outliers, out, subst);
     if (glide_is_error(ret)) goto done;
     if (h->method == GLIDE_METHOD_INTERP) {
         double level_eb[GLIDE_MAX_LEVELS];

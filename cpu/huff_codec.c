@@ -116,7 +116,9 @@ size_t glide_huff_decode(const glide_huff_dec *d, const uint8_t *segtab, uint32_
                 bitpos += l;
             }
         }
-        if (bitpos > limit) return GLIDE_ERROR(CORRUPT);
+        /* the segment ends in its last byte, padded with zero bits */
+        if (bitpos > limit || (bitpos + 7) / 8 != bytes) return GLIDE_ERROR(CORRUPT);
+        if ((bitpos & 7) && (buf[bitpos >> 3] & (0xFFu >> (bitpos & 7)))) return GLIDE_ERROR(CORRUPT);
         pos += bytes;
     }
     if (pos != in_bytes) return GLIDE_ERROR(CORRUPT);

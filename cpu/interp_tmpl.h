@@ -40,12 +40,12 @@ typedef struct { uint64_t lo[3], hi[3]; } FN(box);
  * order. op is a compile-time constant at every call site. */
 static inline __attribute__((always_inline)) void
 FN(interp_level)(const glide_grid *g, const int op, const T *x, T *r, uint16_t *sym, const FN(box) *bx,
-                 uint64_t s, unsigned cfg, T e2, double eb, T subst, double *est)
+                 uint64_t s, unsigned cfg, T e2, double eb, T subst, uint64_t *est)
 {
     unsigned spline = cfg & 3u;
     const uint8_t *ax = glide_order_axes(g->eff_rank, cfg >> 2);
     uint64_t B = 1ull << g->blog;
-    double acc = 0;
+    uint64_t acc = 0;
     for (unsigned j = 0; j < g->eff_rank; j++) {
         unsigned d = ax[j];
         uint64_t start[3], step[3];
@@ -91,7 +91,9 @@ FN(interp_level)(const glide_grid *g, const int op, const T *x, T *r, uint16_t *
                         T xv = x[i];
                         if (FN(is_fill)(g, xv)) continue;
                         double e = fabs((double)xv - (double)FN(interp_predict)(x, i, st, c, s, lo, hi, spline));
-                        if (e < INFINITY) acc += e;
+                        /* in OP_ESTIMATE, eb is the cost unit: an integer sum
+                         * gives the same choice in any summation order (GPU) */
+                        if (e < INFINITY) { double q = e / eb; acc += q < 4294967296.0 ? (uint64_t)q : 4294967296ull; }
                     }
                 }
     }
@@ -124,9 +126,10 @@ void FN(glide_interp_decode)(const glide_grid *g, T *r, const uint16_t *sym,
 }
 
 /* Light auto-tuning: per level, the spline then the axis order that predict
- * a lattice of sample blocks best from the original values. Encoder-only:
- * the choice is recorded in the stream. */
-void FN(glide_interp_tune)(const glide_grid *g, const T *x, uint8_t *level_cfg)
+ * a lattice of sample blocks best from the original values, the cost being
+ * the sum of floor(|error| / unit). Encoder-only: the choice is recorded in
+ * the stream. */
+void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t *level_cfg)
 {
     uint64_t B = 1ull << g->blog, nb[3], per_block = 1;
     for (int a = 0; a < 3; a++) {
@@ -144,11 +147,11 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, uint8_t *level_cfg)
     unsigned n_ord = glide_n_orders(g->eff_rank);
     for (unsigned l = g->blog; l >= 1; l--) {
         uint64_t s = 1ull << (l - 1);
-        double best = INFINITY;
+        uint64_t best = UINT64_MAX;
         unsigned best_cfg = 0;
         for (unsigned c = 0; c < GLIDE_NSPLINES + n_ord - 1; c++) {
             unsigned cfg = c < GLIDE_NSPLINES ? splines[c] : ((best_cfg & 3u) | ((c - GLIDE_NSPLINES + 1) << 2));
-            double est = 0;
+            uint64_t est = 0;
             for (uint64_t bz = 0; bz < nb[0]; bz += k)
                 for (uint64_t by = 0; by < nb[1]; by += k)
                     for (uint64_t bx = 0; bx < nb[2]; bx += k) {
@@ -158,7 +161,7 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, uint8_t *level_cfg)
                             b.lo[a] = bi[a] * B;
                             b.hi[a] = b.lo[a] + B < g->n[a] - 1 ? b.lo[a] + B : g->n[a] - 1;
                         }
-                        FN(interp_level)(g, OP_ESTIMATE, x, NULL, NULL, &b, s, cfg, 0, 0, 0, &est);
+                        FN(interp_level)(g, OP_ESTIMATE, x, NULL, NULL, &b, s, cfg, 0, unit, 0, &est);
                     }
             if (est < best) { best = est; best_cfg = cfg; }
         }

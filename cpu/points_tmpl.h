@@ -32,7 +32,8 @@ void FN(glide_anchors_encode)(const glide_grid *g, const T *x, T *r, uint16_t *s
             }
 }
 
-void FN(glide_anchors_decode)(const glide_grid *g, T *r, const T *anc, T subst)
+/* The symbol at an anchor is implied by its value; anything else is corrupt. */
+size_t FN(glide_anchors_decode)(const glide_grid *g, T *r, const uint16_t *sym, const T *anc, T subst)
 {
     uint64_t B = 1ull << g->blog, k = 0;
     for (uint64_t z = 0; z < g->n[0]; z += B)
@@ -40,8 +41,12 @@ void FN(glide_anchors_decode)(const glide_grid *g, T *r, const T *anc, T subst)
             for (uint64_t xx = 0; xx < g->n[2]; xx += B) {
                 size_t i = z * g->st[0] + y * g->st[1] + xx;
                 T v = anc[k++];
-                r[i] = (FN(is_fill)(g, v) || !isfinite(v)) ? subst : v;
+                int fill = FN(is_fill)(g, v), fin = isfinite(v);
+                unsigned want = fill ? GLIDE_SYM_FILL : !fin ? GLIDE_SYM_OUTLIER : GLIDE_SYM_ZERO;
+                if (sym[i] != want) return GLIDE_ERROR(CORRUPT);
+                r[i] = (fill || !fin) ? subst : v;
             }
+    return 0;
 }
 
 uint64_t FN(glide_outliers_gather)(const uint16_t *sym, const T *x, uint64_t n, T *out)
@@ -52,10 +57,12 @@ uint64_t FN(glide_outliers_gather)(const uint16_t *sym, const T *x, uint64_t n, 
     return k;
 }
 
-size_t FN(glide_outliers_place)(const uint16_t *sym, uint64_t n, const T *out, uint64_t n_out, T *r, T subst)
+size_t FN(glide_outliers_place)(const glide_grid *g, const uint16_t *sym, uint64_t n, const T *out, uint64_t n_out,
+                                T *r, T subst)
 {
     uint64_t k = 0;
     for (uint64_t i = 0; i < n; i++) {
+        if (sym[i] == GLIDE_SYM_FILL && !g->has_fill) return GLIDE_ERROR(CORRUPT);
         if (sym[i] != GLIDE_SYM_OUTLIER) continue;
         if (k == n_out) return GLIDE_ERROR(CORRUPT);
         T v = out[k++];

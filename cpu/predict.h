@@ -27,12 +27,12 @@ const uint8_t *glide_order_axes(unsigned eff_rank, unsigned order);
 #define GLIDE_DECLARE_PREDICT(T, SFX)                                                                  \
     void glide_value_range_##SFX(const glide_grid *g, const T *x, double *lo, double *hi, int *any);   \
     void glide_anchors_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym, T *anc, T subst); \
-    void glide_anchors_decode_##SFX(const glide_grid *g, T *r, const T *anc, T subst);                  \
+    size_t glide_anchors_decode_##SFX(const glide_grid *g, T *r, const uint16_t *sym, const T *anc, T subst); \
     uint64_t glide_outliers_gather_##SFX(const uint16_t *sym, const T *x, uint64_t n, T *out);          \
-    size_t glide_outliers_place_##SFX(const uint16_t *sym, uint64_t n, const T *out, uint64_t n_out,   \
+    size_t glide_outliers_place_##SFX(const glide_grid *g, const uint16_t *sym, uint64_t n, const T *out, uint64_t n_out, \
                                       T *r, T subst);                                                   \
     void glide_fixup_##SFX(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill);               \
-    void glide_interp_tune_##SFX(const glide_grid *g, const T *x, uint8_t *level_cfg);                  \
+    void glide_interp_tune_##SFX(const glide_grid *g, const T *x, double unit, uint8_t *level_cfg);                  \
     void glide_interp_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym,               \
                                    const uint8_t *level_cfg, const double *level_eb, double eb, T subst); \
     void glide_interp_decode_##SFX(const glide_grid *g, T *r, const uint16_t *sym,                     \
