@@ -94,8 +94,10 @@ static const char *layout_name(H5D_layout_t l)
     }
 }
 
-/* Chunk rank and dims, or -1 after pushing an error. */
-static int get_chunk(const h5_api_t *api, hid_t dcpl, hsize_t dims[GF_MAX_RANK])
+/* Chunk rank and dims for elements of `size` bytes, or -1 after pushing an
+ * error. A chunk of at most 4 GiB also has every dimension below 2^32, which
+ * is what cd_values can carry. */
+static int get_chunk(const h5_api_t *api, hid_t dcpl, size_t size, hsize_t dims[GF_MAX_RANK])
 {
     H5D_layout_t layout = api->Pget_layout(dcpl);
     if (layout != H5D_CHUNKED) {
@@ -107,6 +109,16 @@ static int get_chunk(const h5_api_t *api, hid_t dcpl, hsize_t dims[GF_MAX_RANK])
     if (rank < 1 || rank > GF_MAX_RANK) {
         H5_ERR(api, E_BADVALUE, "glide: cannot read the chunk shape");
         return -1;
+    }
+    uint64_t bytes = size;
+    for (int i = 0; i < rank; i++) {
+        if (dims[i] == 0 || bytes > GLIDE_MAX_INPUT_BYTES / dims[i]) {
+            H5_ERR(api, E_BADVALUE,
+                   "glide: chunks larger than 4 GiB cannot be compressed; choose a smaller chunk "
+                   "shape");
+            return -1;
+        }
+        bytes *= dims[i];
     }
     return rank;
 }
@@ -126,20 +138,7 @@ static htri_t can_apply(hid_t dcpl, hid_t type, hid_t space)
     if (check_type(api, type, &size, &order) < 0)
         return -1;
     hsize_t dims[GF_MAX_RANK];
-    int rank = get_chunk(api, dcpl, dims);
-    if (rank < 0)
-        return -1;
-    uint64_t bytes = size;
-    for (int i = 0; i < rank; i++) {
-        if (dims[i] == 0 || bytes > GLIDE_MAX_INPUT_BYTES / dims[i]) {
-            H5_ERR(api, E_BADVALUE,
-                   "glide: chunks larger than 4 GiB cannot be compressed; choose a smaller chunk "
-                   "shape");
-            return -1;
-        }
-        bytes *= dims[i];
-    }
-    return 1;
+    return get_chunk(api, dcpl, size, dims) < 0 ? -1 : 1;
 }
 
 static herr_t set_local(hid_t dcpl, hid_t type, hid_t space)
@@ -178,20 +177,14 @@ static herr_t set_local(hid_t dcpl, hid_t type, hid_t space)
     if (check_type(api, type, &size, &order) < 0)
         return -1;
     hsize_t dims[GF_MAX_RANK];
-    int rank = get_chunk(api, dcpl, dims);
+    int rank = get_chunk(api, dcpl, size, dims);
     if (rank < 0)
         return -1;
     cfg.dtype = size == 4 ? GF_DTYPE_F32 : GF_DTYPE_F64;
     cfg.byte_order = order == H5T_ORDER_BE ? GF_ORDER_BE : GF_ORDER_LE;
     cfg.rank = (unsigned)rank;
-    for (int i = 0; i < rank; i++) {
-        if (dims[i] == 0 || dims[i] > UINT32_MAX) {
-            H5_ERR(api, E_BADVALUE, "glide: chunk dimension %d (%llu) is out of range", i,
-                   (unsigned long long)dims[i]);
-            return -1;
-        }
+    for (int i = 0; i < rank; i++)
         cfg.dims[i] = (uint32_t)dims[i];
-    }
 
     /* HDF5 pads partial edge chunks with the fill value (or zeros, which is
      * the default fill value); telling the codec keeps the padding exact and
