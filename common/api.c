@@ -47,22 +47,33 @@ size_t glide_compress_bound(const glide_params *p)
     return glide_header_size(p->rank) + count * glide_dtype_size(p->dtype) + GLIDE_CRC_BYTES;
 }
 
-/* A backend is usable if it was built in; "auto" prefers the GPU. This
- * build has the CPU codec only (gpu/ adds the other). */
 static uint32_t get_crc(const void *src, const glide_layout *lay)
 {
     return get_u32((const uint8_t *)src + lay->crc_off);
 }
 
+#ifdef GLIDE_HAVE_GPU
+#include "gpu_backend.h"
+#include <pthread.h>
+#include <stdio.h>
+static pthread_once_t g_gpu_warn = PTHREAD_ONCE_INIT;
+static void warn_gpu(void) { fprintf(stderr, "glide: the GPU failed on a chunk; this and any further failing chunk run on the CPU\n"); }
+#else
+static int glide_gpu_usable(void) { return 0; }
+#endif
+
+/* GLIDE_BACKEND_AUTO prefers the GPU where one is built and present. */
 static size_t pick_backend(glide_backend b)
 {
-    if (b == GLIDE_BACKEND_GPU) return GLIDE_ERROR(BACKEND);
-    return 0;
+    if (b == GLIDE_BACKEND_CPU) return GLIDE_BACKEND_CPU;
+    if (glide_gpu_usable()) return GLIDE_BACKEND_GPU;
+    return b == GLIDE_BACKEND_GPU ? GLIDE_ERROR(BACKEND) : GLIDE_BACKEND_CPU;
 }
 
 glide_backend glide_backend_resolve(glide_backend requested)
 {
-    return requested == GLIDE_BACKEND_GPU ? GLIDE_BACKEND_GPU : GLIDE_BACKEND_CPU;
+    size_t b = pick_backend(requested);
+    return glide_is_error(b) ? GLIDE_BACKEND_CPU : (glide_backend)b;
 }
 
 const char *glide_backend_name(glide_backend b)
@@ -80,6 +91,13 @@ size_t glide_compress(const glide_params *p, const void *src, size_t src_size, v
     r = pick_backend(p->backend);
     if (glide_is_error(r)) return r;
     glide_encode_opts o = glide_default_encode_opts();
+#ifdef GLIDE_HAVE_GPU
+    if (r == GLIDE_BACKEND_GPU) {
+        r = glide_gpu_compress(p, &o, src, dst, cap);
+        if (glide_get_error(r) != GLIDE_ERR_GPU) return r;
+        pthread_once(&g_gpu_warn, warn_gpu);
+    }
+#endif
     /* the predictors read elements directly: give them an aligned copy */
     if ((uintptr_t)src % glide_dtype_size(p->dtype)) {
         void *a = malloc(src_size);
@@ -121,9 +139,17 @@ size_t glide_decompress_with(glide_backend backend, const void *src, size_t src_
     size_t out = glide_header_read(src, src_size, &h, &lay);
     if (glide_is_error(out)) return out;
     if (out > cap) return GLIDE_ERROR(DST_TOO_SMALL);
-    if (get_crc(src, &lay) != glide_crc32(src, lay.crc_off)) return GLIDE_ERROR(CHECKSUM);
     size_t r = pick_backend(backend);
     if (glide_is_error(r)) return r;
+#ifdef GLIDE_HAVE_GPU
+    /* RAW streams are a copy: the host does it */
+    if (r == GLIDE_BACKEND_GPU && h.method != GLIDE_METHOD_RAW) {
+        r = glide_gpu_decompress(&h, &lay, src, src_size, dst);
+        if (glide_get_error(r) != GLIDE_ERR_GPU) return glide_is_error(r) ? r : out;
+        pthread_once(&g_gpu_warn, warn_gpu);
+    }
+#endif
+    if (get_crc(src, &lay) != glide_crc32(src, lay.crc_off)) return GLIDE_ERROR(CHECKSUM);
     if ((uintptr_t)dst % glide_dtype_size(h.dtype)) {
         void *a = malloc(out);
         if (!a) return GLIDE_ERROR(NOMEM);

@@ -22,6 +22,7 @@ const char *glide_error_name(size_t code)
     case GLIDE_ERR_CORRUPT: return "corrupt stream";
     case GLIDE_ERR_CHECKSUM: return "corrupt stream (checksum mismatch)";
     case GLIDE_ERR_BACKEND: return "requested backend not available";
+    case GLIDE_ERR_GPU: return "GPU backend failed";
     case GLIDE_ERR_GENERIC:
     default: return "unspecified error";
     }

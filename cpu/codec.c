@@ -28,25 +28,20 @@ void glide_level_bounds(double eb, double alpha, unsigned levels, double *out)
     for (unsigned l = 0; l < levels; l++) { out[l] = e; e = e / alpha; }
 }
 
-typedef struct {
-    const glide_encode_opts *o;
-    glide_layout lay;
-    uint8_t len[GLIDE_NSYM];
-    uint8_t book[GLIDE_NSYM];
-    size_t raw_total;
-} glide_entropy_plan;
-
-/* Picks the codebook and lays out the stream. Sets h->method to RAW when a
- * raw copy would be no larger. */
-static size_t glide_entropy_plan_make(const glide_params *p, const glide_encode_opts *o, glide_header *h,
-                                      const uint16_t *sym, uint64_t n, size_t esz, glide_entropy_plan *plan)
+size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o, glide_header *h,
+                               const uint64_t *hist, const glide_book_choice *given, uint64_t n, size_t esz,
+                               glide_entropy_plan *plan)
 {
-    uint64_t hist[GLIDE_NSYM] = {0};
-    for (uint64_t i = 0; i < n; i++) hist[sym[i]]++;
     const glide_dictionary *d = o->dict;
     plan->o = o;
     uint64_t dict_bits = 0, bits;
-    unsigned book = glide_book_select(d, hist, o->score, &dict_bits);
+    unsigned book;
+    if (given) {
+        book = given->book;
+        dict_bits = given->bits;
+    } else {
+        book = glide_book_select(d, hist, o->score, &dict_bits);
+    }
     int custom = p->codebook == GLIDE_BOOK_CUSTOM;
     if (p->codebook == GLIDE_BOOK_AUTO) {
         double floor_bits = fmax(glide_hist_entropy_bits(hist), (double)n); /* Huffman pays >= 1 bit */
@@ -84,6 +79,16 @@ static size_t glide_entropy_plan_make(const glide_params *p, const glide_encode_
     plan->raw_total = glide_header_size(h->rank) + n * esz + GLIDE_CRC_BYTES;
     if (plan->lay.total >= plan->raw_total) h->method = GLIDE_METHOD_RAW;
     return 0;
+}
+
+/* Picks the codebook and lays out the stream. Sets h->method to RAW when a
+ * raw copy would be no larger. */
+static size_t glide_entropy_plan_make(const glide_params *p, const glide_encode_opts *o, glide_header *h,
+                                      const uint16_t *sym, uint64_t n, size_t esz, glide_entropy_plan *plan)
+{
+    uint64_t hist[GLIDE_NSYM] = {0};
+    for (uint64_t i = 0; i < n; i++) hist[sym[i]]++;
+    return glide_entropy_plan_hist(p, o, h, hist, NULL, n, esz, plan);
 }
 
 static size_t glide_finish(glide_header *h, uint8_t *dst)
@@ -140,7 +145,7 @@ static size_t glide_entropy_read(const glide_header *h, const glide_layout *lay,
 #include "codec_tmpl.h"
 #include "tmpl_end.h"
 
-static size_t glide_write_raw(glide_header *h, const void *src, uint64_t n, uint8_t *dst, size_t cap)
+size_t glide_write_raw(glide_header *h, const void *src, uint64_t n, uint8_t *dst, size_t cap)
 {
     size_t esz = glide_dtype_size(h->dtype);
     h->method = GLIDE_METHOD_RAW;
@@ -163,21 +168,26 @@ static size_t glide_write_raw(glide_header *h, const void *src, uint64_t n, uint
     return glide_finish(h, dst);
 }
 
+void glide_header_begin(glide_header *h, const glide_params *p, const glide_encode_opts *o)
+{
+    memset(h, 0, sizeof *h);
+    h->format_version = GLIDE_FORMAT_VERSION;
+    h->dict_version = (uint8_t)o->dict->version;
+    h->dtype = (uint8_t)p->dtype;
+    h->mode = (uint8_t)p->mode;
+    h->rank = (uint8_t)p->rank;
+    h->flags = p->has_fill ? GLIDE_FLAG_HAS_FILL : 0;
+    h->eb_user = p->eb;
+    h->fill_bits = p->has_fill ? (p->dtype == GLIDE_FLOAT32 ? (p->fill_bits & 0xFFFFFFFFu) : p->fill_bits) : 0;
+    memcpy(h->dims, p->dims, p->rank * sizeof(uint64_t));
+}
+
 size_t glide_cpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src, void *dst, size_t cap)
 {
     glide_shape sh;
     glide_shape_from_dims(p->rank, p->dims, &sh);
     glide_header h;
-    memset(&h, 0, sizeof h);
-    h.format_version = GLIDE_FORMAT_VERSION;
-    h.dict_version = (uint8_t)o->dict->version;
-    h.dtype = (uint8_t)p->dtype;
-    h.mode = (uint8_t)p->mode;
-    h.rank = (uint8_t)p->rank;
-    h.flags = p->has_fill ? GLIDE_FLAG_HAS_FILL : 0;
-    h.eb_user = p->eb;
-    h.fill_bits = p->has_fill ? (p->dtype == GLIDE_FLOAT32 ? (p->fill_bits & 0xFFFFFFFFu) : p->fill_bits) : 0;
-    memcpy(h.dims, p->dims, p->rank * sizeof(uint64_t));
+    glide_header_begin(&h, p, o);
     glide_params q = *p;
     q.fill_bits = h.fill_bits;
     size_t raw_total = glide_header_size(p->rank) + sh.count * glide_dtype_size(p->dtype) + GLIDE_CRC_BYTES;

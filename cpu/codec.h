@@ -20,6 +20,33 @@ glide_encode_opts glide_default_encode_opts(void);
 
 #define GLIDE_AUTO_SLACK 0.03
 
+/* The entropy stage's decisions, shared by both backends so their bytes
+ * agree: the book (dictionary, or custom under GLIDE_BOOK_CUSTOM / AUTO),
+ * the section layout (stream_bytes an upper bound until encoded), and RAW
+ * when a raw copy would be no larger. */
+typedef struct {
+    const glide_encode_opts *o;
+    glide_layout lay;
+    uint8_t len[GLIDE_NSYM];
+    uint8_t book[GLIDE_NSYM]; /* custom book section bytes */
+    size_t raw_total;
+} glide_entropy_plan;
+
+typedef struct {
+    unsigned book;
+    uint64_t bits;
+} glide_book_choice;
+
+/* hist: GLIDE_NSYM counts; given: the dictionary book already chosen (the
+ * GPU scores books on the device), or NULL to choose here. */
+size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o, glide_header *h,
+                               const uint64_t *hist, const glide_book_choice *given, uint64_t n, size_t esz,
+                               glide_entropy_plan *plan);
+/* The header fields fixed by the parameters alone. */
+void glide_header_begin(glide_header *h, const glide_params *p, const glide_encode_opts *o);
+/* Finishes h as a RAW stream of src and writes it (with CRC) to dst. */
+size_t glide_write_raw(glide_header *h, const void *src, uint64_t n, uint8_t *dst, size_t cap);
+
 size_t glide_cpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src,
                           void *dst, size_t cap);
 size_t glide_cpu_decompress(const glide_header *h, const glide_layout *lay, const uint8_t *src, void *dst);

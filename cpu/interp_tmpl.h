@@ -131,17 +131,8 @@ void FN(glide_interp_decode)(const glide_grid *g, T *r, const uint16_t *sym,
  * the stream. */
 void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t *level_cfg)
 {
-    uint64_t B = 1ull << g->blog, nb[3], per_block = 1;
-    for (int a = 0; a < 3; a++) {
-        nb[a] = ((g->n[a] - 1) >> g->blog) + 1;
-        if (g->n[a] > 1) per_block *= B;
-    }
-    uint64_t budget = g->count / 32 > per_block ? g->count / 32 : per_block, k = 1;
-    for (;; k++) {
-        uint64_t m = 1;
-        for (int a = 0; a < 3; a++) m *= (nb[a] + k - 1) / k;
-        if (m * per_block <= budget || m == 1) break;
-    }
+    uint64_t B = 1ull << g->blog, nb[3];
+    uint64_t k = glide_tune_stride(g, nb);
     static const unsigned splines[GLIDE_NSPLINES] = {GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_LINEAR,
                                                      GLIDE_SPLINE_CUBIC_NATURAL};
     unsigned n_ord = glide_n_orders(g->eff_rank);

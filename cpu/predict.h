@@ -24,6 +24,10 @@ void glide_grid_init(glide_grid *g, const glide_shape *s, unsigned blog, int has
 unsigned glide_n_orders(unsigned eff_rank);
 const uint8_t *glide_order_axes(unsigned eff_rank, unsigned order);
 
+/* Tuning samples every k-th block on each axis (k returned; nb gets the
+ * blocks per axis): about 1/32 of the points. */
+uint64_t glide_tune_stride(const glide_grid *g, uint64_t nb[3]);
+
 #define GLIDE_DECLARE_PREDICT(T, SFX)                                                                  \
     void glide_value_range_##SFX(const glide_grid *g, const T *x, double *lo, double *hi, int *any);   \
     void glide_anchors_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym, T *anc, T subst); \

@@ -100,6 +100,8 @@ typedef enum {
     GLIDE_ERR_CORRUPT,      /* a field or the payload is inconsistent */
     GLIDE_ERR_CHECKSUM,
     GLIDE_ERR_BACKEND,      /* requested backend is not available */
+    GLIDE_ERR_GPU,          /* the GPU failed (out of memory, launch error); glide_compress and
+                               glide_decompress never return it: they redo the call on the CPU */
     GLIDE_ERR_MAX
 } glide_error;
 

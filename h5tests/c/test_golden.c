@@ -7,6 +7,7 @@
  *   test_golden --write DIR    regenerate */
 #include "check.h"
 #include "glide.h"
+#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,54 @@ static void spit(const char *path, const void *b, size_t n)
     fclose(f);
 }
 
+/* Streams made elsewhere (golden/gpu/: by the GPU backend, on a GPU
+ * machine, with h5tests/gpu/run.sh): each NAME.glide must decode to
+ * NAME.output bit for bit, and re-encoding NAME.input with the parameters
+ * the stream records must give NAME.glide byte for byte. */
+static void check_stream_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    CHECK(d != NULL, "stream directory %s", dir);
+    if (!d) return;
+    struct dirent *e;
+    char path[4096];
+    int count = 0;
+    while ((e = readdir(d))) {
+        size_t nl = strlen(e->d_name);
+        if (strlen(dir) + nl > 2048) continue;
+        if (nl < 7 || strcmp(e->d_name + nl - 6, ".glide")) continue;
+        int base = (int)(nl - 6);
+        size_t gl = 0, il = 0, ol = 0;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unsigned char *g = slurp(path, &gl);
+        snprintf(path, sizeof path, "%s/%.*s.input", dir, base, e->d_name);
+        unsigned char *gi = slurp(path, &il);
+        snprintf(path, sizeof path, "%s/%.*s.output", dir, base, e->d_name);
+        unsigned char *go = slurp(path, &ol);
+        CHECK(g && gi && go, "%.*s: stream, input and output present", base, e->d_name);
+        glide_params p;
+        size_t out_n = g ? glide_stream_info(g, gl, &p) : 0;
+        CHECK(g && !glide_is_error(out_n) && out_n == il && out_n == ol, "%.*s: header parses, sizes agree", base,
+              e->d_name);
+        if (g && gi && go && !glide_is_error(out_n) && out_n == il && out_n == ol) {
+            count++;
+            unsigned char *out = malloc(ol), *s = malloc(glide_compress_bound(&p));
+            p.backend = GLIDE_BACKEND_CPU;
+            size_t dn = glide_decompress_with(GLIDE_BACKEND_CPU, g, gl, out, ol);
+            CHECK(dn == ol && memcmp(out, go, ol) == 0, "%.*s: decodes bit for bit", base, e->d_name);
+            size_t r = glide_compress(&p, gi, il, s, glide_compress_bound(&p));
+            CHECK(r == gl && memcmp(s, g, gl) == 0, "%.*s: CPU encoder reproduces it byte for byte", base, e->d_name);
+            free(out);
+            free(s);
+        }
+        free(g);
+        free(gi);
+        free(go);
+    }
+    closedir(d);
+    CHECK(count > 0, "%d streams checked in %s", count, dir);
+}
+
 int main(int argc, char **argv)
 {
     int write = argc > 2 && !strcmp(argv[1], "--write");
@@ -119,6 +168,10 @@ int main(int argc, char **argv)
             free(g); free(gi); free(go);
         }
         free(in); free(s); free(out);
+    }
+    if (!write) {
+        snprintf(path, sizeof path, "%s/gpu", dir);
+        check_stream_dir(path);
     }
     return CHECK_DONE();
 }

@@ -1,0 +1,1354 @@
+/* GPU benchmark of the GLIDE codec and filter, one shot on a GPU machine.
+ *   glide_gpu_bench [--quick] [--out FILE] [--tmp DIR] [--plugin DIR]
+ * Prints Markdown to stdout (and to FILE):
+ *   1. device and host
+ *   2. host<->device copy bandwidth (cudaMemcpy, 64 MiB, pageable and pinned)
+ *   3. codebook selection: the GPU's dictionary selection kernel vs building
+ *      a custom codebook on the host
+ *   4. per-chunk latency through glide_compress / glide_decompress_with (as
+ *      the HDF5 filter calls them: pageable buffers, transfers included),
+ *      GPU and CPU backends, 32^3 .. 256^3 float32 chunks of a Nyx-like field
+ *   5. kernel-only throughput at 256^3 and 512^3 (CUDA-event stage times
+ *      without the transfers) and device-to-device copy bandwidth
+ *   6. per-stage breakdown, 64^3 and 256^3, compress and decompress
+ *   7. end to end through HDF5: a 512^3 dataset written and read with no
+ *      filter, the GLIDE filter on the CPU and on the GPU. Each filtered
+ *      configuration runs in a child process (this program, re-executed with
+ *      the hidden option --h5) because the plugin reads GLIDE_BACKEND once.
+ * Without a usable GPU (or in a CPU-only build) the GPU rows say
+ * "not run (no GPU)" and the program still exits 0.
+ * --quick: fewer runs, no 512^3 parts (the HDF5 dataset is 256^3). */
+#define _GNU_SOURCE
+#include "glide.h"
+#include "codec.h"
+#include "dict.h"
+#include "format.h"
+#include "huff_build.h"
+#include "huff_codec.h"
+#include "book_select.h"
+#include "nyx_field.h"
+#include <hdf5.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef GLIDE_HAVE_GPU
+#include "gpu_backend.h"
+#include <cuda_runtime.h>
+#endif
+
+#define GLIDE_FILTER_ID 45123
+#define NOGPU "not run (no GPU)"
+#define MAXR 64 /* most timed runs of one measurement */
+#ifdef GLIDE_HAVE_GPU
+#define NSTG GG_MAX_STAGES
+#else
+#define NSTG 16
+#endif
+
+extern char **environ;
+
+/* ------------------------------------------------------------------ output */
+
+static FILE *g_out; /* --out FILE, or NULL */
+static int g_quick;
+static int g_gpu;   /* the GPU backend is built and usable */
+static const char *g_nogpu_why = NOGPU;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list a;
+    va_start(a, fmt);
+    vfprintf(stdout, fmt, a);
+    va_end(a);
+    if (g_out) {
+        va_start(a, fmt);
+        vfprintf(g_out, fmt, a);
+        va_end(a);
+    }
+}
+
+static void flush_all(void)
+{
+    fflush(stdout);
+    if (g_out) fflush(g_out);
+}
+
+/* ------------------------------------------------------------------ helpers */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* median of v[0..n) (v is left sorted); NAN for n == 0 */
+static double median(double *v, int n)
+{
+    if (n <= 0) return NAN;
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "glide_gpu_bench: out of memory (%zu bytes)\n", n);
+        exit(1);
+    }
+    return p;
+}
+
+/* µs with a sensible number of digits */
+static const char *fus(char *b, double us)
+{
+    if (!isfinite(us)) snprintf(b, 32, "-");
+    else if (us < 10) snprintf(b, 32, "%.2f", us);
+    else if (us < 1000) snprintf(b, 32, "%.1f", us);
+    else snprintf(b, 32, "%.0f", us);
+    return b;
+}
+
+/* the cube [o, o+s)^3 of a side-n field */
+static void extract(const float *f, size_t n, size_t oz, size_t oy, size_t ox, size_t s, float *out)
+{
+    for (size_t z = 0; z < s; z++)
+        for (size_t y = 0; y < s; y++)
+            memcpy(out + (z * s + y) * s, f + ((oz + z) * n + oy + y) * n + ox, s * sizeof(float));
+}
+
+/* max |x - y| / (rel * (max - min of x)) over one buffer (REL bound of one chunk) */
+static double err_ratio(const float *x, const float *y, size_t count, double rel)
+{
+    double lo = INFINITY, hi = -INFINITY, m = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!isfinite(x[i])) continue;
+        lo = fmin(lo, x[i]);
+        hi = fmax(hi, x[i]);
+        m = fmax(m, fabs((double)x[i] - (double)y[i]));
+    }
+    double eb = rel * (hi - lo);
+    return eb > 0 ? m / eb : (m > 0 ? INFINITY : 0);
+}
+
+static void cube_params(glide_params *p, size_t s, glide_backend b)
+{
+    uint64_t d[3] = {s, s, s};
+    glide_params_init(p, GLIDE_FLOAT32, 3, d); /* REL 1e-3, interpolation, auto codebook */
+    p->backend = b;
+}
+
+static const char *cube_name(char *b, size_t s)
+{
+    snprintf(b, 32, "%zu³", s);
+    return b;
+}
+
+/* ============================================================ HDF5 child */
+
+/* max err / eb over every chunk of a side-n field stored in ch^3 chunks,
+ * each against its own REL 1e-3 bound (as the filter applies it) */
+static double chunked_err_ratio(const float *x, const float *y, size_t n, size_t ch)
+{
+    double worst = 0;
+    for (size_t cz = 0; cz < n; cz += ch)
+        for (size_t cy = 0; cy < n; cy += ch)
+            for (size_t cx = 0; cx < n; cx += ch) {
+                double lo = INFINITY, hi = -INFINITY, m = 0;
+                for (size_t z = cz; z < cz + ch && z < n; z++)
+                    for (size_t yy = cy; yy < cy + ch && yy < n; yy++) {
+                        size_t base = (z * n + yy) * n;
+                        for (size_t xx = cx; xx < cx + ch && xx < n; xx++) {
+                            float a = x[base + xx], b = y[base + xx];
+                            lo = fmin(lo, a);
+                            hi = fmax(hi, a);
+                            m = fmax(m, fabs((double)a - (double)b));
+                        }
+                    }
+                double eb = 1e-3 * (hi - lo);
+                double r = eb > 0 ? m / eb : (m > 0 ? INFINITY : 0);
+                if (r > worst) worst = r;
+            }
+    return worst;
+}
+
+/* One write + read of a dataset; returns 0 or -1. */
+static int h5_once(const char *path, const float *x, float *y, size_t n, size_t ch, int filtered, double *tw,
+                   double *tr, unsigned long long *stored)
+{
+    const unsigned cd[3] = {1, 1, 3}; /* REL 1 x 10^-3 */
+    hsize_t dims[3] = {n, n, n}, cdims[3] = {ch, ch, ch};
+    int rc = -1;
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) return -1;
+    hid_t sp = H5Screate_simple(3, dims, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(dcpl, 3, cdims);
+    if (filtered && H5Pset_filter(dcpl, GLIDE_FILTER_ID, H5Z_FLAG_MANDATORY, 3, cd) < 0) {
+        H5Pclose(dcpl); H5Sclose(sp); H5Fclose(f);
+        return -1;
+    }
+    hid_t d = H5Dcreate2(f, "density", H5T_IEEE_F32LE, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    H5Pclose(dcpl);
+    H5Sclose(sp);
+    if (d < 0) { H5Fclose(f); return -1; }
+    /* the write is timed to the file's close: chunks left in the chunk cache
+     * are filtered and written then */
+    double t0 = now();
+    herr_t e = H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, x);
+    H5Dclose(d);
+    H5Fclose(f);
+    double t1 = now();
+    if (e < 0) return -1;
+
+    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) return -1;
+    d = H5Dopen2(f, "density", H5P_DEFAULT);
+    if (d >= 0) {
+        double t2 = now();
+        e = H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, y);
+        double t3 = now();
+        *stored = (unsigned long long)H5Dget_storage_size(d);
+        H5Dclose(d);
+        if (e >= 0) {
+            *tw = t1 - t0;
+            *tr = t3 - t2;
+            rc = 0;
+        }
+    }
+    H5Fclose(f);
+    return rc;
+}
+
+/* --h5 MODE CHUNK SIDE RAWFILE H5FILE RUNS: MODE none|cpu|gpu (GLIDE_BACKEND
+ * is set by the parent). Prints one line:
+ *   H5RES ok=1 runs=R write_s=.. read_s=.. stored=.. maxerr=..   (medians) */
+static int h5_child(int argc, char **argv)
+{
+    if (argc < 8) {
+        printf("H5RES ok=0 error=usage\n");
+        return 2;
+    }
+    const char *mode = argv[2];
+    size_t ch = (size_t)atol(argv[3]), n = (size_t)atol(argv[4]);
+    const char *raw = argv[5], *path = argv[6];
+    int runs = atoi(argv[7]);
+    if (runs < 1) runs = 1;
+    if (runs > MAXR) runs = MAXR;
+    int filtered = strcmp(mode, "none") != 0;
+    size_t N = n * n * n;
+    float *x = malloc(N * sizeof(float)), *y = malloc(N * sizeof(float));
+    if (!x || !y) { printf("H5RES ok=0 error=nomem\n"); return 1; }
+    FILE *rf = fopen(raw, "rb");
+    if (!rf || fread(x, sizeof(float), N, rf) != N) {
+        printf("H5RES ok=0 error=raw-read\n");
+        if (rf) fclose(rf);
+        return 1;
+    }
+    fclose(rf);
+    if (filtered && H5Zfilter_avail(GLIDE_FILTER_ID) <= 0) {
+        printf("H5RES ok=0 error=filter-not-found\n");
+        return 1;
+    }
+    /* warm-up, not timed: loads the plugin and sets the GPU up, as the first
+     * write of a simulation's run would */
+    {
+        size_t wn = n < 64 ? n : 64, wc = ch < wn ? ch : wn;
+        char wpath[4096];
+        snprintf(wpath, sizeof wpath, "%s.warm", path);
+        float *wx = malloc(wn * wn * wn * sizeof(float)), *wy = malloc(wn * wn * wn * sizeof(float));
+        double a, b;
+        unsigned long long s;
+        if (!wx || !wy) { printf("H5RES ok=0 error=nomem\n"); return 1; }
+        extract(x, n, 0, 0, 0, wn, wx);
+        if (h5_once(wpath, wx, wy, wn, wc, filtered, &a, &b, &s) != 0) {
+            printf("H5RES ok=0 error=warmup-write-read-failed\n");
+            unlink(wpath);
+            return 1;
+        }
+        unlink(wpath);
+        free(wx);
+        free(wy);
+    }
+    double tw[MAXR], tr[MAXR];
+    unsigned long long stored = 0;
+    for (int r = 0; r < runs; r++) {
+        memset(y, 0, N * sizeof(float));
+        int rc = h5_once(path, x, y, n, ch, filtered, &tw[r], &tr[r], &stored);
+        unlink(path); /* drop the file between runs */
+        if (rc != 0) {
+            printf("H5RES ok=0 error=write-read-failed\n");
+            return 1;
+        }
+    }
+    double maxerr;
+    if (filtered) {
+        maxerr = chunked_err_ratio(x, y, n, ch);
+    } else {
+        maxerr = memcmp(x, y, N * sizeof(float)) ? INFINITY : 0;
+    }
+    printf("H5RES ok=1 runs=%d write_s=%.6f read_s=%.6f stored=%llu maxerr=%.6f\n", runs, median(tw, runs),
+           median(tr, runs), stored, maxerr);
+    fflush(stdout);
+    free(x);
+    free(y);
+    return 0;
+}
+
+/* ============================================================ 1. device and host */
+
+static void cpu_model(char *b, size_t cap)
+{
+    snprintf(b, cap, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "model name", 10)) {
+            char *c = strchr(line, ':');
+            if (c) {
+                c++;
+                while (*c == ' ' || *c == '\t') c++;
+                c[strcspn(c, "\n")] = 0;
+                snprintf(b, cap, "%s", c);
+            }
+            break;
+        }
+    }
+    fclose(f);
+}
+
+static void section_device(void)
+{
+    char cpu[256];
+    cpu_model(cpu, sizeof cpu);
+    unsigned maj = 0, min = 0, rel = 0;
+    H5get_libversion(&maj, &min, &rel);
+    say("## 1. Device and host\n\n| item | value |\n|---|---|\n");
+#ifdef GLIDE_HAVE_GPU
+    say("| GPU | %s |\n", g_gpu ? glide_gpu_device_name() : "none usable (no device, or its setup failed)");
+    if (g_gpu) {
+        int dev = 0, rt = 0, drv = 0;
+        struct cudaDeviceProp prop;
+        cudaGetDevice(&dev);
+        cudaRuntimeGetVersion(&rt);
+        cudaDriverGetVersion(&drv);
+        if (cudaGetDeviceProperties(&prop, dev) == cudaSuccess)
+            say("| GPU details | sm_%d%d, %d SMs, %.1f GiB, device %d |\n", prop.major, prop.minor,
+                prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0, dev);
+        say("| CUDA runtime / driver | %d.%d / %d.%d |\n", rt / 1000, rt % 1000 / 10, drv / 1000, drv % 1000 / 10);
+    }
+#else
+    say("| GPU | none (CPU-only build: GLIDE_HAVE_GPU not defined) |\n");
+#endif
+    say("| CPU | %s, %ld logical cores (the codec uses one) |\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
+    say("| HDF5 | %u.%u.%u |\n", maj, min, rel);
+    say("| GLIDE | %d.%d.%d, filter id %d |\n", GLIDE_VERSION_MAJOR, GLIDE_VERSION_MINOR, GLIDE_VERSION_PATCH,
+        GLIDE_FILTER_ID);
+    say("| mode | %s |\n\n", g_quick ? "--quick (fewer runs, no 512³ parts)" : "full");
+}
+
+/* ============================================================ 2. bandwidth */
+
+static double g_h2d_pageable = NAN, g_d2h_pageable = NAN; /* GB/s */
+
+#ifdef GLIDE_HAVE_GPU
+/* one cudaMemcpy, host wall clock to completion on the device; seconds or NAN */
+static double timed_copy(void *dst, const void *src, size_t n, enum cudaMemcpyKind k)
+{
+    double t0 = now();
+    cudaError_t e = cudaMemcpy(dst, src, n, k);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    double t1 = now();
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        return NAN;
+    }
+    return t1 - t0;
+}
+
+static double copy_gbs(void *dst, const void *src, size_t n, enum cudaMemcpyKind k, int reps)
+{
+    double t[16];
+    if (reps > 16) reps = 16;
+    if (!isfinite(timed_copy(dst, src, n, k))) return NAN; /* warm-up */
+    for (int r = 0; r < reps; r++) {
+        t[r] = timed_copy(dst, src, n, k);
+        if (!isfinite(t[r])) return NAN;
+    }
+    return n / median(t, reps) / 1e9;
+}
+#endif
+
+static void section_bandwidth(void)
+{
+    say("## 2. Host↔device copy bandwidth\n\n");
+    say("cudaMemcpy of 64 MiB, host wall clock to completion, median of 5 after one warm-up; GB/s = 10⁹ B/s.\n\n");
+    say("| direction | host memory | GB/s |\n|---|---|---|\n");
+#ifdef GLIDE_HAVE_GPU
+    if (g_gpu) {
+        const size_t n = 64u << 20;
+        void *d = NULL, *pin = NULL;
+        char *pg = xmalloc(n);
+        memset(pg, 1, n); /* fault the pages in before timing */
+        if (cudaMalloc(&d, n) != cudaSuccess) {
+            cudaGetLastError();
+            say("| all | - | cudaMalloc of 64 MiB failed |\n\n");
+            free(pg);
+            return;
+        }
+        int have_pin = cudaMallocHost(&pin, n) == cudaSuccess;
+        if (!have_pin) cudaGetLastError();
+        else memset(pin, 1, n);
+        g_h2d_pageable = copy_gbs(d, pg, n, cudaMemcpyHostToDevice, 5);
+        double h2d_pin = have_pin ? copy_gbs(d, pin, n, cudaMemcpyHostToDevice, 5) : NAN;
+        g_d2h_pageable = copy_gbs(pg, d, n, cudaMemcpyDeviceToHost, 5);
+        double d2h_pin = have_pin ? copy_gbs(pin, d, n, cudaMemcpyDeviceToHost, 5) : NAN;
+        say("| host→device | pageable (malloc) | %.2f |\n", g_h2d_pageable);
+        say("| host→device | pinned (cudaMallocHost) | %.2f |\n", h2d_pin);
+        say("| device→host | pageable (malloc) | %.2f |\n", g_d2h_pageable);
+        say("| device→host | pinned (cudaMallocHost) | %.2f |\n\n", d2h_pin);
+        say("HDF5 hands the filter pageable buffers, so the pageable rows bound what the GPU filter can reach.\n\n");
+        if (have_pin) cudaFreeHost(pin);
+        cudaFree(d);
+        free(pg);
+        return;
+    }
+#endif
+    say("| host→device | pageable | %s |\n| host→device | pinned | %s |\n| device→host | pageable | %s |\n"
+        "| device→host | pinned | %s |\n\n",
+        g_nogpu_why, g_nogpu_why, g_nogpu_why, g_nogpu_why);
+}
+
+
+/* ============================================================ stage timing */
+
+/* CUDA-event stage times of repeated GPU calls on one kind of chunk */
+typedef struct {
+    int ns, runs;
+    const char *name[NSTG];
+    double us[NSTG][MAXR];
+    int cnt[NSTG];
+    double kern[MAXR]; /* per run: the device stages, without upload, download, histogram to host (µs) */
+    double wall[MAXR]; /* per run: host wall clock of the call (µs) */
+    double bytes;      /* uncompressed bytes of one call */
+    double err;        /* max err / eb of the decompressed chunks checked */
+    int ok;
+    char why[200];
+} stageset;
+
+static stageset S64c, S64d, S256c, S256d, S512c, S512d;
+
+static double stage_median(stageset *S, const char *name)
+{
+    for (int j = 0; j < S->ns; j++)
+        if (!strcmp(S->name[j], name)) return median(S->us[j], S->cnt[j]);
+    return NAN;
+}
+
+#ifdef GLIDE_HAVE_GPU
+static int is_transfer(const char *nm)
+{
+    return !strcmp(nm, "upload") || !strcmp(nm, "download") || !strcmp(nm, "histogram to host");
+}
+
+static int stageset_add(stageset *S, double wall_s)
+{
+    glide_gpu_stages g;
+    glide_gpu_last_stages(&g);
+    if (!g.names[0]) {
+        snprintf(S->why, sizeof S->why, "the GPU call recorded no stage times");
+        return -1;
+    }
+    if (S->runs >= MAXR) return 0;
+    double k = 0;
+    for (int i = 0; i < GG_MAX_STAGES && g.names[i]; i++) {
+        int j = 0;
+        while (j < S->ns && strcmp(S->name[j], g.names[i])) j++;
+        if (j == S->ns) {
+            if (S->ns >= NSTG) continue;
+            S->name[S->ns++] = g.names[i];
+            S->cnt[j] = 0;
+        }
+        if (S->cnt[j] < MAXR) S->us[j][S->cnt[j]++] = g.ms[i] * 1e3;
+        if (!is_transfer(g.names[i])) k += g.ms[i] * 1e3;
+    }
+    S->kern[S->runs] = k;
+    S->wall[S->runs] = wall_s * 1e6;
+    S->runs++;
+    return 0;
+}
+
+/* Compresses then decompresses chunks[r % nchunks] for r < runs with the GPU
+ * backend called directly (so a GPU failure shows instead of silently
+ * falling back to the CPU as glide_compress would), stage timing on.
+ * One untimed warm-up call first (it grows the device buffers). */
+static void gpu_stage_runs(stageset *C, stageset *D, float **chunks, int nchunks, size_t s, int runs)
+{
+    memset(C, 0, sizeof *C);
+    memset(D, 0, sizeof *D);
+    if (runs > MAXR) runs = MAXR;
+    if (nchunks > runs) nchunks = runs;
+    const size_t n = s * s * s, bytes = n * sizeof(float);
+    C->bytes = D->bytes = (double)bytes;
+    glide_params p;
+    cube_params(&p, s, GLIDE_BACKEND_GPU);
+    glide_encode_opts o = glide_default_encode_opts();
+    size_t cap = glide_compress_bound(&p);
+    uint8_t **st = calloc((size_t)nchunks, sizeof *st);
+    size_t *sz = calloc((size_t)nchunks, sizeof *sz);
+    float *back = malloc(bytes);
+    int ok = st && sz && back;
+    for (int c = 0; ok && c < nchunks; c++) ok = (st[c] = malloc(cap)) != NULL;
+    if (!ok) {
+        snprintf(C->why, sizeof C->why, "skipped: host out of memory");
+        snprintf(D->why, sizeof D->why, "skipped: host out of memory");
+        goto out;
+    }
+    glide_gpu_time_stages(1);
+    size_t r = glide_gpu_compress(&p, &o, chunks[0], st[0], cap);
+    if (glide_is_error(r)) {
+        snprintf(C->why, sizeof C->why, "skipped: GPU compress failed (%s)", glide_error_name(r));
+        snprintf(D->why, sizeof D->why, "skipped: nothing to decompress");
+        goto off;
+    }
+    for (int i = 0; i < runs; i++) {
+        int c = i % nchunks;
+        double t0 = now();
+        r = glide_gpu_compress(&p, &o, chunks[c], st[c], cap);
+        double t1 = now();
+        if (glide_is_error(r)) {
+            snprintf(C->why, sizeof C->why, "GPU compress failed at run %d (%s)", i, glide_error_name(r));
+            snprintf(D->why, sizeof D->why, "skipped: nothing to decompress");
+            goto off;
+        }
+        sz[c] = r;
+        if (stageset_add(C, t1 - t0)) goto off;
+    }
+    C->ok = 1;
+    glide_header h;
+    glide_layout lay;
+    r = glide_header_read(st[0], sz[0], &h, &lay);
+    if (!glide_is_error(r)) r = glide_gpu_decompress(&h, &lay, st[0], sz[0], back); /* warm-up */
+    if (glide_is_error(r)) {
+        snprintf(D->why, sizeof D->why, "skipped: GPU decompress failed (%s)", glide_error_name(r));
+        goto off;
+    }
+    D->err = err_ratio(chunks[0], back, n, 1e-3);
+    for (int i = 0; i < runs; i++) {
+        int c = i % nchunks;
+        double t0 = now();
+        r = glide_header_read(st[c], sz[c], &h, &lay);
+        if (!glide_is_error(r)) r = glide_gpu_decompress(&h, &lay, st[c], sz[c], back);
+        double t1 = now();
+        if (glide_is_error(r)) {
+            snprintf(D->why, sizeof D->why, "GPU decompress failed at run %d (%s)", i, glide_error_name(r));
+            goto off;
+        }
+        if (i < nchunks) {
+            double e = err_ratio(chunks[c], back, n, 1e-3);
+            if (e > D->err) D->err = e;
+        }
+        if (stageset_add(D, t1 - t0)) goto off;
+    }
+    D->ok = 1;
+    C->err = D->err;
+off:
+    glide_gpu_time_stages(0);
+out:
+    for (int c = 0; st && c < nchunks; c++) free(st[c]);
+    free(st);
+    free(sz);
+    free(back);
+}
+#endif
+
+/* ============================================================ 3. codebook selection */
+
+/* The quantization-code histogram of a stream, by decoding its symbols. */
+static int hist_from_stream(const uint8_t *src, size_t size, uint64_t *hist)
+{
+    glide_header h;
+    glide_layout lay;
+    if (glide_is_error(glide_header_read(src, size, &h, &lay)) || h.method == GLIDE_METHOD_RAW) return -1;
+    uint8_t len[GLIDE_NSYM];
+    if (h.book_kind == GLIDE_BOOKKIND_DICT) {
+        const glide_dictionary *d = glide_dict_get(h.dict_version);
+        if (!d || h.book_id >= d->n_books) return -1;
+        memcpy(len, d->books[h.book_id].len, GLIDE_NSYM);
+    } else if (glide_is_error(glide_book_unpack(src + lay.book_off, h.book_bytes, len))) {
+        return -1;
+    }
+    glide_shape sh;
+    glide_shape_from_dims(h.rank, h.dims, &sh);
+    glide_huff_dec *dec = malloc(sizeof *dec);
+    uint16_t *sym = malloc(sh.count * sizeof *sym);
+    int rc = -1;
+    if (dec && sym && glide_huff_dec_init(dec, len) == 0 &&
+        !glide_is_error(glide_huff_decode(dec, src + lay.segtab_off, h.n_segments, src + lay.stream_off,
+                                          h.stream_bytes, sym, sh.count))) {
+        memset(hist, 0, GLIDE_NSYM * sizeof *hist);
+        for (uint64_t i = 0; i < sh.count; i++) hist[sym[i] < GLIDE_NSYM ? sym[i] : GLIDE_SYM_OUTLIER]++;
+        rc = 0;
+    }
+    free(dec);
+    free(sym);
+    return rc;
+}
+
+/* Laplace-like counts over the GLIDE_NSYM symbols for `points` values:
+ * scale 3 bins around the zero code, a few outliers. */
+static void synthetic_hist(uint64_t *hist, uint64_t points)
+{
+    double w[GLIDE_NSYM], sum = 0;
+    for (int i = 0; i < GLIDE_NSYM; i++) {
+        w[i] = i < GLIDE_NQUANT ? exp(-fabs((double)(i - GLIDE_SYM_ZERO)) / 3.0) : 0;
+        sum += w[i];
+    }
+    uint64_t outl = points / 10000, total = 0;
+    for (int i = 0; i < GLIDE_NSYM; i++) {
+        hist[i] = (uint64_t)floor((double)(points - outl) * w[i] / sum);
+        total += hist[i];
+    }
+    hist[GLIDE_SYM_OUTLIER] = outl;
+    hist[GLIDE_SYM_ZERO] += points - outl - total;
+}
+
+static double time_huff_lengths(const uint64_t *hist, int reps)
+{
+    double t[512];
+    uint8_t len[GLIDE_NSYM];
+    if (reps > 512) reps = 512;
+    glide_huff_lengths(hist, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, len); /* warm-up */
+    for (int r = 0; r < reps; r++) {
+        double t0 = now();
+        glide_huff_lengths(hist, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, len);
+        t[r] = (now() - t0) * 1e6;
+    }
+    return median(t, reps);
+}
+
+static double time_book_select(const uint64_t *hist, int reps)
+{
+    double t[512];
+    uint64_t bits;
+    const glide_dictionary *d = glide_dict_get(GLIDE_DICT_VERSION);
+    if (reps > 512) reps = 512;
+    glide_book_select(d, hist, GLIDE_SCORE_SIZE, &bits);
+    for (int r = 0; r < reps; r++) {
+        double t0 = now();
+        glide_book_select(d, hist, GLIDE_SCORE_SIZE, &bits);
+        t[r] = (now() - t0) * 1e6;
+    }
+    return median(t, reps);
+}
+
+static void section_codebook(const float *chunk64)
+{
+    char b1[32], b2[32], b3[32];
+    const int reps = 201;
+    const glide_dictionary *d = glide_dict_get(GLIDE_DICT_VERSION);
+    say("## 3. Codebook selection\n\n");
+    /* the real histogram: the first 64^3 chunk's codes, decoded from its CPU stream */
+    glide_params p;
+    cube_params(&p, 64, GLIDE_BACKEND_CPU);
+    size_t cap = glide_compress_bound(&p);
+    uint8_t *st = xmalloc(cap);
+    static uint64_t real[GLIDE_NSYM], synth[GLIDE_NSYM];
+    size_t sz = glide_compress(&p, chunk64, 64 * 64 * 64 * sizeof(float), st, cap);
+    int have_real = !glide_is_error(sz) && hist_from_stream(st, sz, real) == 0;
+    free(st);
+    synthetic_hist(synth, 262144);
+    double t_sel_real = have_real ? time_book_select(real, reps) : NAN;
+    double t_len_real = have_real ? time_huff_lengths(real, reps) : NAN;
+    double t_sel_syn = time_book_select(synth, reps);
+    double t_len_syn = time_huff_lengths(synth, reps);
+    double g = S64c.ok ? stage_median(&S64c, "book select") : NAN;
+
+    say("| step | where | histogram | median µs |\n|---|---|---|---|\n");
+    if (S64c.ok)
+        say("| dictionary book selection kernel (stage \"book select\", %u books) | GPU | each 64³ chunk's own, %d chunks | %s |\n",
+            d->n_books, S64c.runs, fus(b1, g));
+    else
+        say("| dictionary book selection kernel (stage \"book select\") | GPU | 64³ chunks | %s |\n",
+            g_gpu ? S64c.why : g_nogpu_why);
+    if (have_real) {
+        say("| dictionary book selection (glide_book_select, %u books) | host CPU | real, first 64³ chunk | %s |\n",
+            d->n_books, fus(b1, t_sel_real));
+        say("| custom codebook (glide_huff_lengths, 1025 symbols, ≤ 16 bits) | host CPU | real, first 64³ chunk | %s |\n",
+            fus(b1, t_len_real));
+    }
+    say("| dictionary book selection (glide_book_select) | host CPU | synthetic Laplace | %s |\n", fus(b1, t_sel_syn));
+    say("| custom codebook (glide_huff_lengths) | host CPU | synthetic Laplace | %s |\n\n", fus(b1, t_len_syn));
+    if (S64c.ok && g > 0)
+        say("Custom codebook on the host / selection kernel on the GPU: %s× (real histogram), %s× (synthetic).\n\n",
+            have_real ? (snprintf(b2, 32, "%.1f", t_len_real / g), b2) : "-", (snprintf(b3, 32, "%.1f", t_len_syn / g), b3));
+    say("Host times: median of %d calls, one thread. \"real\": the quantization codes of the first 64³ chunk of the "
+        "256³ Nyx-like density (REL 1e-3), decoded from its CPU stream%s. \"synthetic\": Laplace-like counts "
+        "(scale 3 bins) over the 1025 symbols for 262144 points (= 64³), 0.01 %% outliers. The kernel time is the "
+        "CUDA-event interval of the stage (launch included), median over the chunks.\n\n",
+        reps, have_real ? "" : " (not available: decoding it failed)");
+}
+
+/* ============================================================ 4. latency */
+
+typedef struct {
+    int ok;
+    double cu, du, cr, err;
+    int runs;
+    int same; /* GPU only: stream byte-identical to the CPU's (-1 unknown) */
+    char why[200];
+} lat_res;
+
+/* glide_compress / glide_decompress_with as the filter calls them:
+ * pageable buffers, warm-ups, then median of runs each. */
+static void latency(lat_res *R, const float *src, size_t s, glide_backend b, int warm, int runs,
+                    const uint8_t *ref, size_t ref_size, uint8_t **keep, size_t *keep_size)
+{
+    memset(R, 0, sizeof *R);
+    R->same = -1;
+    if (runs > MAXR) runs = MAXR;
+    R->runs = runs;
+    const size_t n = s * s * s, bytes = n * sizeof(float);
+    glide_params p;
+    cube_params(&p, s, b);
+    size_t cap = glide_compress_bound(&p);
+    uint8_t *dst = malloc(cap);
+    float *back = malloc(bytes);
+    double tc[MAXR], td[MAXR];
+    size_t sz = 0;
+    if (!dst || !back) {
+        snprintf(R->why, sizeof R->why, "skipped: host out of memory");
+        goto out;
+    }
+#ifdef GLIDE_HAVE_GPU
+    if (b == GLIDE_BACKEND_GPU) {
+        /* the GPU itself, once, so a failure shows instead of the API's silent CPU fallback */
+        glide_encode_opts o = glide_default_encode_opts();
+        sz = glide_gpu_compress(&p, &o, src, dst, cap);
+        if (glide_is_error(sz)) {
+            snprintf(R->why, sizeof R->why, "GPU compress failed (%s)", glide_error_name(sz));
+            goto out;
+        }
+        if (ref) R->same = sz == ref_size && !memcmp(dst, ref, sz);
+        glide_header h;
+        glide_layout lay;
+        size_t r = glide_header_read(dst, sz, &h, &lay);
+        if (!glide_is_error(r)) r = glide_gpu_decompress(&h, &lay, dst, sz, back);
+        if (glide_is_error(r)) {
+            snprintf(R->why, sizeof R->why, "GPU decompress failed (%s)", glide_error_name(r));
+            goto out;
+        }
+    }
+#else
+    (void)ref;
+    (void)ref_size;
+#endif
+    for (int i = 0; i < warm + runs; i++) {
+        double t0 = now();
+        sz = glide_compress(&p, src, bytes, dst, cap);
+        double t1 = now();
+        if (glide_is_error(sz)) {
+            snprintf(R->why, sizeof R->why, "glide_compress failed (%s)", glide_error_name(sz));
+            goto out;
+        }
+        if (i >= warm) tc[i - warm] = (t1 - t0) * 1e6;
+    }
+    for (int i = 0; i < warm + runs; i++) {
+        double t0 = now();
+        size_t r = glide_decompress_with(b, dst, sz, back, bytes);
+        double t1 = now();
+        if (glide_is_error(r) || r != bytes) {
+            snprintf(R->why, sizeof R->why, "glide_decompress_with failed (%s)",
+                     glide_is_error(r) ? glide_error_name(r) : "wrong size");
+            goto out;
+        }
+        if (i >= warm) td[i - warm] = (t1 - t0) * 1e6;
+    }
+#ifdef GLIDE_HAVE_GPU
+    if (b == GLIDE_BACKEND_GPU && !glide_gpu_usable()) {
+        snprintf(R->why, sizeof R->why, "the GPU failed during the runs (the API redid them on the CPU)");
+        goto out;
+    }
+#endif
+    R->cu = median(tc, runs);
+    R->du = median(td, runs);
+    R->cr = (double)bytes / (double)sz;
+    R->err = err_ratio(src, back, n, 1e-3);
+    R->ok = 1;
+    if (keep) {
+        *keep = malloc(sz);
+        if (*keep) {
+            memcpy(*keep, dst, sz);
+            *keep_size = sz;
+        }
+    }
+out:
+    free(dst);
+    free(back);
+}
+
+static void lat_table(const char *title, const lat_res *R, const size_t *sides, int ns)
+{
+    char b1[32], b2[32], cn[32];
+    say("%s\n\n| chunk | MB | compress µs | decompress µs | compress GB/s | decompress GB/s | CR | runs |\n"
+        "|---|---|---|---|---|---|---|---|\n", title);
+    for (int i = 0; i < ns; i++) {
+        double mb = (double)(sides[i] * sides[i] * sides[i]) * 4 / 1e6;
+        if (R[i].ok)
+            say("| %s | %.2f | %s | %s | %.2f | %.2f | %.2f | %d |\n", cube_name(cn, sides[i]), mb, fus(b1, R[i].cu),
+                fus(b2, R[i].du), mb * 1e3 / R[i].cu, mb * 1e3 / R[i].du, R[i].cr, R[i].runs);
+        else
+            say("| %s | %.2f | %s | | | | | |\n", cube_name(cn, sides[i]), mb, R[i].why);
+    }
+    say("\n");
+}
+
+static void section_latency(const float *f256)
+{
+    static const size_t sides[4] = {32, 64, 128, 256};
+    const int gruns[4] = {50, 50, 20, 7}, cruns[4] = {50, 50, 3, 3}, cwarm[4] = {3, 3, 1, 1};
+    const int qgruns[4] = {10, 10, 5, 3}, qcruns[4] = {10, 10, 1, 1};
+    lat_res G[4], C[4];
+    char cn[32];
+    for (int i = 0; i < 4; i++) {
+        size_t s = sides[i];
+        float *src = (float *)f256;
+        if (s < 256) {
+            src = xmalloc(s * s * s * sizeof(float));
+            extract(f256, 256, 0, 0, 0, s, src);
+        }
+        uint8_t *ref = NULL;
+        size_t ref_size = 0;
+        latency(&C[i], src, s, GLIDE_BACKEND_CPU, cwarm[i], g_quick ? qcruns[i] : cruns[i], NULL, 0, &ref, &ref_size);
+        if (g_gpu) {
+            latency(&G[i], src, s, GLIDE_BACKEND_GPU, 3, g_quick ? qgruns[i] : gruns[i], ref, ref_size, NULL, NULL);
+        } else {
+            memset(&G[i], 0, sizeof G[i]);
+            snprintf(G[i].why, sizeof G[i].why, "%s", g_nogpu_why);
+        }
+        free(ref);
+        if (src != f256) free(src);
+        fprintf(stderr, "glide_gpu_bench: latency %zu^3 done\n", s);
+    }
+    say("## 4. Per-chunk latency through the codec API\n\n");
+    say("float32 cubes of the 256³ Nyx-like density (its corner; 256³ is the whole field), REL 1e-3, defaults "
+        "(interpolation, auto codebook). glide_compress / glide_decompress_with with malloc'd (pageable) buffers, "
+        "as the HDF5 filter calls them: the host↔device transfers are included. Median of the runs after 3 "
+        "warm-up calls (1 for the CPU's 128³ and 256³). MB = 10⁶ B, GB/s of uncompressed bytes.\n\n");
+    lat_table("### GPU backend", G, sides, 4);
+    if (g_gpu) {
+        say("Checks: GPU stream byte-identical to the CPU's:");
+        for (int i = 0; i < 4; i++)
+            say(" %s %s%s", cube_name(cn, sides[i]),
+                !G[i].ok ? "-" : G[i].same == 1 ? "yes" : G[i].same == 0 ? "**NO**" : "?", i < 3 ? "," : ";");
+        say(" max err/eb after the GPU round trip:");
+        for (int i = 0; i < 4; i++)
+            if (G[i].ok)
+                say(" %s %.4f%s%s", cube_name(cn, sides[i]), G[i].err, G[i].err <= 1.0 ? "" : " **OVER**",
+                    i < 3 ? "," : "");
+        say(".\n\n");
+        say("GPU speed-up over the CPU (compress / decompress):");
+        for (int i = 0; i < 4; i++)
+            if (G[i].ok && C[i].ok)
+                say(" %s %.1f× / %.1f×%s", cube_name(cn, sides[i]), C[i].cu / G[i].cu, C[i].du / G[i].du,
+                    i < 3 ? "," : "");
+        say(".\n\n");
+        if (G[3].ok) {
+            double mb = 256.0 * 256 * 256 * 4 / 1e6;
+            double ec = mb * 1e3 / G[3].cu, ed = mb * 1e3 / G[3].du;
+            say("**256³: effective compress input bandwidth / pageable H2D bandwidth = %.2f / %.2f GB/s = %.0f %%** "
+                "(goal ≥ 80 %%). Decompress output bandwidth / pageable D2H bandwidth = %.2f / %.2f GB/s = %.0f %%.\n\n",
+                ec, g_h2d_pageable, 100 * ec / g_h2d_pageable, ed, g_d2h_pageable, 100 * ed / g_d2h_pageable);
+        }
+    }
+    lat_table("### CPU backend (one thread)", C, sides, 4);
+    say("CPU max err/eb:");
+    for (int i = 0; i < 4; i++)
+        if (C[i].ok) say(" %s %.4f%s%s", cube_name(cn, sides[i]), C[i].err, C[i].err <= 1.0 ? "" : " **OVER**", i < 3 ? "," : "");
+    say(".\n\n");
+}
+
+/* ============================================================ 5. kernel throughput */
+
+static double g_d2d = NAN;
+static size_t g_d2d_bytes;
+
+#ifdef GLIDE_HAVE_GPU
+/* cudaMemcpy device to device of n bytes, events, median of 5; GB/s of read + write bytes */
+static double d2d_gbs(size_t n)
+{
+    void *a = NULL, *b = NULL;
+    double r = NAN, t[5];
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    if (cudaMalloc(&a, n) != cudaSuccess || cudaMalloc(&b, n) != cudaSuccess || cudaEventCreate(&e0) != cudaSuccess ||
+        cudaEventCreate(&e1) != cudaSuccess || cudaMemset(a, 1, n) != cudaSuccess ||
+        cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice) != cudaSuccess)
+        goto out;
+    for (int i = 0; i < 5; i++) {
+        float ms = 0;
+        if (cudaEventRecord(e0, 0) != cudaSuccess || cudaMemcpy(b, a, n, cudaMemcpyDeviceToDevice) != cudaSuccess ||
+            cudaEventRecord(e1, 0) != cudaSuccess || cudaEventSynchronize(e1) != cudaSuccess ||
+            cudaEventElapsedTime(&ms, e0, e1) != cudaSuccess)
+            goto out;
+        t[i] = ms * 1e-3;
+    }
+    r = 2.0 * n / median(t, 5) / 1e9;
+out:
+    cudaGetLastError();
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    cudaFree(a);
+    cudaFree(b);
+    return r;
+}
+#endif
+
+static void kern_row(const char *chunk, stageset *C, stageset *D)
+{
+    char b1[32], b2[32], b3[32], b4[32];
+    if (!C->ok) {
+        say("| %s | | | %s | | | | | |\n", chunk, C->why);
+        return;
+    }
+    double mb = C->bytes / 1e6, kc = median(C->kern, C->runs), wc = median(C->wall, C->runs);
+    if (!D->ok) {
+        say("| %s | %.1f | %d | %s | %.1f | %s | | %s | |\n", chunk, mb, C->runs, fus(b1, kc), mb * 1e3 / kc, D->why,
+            fus(b2, wc));
+        return;
+    }
+    double kd = median(D->kern, D->runs), wd = median(D->wall, D->runs);
+    say("| %s | %.1f | %d | %s | %.1f | %s | %.1f | %s | %s |\n", chunk, mb, C->runs, fus(b1, kc), mb * 1e3 / kc,
+        fus(b2, kd), mb * 1e3 / kd, fus(b3, wc), fus(b4, wd));
+}
+
+static void section_kernels(int have512)
+{
+    say("## 5. Kernel-only throughput\n\n");
+    say("Per call, the sum of the CUDA-event stage times except \"upload\", \"download\" and \"histogram to host\" "
+        "(median over runs of that sum); GB/s of uncompressed bytes. The GPU backend called directly "
+        "(glide_gpu_compress / glide_gpu_decompress), stage timing on, one untimed warm-up call first. Wall = the "
+        "host's clock around the whole call, transfers included.\n\n");
+    say("| chunk | MB | runs | compress device µs | compress GB/s | decompress device µs | decompress GB/s | "
+        "compress wall µs | decompress wall µs |\n|---|---|---|---|---|---|---|---|---|\n");
+    if (!g_gpu) {
+        say("| 256³ | 67.1 | | %s | | | | | |\n| 512³ | 536.9 | | %s | | | | | |\n\n", g_nogpu_why, g_nogpu_why);
+    } else {
+        kern_row("256³", &S256c, &S256d);
+        if (g_quick) say("| 512³ | 536.9 | | skipped (--quick) | | | | | |\n");
+        else if (!have512) say("| 512³ | 536.9 | | skipped: no host memory for the field | | | | | |\n");
+        else kern_row("512³", &S512c, &S512d);
+        say("\n");
+    }
+    if (g_gpu && isfinite(g_d2d))
+        say("Device-to-device cudaMemcpy of %zu MiB (events, median of 5), read + write bytes: **%.0f GB/s**; "
+            "as read-only input bandwidth that is %.0f GB/s.\n\n", g_d2d_bytes >> 20, g_d2d, g_d2d / 2);
+    else if (g_gpu)
+        say("Device-to-device cudaMemcpy of %zu MiB: skipped (cudaMalloc failed).\n\n", g_d2d_bytes >> 20);
+    else
+        say("Device-to-device cudaMemcpy: %s.\n\n", g_nogpu_why);
+    say("The interval after \"histogram to host\" (counted in \"anchors+outliers\") also holds the host's codebook "
+        "decision, made while the GPU waits.\n\n");
+}
+
+/* ============================================================ 6. stage breakdown */
+
+static void stage_table(const char *title, stageset *S, int compress)
+{
+    char b1[32];
+    say("### %s\n\n", title);
+    if (!S->ok) {
+        say("%s\n\n", g_gpu ? S->why : g_nogpu_why);
+        return;
+    }
+    double med[NSTG], sum = 0;
+    for (int j = 0; j < S->ns; j++) {
+        med[j] = median(S->us[j], S->cnt[j]);
+        sum += med[j];
+    }
+    say("| stage | median µs | share |\n|---|---|---|\n");
+    for (int j = 0; j < S->ns; j++)
+        say("| %s | %s | %.1f %% |\n", S->name[j], fus(b1, med[j]), sum > 0 ? 100 * med[j] / sum : 0);
+    say("| *sum of the stage medians* | %s | |\n", fus(b1, sum));
+    say("| *device stages without transfers (median of per-call sums)* | %s | |\n", fus(b1, median(S->kern, S->runs)));
+    double wall = median(S->wall, S->runs);
+    say("| *host wall clock of the call (median)* | %s | |\n\n", fus(b1, wall));
+    /* cudaMemcpyAsync from / to pageable memory runs in the calling thread;
+     * the stream's events may not see it. Say so when the numbers show it. */
+    const char *xfer = compress ? "upload" : "download";
+    double bw = compress ? g_h2d_pageable : g_d2h_pageable, seen = stage_median(S, xfer);
+    double expect = bw > 0 ? S->bytes / (bw * 1e3) : NAN; /* µs */
+    if (isfinite(expect) && isfinite(seen) && seen < 0.2 * expect) {
+        char b2[32], b3[32];
+        say("Note: the %s of %.1f MB %s pageable memory should take about %s µs at the pageable bandwidth of part 2, "
+            "but its events show %s µs: cudaMemcpyAsync with pageable host memory is done by the calling thread "
+            "and the stream's events do not capture it. That time is in the wall clock (wall − sum = %s µs).\n\n",
+            xfer, S->bytes / 1e6, compress ? "from" : "to", fus(b1, expect), fus(b2, seen), fus(b3, wall - sum));
+    }
+}
+
+static void section_stages(void)
+{
+    say("## 6. Per-stage breakdown\n\n");
+    if (g_gpu)
+        say("CUDA-event intervals on the backend's stream, median over the calls (64³: %d different chunks of the 256³ "
+        "field; 256³: the whole field, %d calls). The wall clock exceeds the sum by the host's own work (API "
+        "checks, copy out of the pinned staging buffer) and event latency.\n\n",
+        S64c.runs, S256c.runs);
+    stage_table("64³ compress", &S64c, 1);
+    stage_table("64³ decompress", &S64d, 0);
+    stage_table("256³ compress", &S256c, 1);
+    stage_table("256³ decompress", &S256d, 0);
+}
+
+/* ============================================================ 7. HDF5 end to end */
+
+static char g_exe[4096];
+
+static char **child_env(const char *backend, const char *plugin)
+{
+    size_t n = 0;
+    while (environ[n]) n++;
+    char **e = xmalloc((n + 3) * sizeof *e);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "GLIDE_BACKEND=", 14) && strncmp(environ[i], "HDF5_PLUGIN_PATH=", 17))
+            e[k++] = environ[i];
+    size_t lb = strlen(backend) + 32, lp = strlen(plugin) + 32;
+    e[k] = xmalloc(lb);
+    snprintf(e[k++], lb, "GLIDE_BACKEND=%s", backend);
+    e[k] = xmalloc(lp);
+    snprintf(e[k++], lp, "HDF5_PLUGIN_PATH=%s", plugin);
+    e[k] = NULL;
+    return e;
+}
+
+typedef struct {
+    int ok, runs;
+    double ws, rs, maxerr;
+    unsigned long long stored;
+    char why[200];
+} h5_res;
+
+/* Runs this program as `--h5 MODE CH N RAW H5 RUNS` with GLIDE_BACKEND=MODE. */
+static void spawn_h5(h5_res *R, const char *mode, size_t ch, size_t n, const char *raw, const char *h5, int runs,
+                     const char *plugin)
+{
+    memset(R, 0, sizeof *R);
+    char a_ch[32], a_n[32], a_r[32];
+    snprintf(a_ch, sizeof a_ch, "%zu", ch);
+    snprintf(a_n, sizeof a_n, "%zu", n);
+    snprintf(a_r, sizeof a_r, "%d", runs);
+    char *args[] = {g_exe, "--h5", (char *)mode, a_ch, a_n, (char *)raw, (char *)h5, a_r, NULL};
+    char **env = child_env(!strcmp(mode, "none") ? "cpu" : mode, plugin);
+    int fd[2];
+    if (pipe2(fd, O_CLOEXEC) != 0) {
+        snprintf(R->why, sizeof R->why, "pipe failed: %s", strerror(errno));
+        goto out;
+    }
+    flush_all();
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+    pid_t pid;
+    int e = posix_spawn(&pid, g_exe, &fa, NULL, args, env);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fd[1]);
+    if (e != 0) {
+        close(fd[0]);
+        snprintf(R->why, sizeof R->why, "cannot run %.120s: %s", g_exe, strerror(e));
+        goto out;
+    }
+    char buf[65536];
+    size_t len = 0;
+    for (;;) {
+        ssize_t got = read(fd[0], buf + len, sizeof buf - 1 - len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        len += (size_t)got;
+        if (len >= sizeof buf - 1) len = 0; /* keep reading; the result line comes last */
+    }
+    buf[len] = 0;
+    close(fd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    char *line = strstr(buf, "H5RES ");
+    if (!line) {
+        if (WIFSIGNALED(status))
+            snprintf(R->why, sizeof R->why, "child killed by signal %d", WTERMSIG(status));
+        else
+            snprintf(R->why, sizeof R->why, "child exited %d without a result", WEXITSTATUS(status));
+        goto out;
+    }
+    int ok = 0;
+    if (sscanf(line, "H5RES ok=%d runs=%d write_s=%lf read_s=%lf stored=%llu maxerr=%lf", &ok, &R->runs, &R->ws,
+               &R->rs, &R->stored, &R->maxerr) == 6 &&
+        ok == 1) {
+        R->ok = 1;
+    } else {
+        char *er = strstr(line, "error=");
+        snprintf(R->why, sizeof R->why, "failed: %.*s", er ? (int)strcspn(er + 6, "\n") : 20, er ? er + 6 : line);
+    }
+out:
+    {
+        /* env holds environ's own strings, then the two made by child_env */
+        size_t k = 0;
+        while (env[k]) k++;
+        free(env[k - 1]);
+        free(env[k - 2]);
+    }
+    free(env);
+}
+
+/* HDF5_PLUGIN_PATH entries holding libh5z_glide.so? */
+static int plugin_found(const char *path)
+{
+    char part[4096];
+    const char *p = path;
+    while (*p) {
+        size_t l = strcspn(p, ":");
+        if (l > 0 && l < sizeof part - 32) {
+            memcpy(part, p, l);
+            snprintf(part + l, sizeof part - l, "/libh5z_glide.so");
+            struct stat sb;
+            if (stat(part, &sb) == 0) return 1;
+        }
+        p += l;
+        if (*p == ':') p++;
+    }
+    return 0;
+}
+
+static void section_h5(const float *x, size_t n, const char *tmpdir, const char *plugin)
+{
+    const size_t N = n * n * n;
+    const double mb = (double)N * 4 / 1e6;
+    char raw[4096], h5[4096], cn[32];
+    snprintf(raw, sizeof raw, "%s/glide_gpu_bench_%d.raw", tmpdir, (int)getpid());
+    int have_plugin = plugin_found(plugin);
+    struct statfs fs;
+    const char *fstype = statfs(tmpdir, &fs) != 0 ? "unknown filesystem"
+                         : (unsigned long)fs.f_type == 0x01021994ul ? "tmpfs, in memory"
+                                                                    : "a disk filesystem; writes end in the page cache, no fsync";
+    say("## 7. End to end through HDF5\n\n");
+    say("%zu³ float32 Nyx-like density (%.1f MB) written with one H5Dwrite and read with one H5Dread, chunks 64³ "
+        "and 128³, into %s (%s). GLIDE filter %d with cd_values {1, 1, 3} (REL 1e-3), H5Z_FLAG_MANDATORY, as "
+        "examples/glide_demo.c; the backend by GLIDE_BACKEND, one child process per row (the plugin reads it "
+        "once). Each child first writes and reads a small dataset untimed (plugin load, GPU setup). Write = "
+        "H5Dwrite to H5Fclose (chunks flushed); read = H5Dread of the reopened file. MB/s of uncompressed bytes, "
+        "median of the runs, the file removed between runs. max err/eb: every chunk against its own REL bound "
+        "(no filter: 0 = bit-exact). Plugin path: %s%s.\n\n",
+        n, mb, tmpdir, fstype, GLIDE_FILTER_ID, plugin, have_plugin ? "" : " (**libh5z_glide.so not found there**)");
+    say("| chunk | filter | runs | H5Dwrite MB/s | H5Dread MB/s | write s | read s | file MB | CR | max err/eb |\n"
+        "|---|---|---|---|---|---|---|---|---|---|\n");
+    FILE *f = fopen(raw, "wb");
+    int wrote = f && fwrite(x, sizeof(float), N, f) == N;
+    if (f && fclose(f) != 0) wrote = 0;
+    if (!wrote) {
+        say("| all | | | not run: cannot write %s (%s) | | | | | | |\n\n", raw, strerror(errno));
+        unlink(raw);
+        return;
+    }
+    static const size_t chunks[2] = {64, 128};
+    static const char *modes[3] = {"none", "cpu", "gpu"};
+    static const char *labels[3] = {"none", "GLIDE, GLIDE_BACKEND=cpu", "GLIDE, GLIDE_BACKEND=gpu"};
+    for (int c = 0; c < 2; c++)
+        for (int m = 0; m < 3; m++) {
+            int runs = (m == 1 && n >= 512) ? 1 : 3;
+            if (m == 2 && !g_gpu) {
+                say("| %s | %s | | %s | | | | | | |\n", cube_name(cn, chunks[c]), labels[m], g_nogpu_why);
+                continue;
+            }
+            if (m > 0 && !have_plugin) {
+                say("| %s | %s | | not run: plugin not found | | | | | | |\n", cube_name(cn, chunks[c]), labels[m]);
+                continue;
+            }
+            snprintf(h5, sizeof h5, "%s/glide_gpu_bench_%d_%s_%zu.h5", tmpdir, (int)getpid(), modes[m], chunks[c]);
+            h5_res R;
+            double t0 = now();
+            spawn_h5(&R, modes[m], chunks[c], n, raw, h5, runs, plugin);
+            unlink(h5);
+            fprintf(stderr, "glide_gpu_bench: HDF5 %zu^3 chunks, %s: %.1f s\n", chunks[c], modes[m], now() - t0);
+            if (!R.ok) {
+                say("| %s | %s | | %s | | | | | | |\n", cube_name(cn, chunks[c]), labels[m], R.why);
+                continue;
+            }
+            char er[64];
+            if (m == 0) snprintf(er, sizeof er, "%s", R.maxerr == 0 ? "0 (exact)" : "**data differ**");
+            else snprintf(er, sizeof er, "%.4f%s", R.maxerr, R.maxerr <= 1.0 ? "" : " **OVER**");
+            say("| %s | %s | %d | %.0f | %.0f | %.3f | %.3f | %.1f | %.2f | %s |\n", cube_name(cn, chunks[c]),
+                labels[m], R.runs, mb / R.ws, mb / R.rs, R.ws, R.rs, R.stored / 1e6,
+                R.stored ? (double)N * 4 / (double)R.stored : 0, er);
+        }
+    say("\n");
+    unlink(raw);
+}
+
+/* ============================================================ main */
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: glide_gpu_bench [--quick] [--out FILE] [--tmp DIR] [--plugin DIR]\n"
+            "  --quick       fewer runs, no 512^3 parts (HDF5 part at 256^3)\n"
+            "  --out FILE    also write the Markdown report to FILE\n"
+            "  --tmp DIR     folder for the HDF5 files (default /tmp)\n"
+            "  --plugin DIR  folder of libh5z_glide.so (default $HDF5_PLUGIN_PATH, else ../plugin beside this program)\n");
+}
+
+static double section_end(double t0)
+{
+    double t = now();
+    say("_(section took %.1f s)_\n\n", t - t0);
+    flush_all();
+    return t;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "--h5")) {
+        alarm(300); /* a hung child must not hang the benchmark */
+        return h5_child(argc, argv);
+    }
+    const char *out = NULL, *tmpdir = "/tmp", *plugin_opt = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) g_quick = 1;
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "--tmp") && i + 1 < argc) tmpdir = argv[++i];
+        else if (!strcmp(argv[i], "--plugin") && i + 1 < argc) plugin_opt = argv[++i];
+        else {
+            usage();
+            return strcmp(argv[i], "--help") && strcmp(argv[i], "-h") ? 2 : 0;
+        }
+    }
+    if (out && !(g_out = fopen(out, "we"))) {
+        fprintf(stderr, "glide_gpu_bench: cannot write %s: %s\n", out, strerror(errno));
+        return 1;
+    }
+    ssize_t l = readlink("/proc/self/exe", g_exe, sizeof g_exe - 1);
+    if (l > 0) g_exe[l] = 0;
+    else snprintf(g_exe, sizeof g_exe, "%s", argv[0]);
+    char plugin[8192];
+    const char *envp = getenv("HDF5_PLUGIN_PATH");
+    if (plugin_opt) snprintf(plugin, sizeof plugin, "%s", plugin_opt);
+    else if (envp && *envp) snprintf(plugin, sizeof plugin, "%s", envp);
+    else {
+        char d[4096];
+        snprintf(d, sizeof d, "%s", g_exe);
+        char *sl = strrchr(d, '/');
+        if (sl) *sl = 0;
+        else snprintf(d, sizeof d, ".");
+        char p2[4096 + 16], *rp;
+        snprintf(p2, sizeof p2, "%s/../plugin", d);
+        rp = realpath(p2, NULL);
+        snprintf(plugin, sizeof plugin, "%s", rp ? rp : p2);
+        free(rp);
+    }
+
+    double T0 = now(), t = T0;
+#ifdef GLIDE_HAVE_GPU
+    g_gpu = glide_gpu_usable();
+    double t_init = now() - T0;
+#else
+    double t_init = 0;
+#endif
+    {
+        time_t tt = time(NULL);
+        char date[64];
+        strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&tt));
+        say("# GLIDE GPU benchmark\n\n%s.", date);
+        if (g_gpu) say(" GPU backend set up (first glide_gpu_usable call) in %.2f s.", t_init);
+        say(" Timings: clock_gettime(CLOCK_MONOTONIC) unless said otherwise; µs = 10⁻⁶ s.\n\n");
+    }
+    section_device();
+    t = section_end(t);
+    section_bandwidth();
+    t = section_end(t);
+
+    /* the 256^3 field (the demo's seed) and 64^3 chunks of it */
+    double tg = now();
+    float *f256 = xmalloc((size_t)256 * 256 * 256 * sizeof(float));
+    if (nyx_field(f256, 256, NYX_DENSITY, 7) != 0) {
+        fprintf(stderr, "glide_gpu_bench: out of memory\n");
+        return 1;
+    }
+    fprintf(stderr, "glide_gpu_bench: 256^3 field generated in %.1f s\n", now() - tg);
+    const int n64 = g_quick ? 10 : 50;
+    float *c64[64];
+    for (int i = 0; i < n64; i++) {
+        c64[i] = xmalloc((size_t)64 * 64 * 64 * sizeof(float));
+        extract(f256, 256, 64 * (size_t)(i / 16), 64 * (size_t)(i / 4 % 4), 64 * (size_t)(i % 4), 64, c64[i]);
+    }
+#ifdef GLIDE_HAVE_GPU
+    if (g_gpu) gpu_stage_runs(&S64c, &S64d, c64, n64, 64, n64);
+#endif
+    t = now(); /* field generation is not part of a section */
+    section_codebook(c64[0]);
+    t = section_end(t);
+    for (int i = 0; i < n64; i++) free(c64[i]);
+
+    section_latency(f256);
+    t = section_end(t);
+
+    float *f512 = NULL;
+    size_t nh5 = 256;
+    if (!g_quick) {
+        tg = now();
+        f512 = malloc((size_t)512 * 512 * 512 * sizeof(float));
+        if (f512 && nyx_field(f512, 512, NYX_DENSITY, 7) != 0) {
+            free(f512);
+            f512 = NULL;
+        }
+        if (f512) nh5 = 512;
+        fprintf(stderr, "glide_gpu_bench: 512^3 field %s in %.1f s\n", f512 ? "generated" : "NOT generated",
+                now() - tg);
+    }
+    t = now();
+#ifdef GLIDE_HAVE_GPU
+    if (g_gpu) {
+        float *one[1] = {f256};
+        gpu_stage_runs(&S256c, &S256d, one, 1, 256, g_quick ? 3 : 7);
+        if (f512) {
+            one[0] = f512;
+            gpu_stage_runs(&S512c, &S512d, one, 1, 512, 5);
+        }
+        g_d2d_bytes = g_quick ? (size_t)64 << 20 : (size_t)512 << 20;
+        g_d2d = d2d_gbs(g_d2d_bytes);
+    }
+#endif
+    section_kernels(f512 != NULL);
+    t = section_end(t);
+    section_stages();
+    t = section_end(t);
+
+    section_h5(f512 ? f512 : f256, nh5, tmpdir, plugin);
+    t = section_end(t);
+    say("Total: %.0f s.\n", now() - T0);
+    free(f512);
+    free(f256);
+    flush_all();
+    if (g_out) fclose(g_out);
+    return 0;
+}

@@ -1,0 +1,72 @@
+/* Device entropy stage (docs/FORMAT.md §10): dictionary book scoring,
+ * segmented canonical Huffman encode/decode, and the stream's CRC-32.
+ * Every pointer named d_* is device memory; every call only enqueues work
+ * on stream s (no host synchronisation), and returns the launch status.
+ * Scratch follows CUB's idiom: ask the size once, allocate once, reuse. */
+#ifndef GLIDE_GG_HUFF_H
+#define GLIDE_GG_HUFF_H
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "format.h"
+#include "huff_codec.h" /* glide_huff_enc / glide_huff_dec: plain structs, copied to the device as they are */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The frozen dictionary in device memory: book b's code lengths are
+ * len[b * GLIDE_NSYM + i], its log2 q_i is log2q[b * GLIDE_NSYM + i]. */
+typedef struct {
+    const uint8_t *len;
+    const float *log2q;
+    unsigned n_books;
+} gg_dict;
+
+typedef struct {
+    uint32_t book;  /* chosen book id */
+    uint32_t pad;
+    uint64_t bits;  /* sum hist[i] * len[book][i]: the encoded size in bits */
+} gg_select;
+
+/* Scores every book against the histogram (GLIDE_NSYM u64 counts) and writes
+ * the winner: exactly cpu/book_select.c's glide_book_select (score 0 =
+ * GLIDE_SCORE_SIZE: integer size, first minimum wins; 1 = cross entropy,
+ * summed per book in increasing symbol order so the doubles match the CPU). */
+cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_select *d_out, cudaStream_t s);
+
+/* Encodes n symbols with the code of d_enc exactly as glide_huff_encode:
+ * writes n_seg = ceil(n / GLIDE_SEG_SYMS) u16 little-endian byte counts to
+ * d_segtab and the concatenated segments to d_stream. *d_stream_bytes gets
+ * the stream size, or UINT64_MAX if it exceeds cap (then d_stream holds
+ * nothing useful, and nothing past cap is written). */
+size_t gg_huff_encode_scratch(uint64_t n);
+cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const glide_huff_enc *d_enc, uint8_t *d_segtab,
+                           uint8_t *d_stream, uint64_t cap, uint64_t *d_stream_bytes, void *d_scratch,
+                           size_t scratch_bytes, cudaStream_t s);
+
+/* Decodes n symbols, segments in parallel, with every check of
+ * glide_huff_decode: on any inconsistency *d_err becomes nonzero (it is
+ * only ever set, never cleared, so the caller zeroes it first). The input
+ * pointers cover exactly n_seg * 2 and stream_bytes bytes: nothing beyond
+ * them is read. */
+size_t gg_huff_decode_scratch(uint64_t n);
+cudaError_t gg_huff_decode(const glide_huff_dec *d_dec, const uint8_t *d_segtab, uint32_t n_segments,
+                           const uint8_t *d_stream, uint64_t stream_bytes, uint16_t *d_sym, uint64_t n,
+                           unsigned *d_err, void *d_scratch, size_t scratch_bytes, cudaStream_t s);
+
+/* CRC-32 (zlib's, as common/crc32.c) of d_buf[0..n) written to *d_crc; for
+ * n up to GLIDE_MAX_INPUT_BYTES + a header. */
+size_t gg_crc32_scratch(uint64_t n);
+cudaError_t gg_crc32(const uint8_t *d_buf, uint64_t n, uint32_t *d_crc, void *d_scratch, size_t scratch_bytes,
+                     cudaStream_t s);
+
+/* The same over d_buf[0..*d_n) where the length is only known on the
+ * device (n_max bounds it; *d_n = 0 gives the CRC of nothing). */
+cudaError_t gg_crc32_dn(const uint8_t *d_buf, uint64_t n_max, const uint64_t *d_n, uint32_t *d_crc,
+                        void *d_scratch, size_t scratch_bytes, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

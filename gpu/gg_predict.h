@@ -1,0 +1,44 @@
+/* Device prediction stages (docs/FORMAT.md §5-9): value range, level plan,
+ * tuning, interpolation and Lorenzo encode/decode, anchors and outliers.
+ * Same conventions as gg_huff.h: d_* are device pointers, calls only enqueue. */
+#ifndef GLIDE_GG_PREDICT_H
+#define GLIDE_GG_PREDICT_H
+#include "gg_state.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Encoder, in this order: */
+/* min/max of the finite non-fill values into st->lo_key/hi_key (zeroed by gg_state_reset) */
+cudaError_t gg_range(const void *d_x, gg_grid g, gg_state *d_st, cudaStream_t s);
+/* eb_abs, subst, unit, alpha, level bounds: exactly cpu/codec_tmpl.h's compress() */
+cudaError_t gg_plan(gg_grid g, int mode, double eb, double alpha_opt, int interp, gg_state *d_st, cudaStream_t s);
+/* tuning costs on the sample lattice (every k-th block per axis), then the choice */
+cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s);
+/* symbols and histogram; d_r is scratch of count elements, needed only when
+ * gg_needs_global_r(g) */
+cudaError_t gg_encode(const void *d_x, gg_grid g, int lorenzo, gg_state *d_st, uint16_t *d_sym, void *d_r,
+                      cudaStream_t s);
+int gg_needs_global_r(gg_grid g, int lorenzo);
+/* anchors in index order as little-endian bytes at d_dst */
+cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_dst, cudaStream_t s);
+/* exclusive count of OUTLIER symbols before each point into d_pos, total into st->n_outliers */
+size_t gg_outlier_scan_scratch(uint64_t n);
+cudaError_t gg_outlier_scan(const uint16_t *d_sym, uint64_t n, uint32_t *d_pos, gg_state *d_st, void *d_scratch,
+                            size_t scratch_bytes, cudaStream_t s);
+/* outlier values in index order as little-endian bytes at d_dst */
+cudaError_t gg_outliers_store(const void *d_x, gg_grid g, const uint16_t *d_sym, const uint32_t *d_pos,
+                              uint8_t *d_dst, cudaStream_t s);
+
+/* Decoder: after Huffman decode and gg_outlier_scan, every check of §7 and
+ * the reconstruction, written to d_y. Anchors and outliers are read from the
+ * stream's little-endian bytes; n_outliers is the header's. */
+cudaError_t gg_decode(gg_grid g, int lorenzo, const gg_state *d_st, const uint16_t *d_sym, const uint32_t *d_pos,
+                      const uint8_t *d_anchors, const uint8_t *d_outliers, uint64_t n_outliers, void *d_y,
+                      void *d_r, uint32_t *d_err, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

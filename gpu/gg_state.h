@@ -1,0 +1,45 @@
+/* What the GPU pipeline keeps on the device for one chunk, and the grid its
+ * kernels see. Plain C structs: the host orchestration (gpu_codec.c) copies
+ * gg_state back once per chunk to write the header. */
+#ifndef GLIDE_GG_STATE_H
+#define GLIDE_GG_STATE_H
+#include <stdint.h>
+#include "format.h"
+#include "gg_huff.h"
+
+#define GG_MAX_CFG (GLIDE_NSPLINES * 6) /* splines x dimension orders */
+
+/* The padded 3-D grid of docs/FORMAT.md §4 and its anchor blocks. */
+typedef struct {
+    uint64_t n[3], st[3], nb[3]; /* extents, element strides, blocks per axis */
+    uint64_t count;
+    uint32_t eff_rank, blog, has_fill, dtype;
+    uint64_t fill_bits;
+} gg_grid;
+
+/* Level parameters: computed on the device when encoding (plan kernel and
+ * tuning), copied from the header when decoding. */
+typedef struct {
+    double eb_abs, alpha, unit;
+    uint64_t subst_bits;
+    double level_eb[GLIDE_MAX_LEVELS];
+    uint8_t level_cfg[GLIDE_MAX_LEVELS];
+} gg_levels;
+
+typedef struct {
+    uint64_t lo_key, hi_key; /* order-preserving keys of the finite, non-fill min and max */
+    gg_levels lv;
+    uint64_t cost[GLIDE_MAX_LEVELS][GG_MAX_CFG]; /* tuning cost per level and config */
+    uint64_t hist[GLIDE_NSYM];
+    gg_select sel;
+    uint64_t n_outliers;           /* outlier symbols counted by the scan */
+    uint64_t stream_bytes;           /* Huffman stream size, UINT64_MAX if it did not fit */
+    uint64_t crc_len;                /* bytes the CRC covers (header to end of the Huffman stream) */
+    uint64_t total;                /* stream size written by the finish kernel */
+    uint32_t crc;
+    uint32_t err;                    /* decode: GG_ERR_* bits */
+} gg_state;
+
+#define GG_ERR_CORRUPT 1u
+#define GG_ERR_CHECKSUM 2u
+#endif

@@ -1,0 +1,43 @@
+/* The GPU backend as the API layer (common/api.c) sees it. Built only when
+ * CMake finds a CUDA toolkit (GLIDE_HAVE_GPU); the streams are the CPU
+ * codec's, byte for byte. */
+#ifndef GLIDE_GPU_BACKEND_H
+#define GLIDE_GPU_BACKEND_H
+#include "format.h"
+#include "codec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 if a device was found and the per-process context is ready (set up on
+ * the first call: device from GLIDE_DEVICE or the MPI local rank). */
+int glide_gpu_usable(void);
+
+/* Both return GLIDE_ERROR(GPU) when the device failed, and the caller redoes
+ * the work on the CPU; other errors are the stream's (CORRUPT, ...). */
+size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src, void *dst, size_t cap);
+size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, const void *src, size_t size, void *dst);
+
+/* Stage times (ms) of the last call on this process, for the benchmarks:
+ * CUDA events around each stage; names[i] is NULL past the last stage. */
+#define GG_MAX_STAGES 16
+typedef struct {
+    const char *names[GG_MAX_STAGES];
+    float ms[GG_MAX_STAGES];
+} glide_gpu_stages;
+void glide_gpu_last_stages(glide_gpu_stages *out);
+/* Turns stage timing on or off (off by default: events cost a little). */
+void glide_gpu_time_stages(int on);
+
+/* Test hook: the next n GPU calls fail as a device out of memory would, so
+ * tests can show the CPU takes over and nothing is lost. */
+void glide_gpu_inject_failures(int n);
+
+/* The device in use, for reports ("none" without one). */
+const char *glide_gpu_device_name(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

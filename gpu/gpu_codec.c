@@ -1,0 +1,439 @@
+/* The GPU backend's host side: one per-process context (device, stream,
+ * buffers grown on demand and kept, the dictionary on the device), and the
+ * per-chunk pipelines. A chunk costs two host waits when compressing (the
+ * histogram, so the shared host code takes the codebook decision exactly as
+ * the CPU does, then the result) and one when decompressing. */
+#include "gpu_backend.h"
+#include "gg_assemble.h"
+#include "gg_huff.h"
+#include "gg_predict.h"
+#include "huff_codec.h"
+#include "predict.h"
+#include "dict.h"
+#include "bytes.h"
+
+#include <cuda_runtime.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    void *p;
+    size_t cap;
+} gbuf;
+
+typedef struct {
+    int ok, broken, device;
+    char name[300];
+    cudaStream_t s;
+    pthread_mutex_t lock;
+    uint8_t *d_dict_len;
+    float *d_dict_log2q;
+    glide_huff_dec *d_dict_dec;
+    unsigned n_books;
+    gg_state *d_st, *h_st;
+    glide_huff_enc *d_enc, *h_enc;
+    glide_huff_dec *d_dec, *h_dec;
+    uint8_t *h_head; /* header + custom book, uploaded */
+    gbuf x, sym, pos, buf, r, scratch, h_out;
+    int timing, inject;
+    cudaEvent_t ev[GG_MAX_STAGES + 1];
+    const char *ev_name[GG_MAX_STAGES];
+    int n_ev;
+    glide_gpu_stages last;
+} gg_ctx;
+
+static gg_ctx G = {.lock = PTHREAD_MUTEX_INITIALIZER};
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+#define HEAD_BYTES (GLIDE_HEADER_FIXED + 8 * GLIDE_MAX_RANK + 2 * GLIDE_NSYM)
+
+static int env_int(const char *name, long *out)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) return 0;
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (*end || x < 0) return 0;
+    *out = x;
+    return 1;
+}
+
+/* GLIDE_DEVICE, else the node-local MPI rank, modulo the device count */
+static int pick_device(int count)
+{
+    long d;
+    if (env_int("GLIDE_DEVICE", &d)) {
+        if (d < count) return (int)d;
+        fprintf(stderr, "glide: GLIDE_DEVICE=%ld but only %d GPU(s); using device %ld\n", d, count, d % count);
+        return (int)(d % count);
+    }
+    static const char *ranks[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"};
+    for (size_t i = 0; i < sizeof ranks / sizeof *ranks; i++)
+        if (env_int(ranks[i], &d)) return (int)(d % count);
+    return 0;
+}
+
+static void ctx_init(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count <= 0) {
+        cudaGetLastError();
+        return;
+    }
+    G.device = pick_device(count);
+    struct cudaDeviceProp prop;
+    if (cudaSetDevice(G.device) != cudaSuccess || cudaGetDeviceProperties(&prop, G.device) != cudaSuccess) goto fail;
+    snprintf(G.name, sizeof G.name, "%s (device %d)", prop.name, G.device);
+    if (cudaStreamCreateWithFlags(&G.s, cudaStreamNonBlocking) != cudaSuccess) goto fail;
+    const glide_dictionary *d = glide_dict_get(GLIDE_DICT_VERSION);
+    G.n_books = d->n_books;
+    size_t nl = (size_t)d->n_books * GLIDE_NSYM;
+    uint8_t *hl = malloc(nl);
+    float *hq = malloc(nl * sizeof(float));
+    glide_huff_dec *hd = malloc(d->n_books * sizeof *hd);
+    int ok = hl && hq && hd;
+    for (unsigned b = 0; ok && b < d->n_books; b++) {
+        memcpy(hl + (size_t)b * GLIDE_NSYM, d->books[b].len, GLIDE_NSYM);
+        memcpy(hq + (size_t)b * GLIDE_NSYM, d->books[b].log2q, GLIDE_NSYM * sizeof(float));
+        ok = glide_huff_dec_init(&hd[b], d->books[b].len) == 0;
+    }
+    ok = ok && cudaMalloc((void **)&G.d_dict_len, nl) == cudaSuccess &&
+         cudaMalloc((void **)&G.d_dict_log2q, nl * sizeof(float)) == cudaSuccess &&
+         cudaMalloc((void **)&G.d_dict_dec, d->n_books * sizeof *hd) == cudaSuccess &&
+         cudaMemcpy(G.d_dict_len, hl, nl, cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMemcpy(G.d_dict_log2q, hq, nl * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMemcpy(G.d_dict_dec, hd, d->n_books * sizeof *hd, cudaMemcpyHostToDevice) == cudaSuccess;
+    free(hl);
+    free(hq);
+    free(hd);
+    if (!ok) goto fail;
+    if (cudaMalloc((void **)&G.d_st, sizeof(gg_state)) != cudaSuccess ||
+        cudaMalloc((void **)&G.d_enc, sizeof(glide_huff_enc)) != cudaSuccess ||
+        cudaMalloc((void **)&G.d_dec, sizeof(glide_huff_dec)) != cudaSuccess ||
+        cudaMallocHost((void **)&G.h_st, sizeof(gg_state)) != cudaSuccess ||
+        cudaMallocHost((void **)&G.h_enc, sizeof(glide_huff_enc)) != cudaSuccess ||
+        cudaMallocHost((void **)&G.h_dec, sizeof(glide_huff_dec)) != cudaSuccess ||
+        cudaMallocHost((void **)&G.h_head, HEAD_BYTES) != cudaSuccess)
+        goto fail;
+    for (int i = 0; i <= GG_MAX_STAGES; i++)
+        if (cudaEventCreate(&G.ev[i]) != cudaSuccess) goto fail;
+    G.ok = 1;
+    return;
+fail:
+    cudaGetLastError();
+    fprintf(stderr, "glide: GPU found but its setup failed; using the CPU\n");
+}
+
+int glide_gpu_usable(void)
+{
+    pthread_once(&g_once, ctx_init);
+    return G.ok && !G.broken;
+}
+
+const char *glide_gpu_device_name(void) { return glide_gpu_usable() ? G.name : "none"; }
+
+void glide_gpu_time_stages(int on)
+{
+    pthread_mutex_lock(&G.lock);
+    G.timing = on;
+    pthread_mutex_unlock(&G.lock);
+}
+
+void glide_gpu_last_stages(glide_gpu_stages *out)
+{
+    pthread_mutex_lock(&G.lock);
+    *out = G.last;
+    pthread_mutex_unlock(&G.lock);
+}
+
+static void stage(const char *name)
+{
+    if (!G.timing || G.n_ev >= GG_MAX_STAGES) return;
+    if (G.n_ev == 0) cudaEventRecord(G.ev[0], G.s);
+    G.ev_name[G.n_ev] = name;
+    cudaEventRecord(G.ev[++G.n_ev], G.s);
+}
+
+static void stages_begin(void)
+{
+    G.n_ev = 0;
+    if (G.timing) cudaEventRecord(G.ev[0], G.s);
+}
+
+/* after the final synchronisation */
+static void stages_end(void)
+{
+    memset(&G.last, 0, sizeof G.last);
+    if (!G.timing) return;
+    for (int i = 0; i < G.n_ev; i++) {
+        G.last.names[i] = G.ev_name[i];
+        cudaEventElapsedTime(&G.last.ms[i], G.ev[i], G.ev[i + 1]);
+    }
+}
+
+void glide_gpu_inject_failures(int n)
+{
+    pthread_mutex_lock(&G.lock);
+    G.inject = n;
+    pthread_mutex_unlock(&G.lock);
+}
+
+static int grow_dev(gbuf *b, size_t need)
+{
+    if (G.inject > 0) {
+        G.inject--;
+        return 0;
+    }
+    if (need <= b->cap) return 1;
+    cudaFree(b->p);
+    b->p = NULL;
+    b->cap = 0;
+    if (cudaMalloc(&b->p, need) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    b->cap = need;
+    return 1;
+}
+
+static int grow_host(gbuf *b, size_t need)
+{
+    if (need <= b->cap) return 1;
+    cudaFreeHost(b->p);
+    b->p = NULL;
+    b->cap = 0;
+    if (cudaMallocHost(&b->p, need) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    b->cap = need;
+    return 1;
+}
+
+static gg_grid grid_of(const glide_grid *cg, unsigned dtype)
+{
+    gg_grid g;
+    memset(&g, 0, sizeof g);
+    for (int a = 0; a < 3; a++) {
+        g.n[a] = cg->n[a];
+        g.st[a] = cg->st[a];
+        g.nb[a] = ((cg->n[a] - 1) >> cg->blog) + 1;
+    }
+    g.count = cg->count;
+    g.eff_rank = cg->eff_rank;
+    g.blog = cg->blog;
+    g.has_fill = (uint32_t)cg->has_fill;
+    g.fill_bits = cg->fill_bits;
+    g.dtype = dtype;
+    return g;
+}
+
+/* A sticky CUDA error leaves the context unusable: stop using the GPU. */
+static size_t gpu_fail(cudaError_t e, const char *what)
+{
+    cudaError_t sticky = cudaDeviceSynchronize();
+    if (sticky != cudaSuccess && sticky != cudaErrorMemoryAllocation) G.broken = 1;
+    cudaGetLastError();
+    if (getenv("GLIDE_GPU_DEBUG"))
+        fprintf(stderr, "glide: GPU %s failed: %s\n", what, cudaGetErrorString(e != cudaSuccess ? e : sticky));
+    return GLIDE_ERROR(GPU);
+}
+
+#define CK(call, what)                                                                                 \
+    do {                                                                                               \
+        cudaError_t e_ = (call);                                                                       \
+        if (e_ != cudaSuccess) { r = gpu_fail(e_, what); goto done; }                                  \
+    } while (0)
+
+static size_t scratch_need(uint64_t n, uint64_t buf_bytes)
+{
+    size_t a = gg_outlier_scan_scratch(n), b = gg_huff_encode_scratch(n), c = gg_huff_decode_scratch(n),
+           d = gg_crc32_scratch(buf_bytes);
+    size_t m = a > b ? a : b;
+    m = m > c ? m : c;
+    return m > d ? m : d;
+}
+
+size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src, void *dst, size_t cap)
+{
+    if (!glide_gpu_usable()) return GLIDE_ERROR(GPU);
+    size_t r = GLIDE_ERROR(GPU);
+    pthread_mutex_lock(&G.lock);
+    if (cudaSetDevice(G.device) != cudaSuccess) { r = gpu_fail(cudaGetLastError(), "set device"); goto done; }
+    glide_shape sh;
+    glide_shape_from_dims(p->rank, p->dims, &sh);
+    glide_header h;
+    glide_header_begin(&h, p, o);
+    glide_params q = *p;
+    q.fill_bits = h.fill_bits;
+    const size_t esz = glide_dtype_size(p->dtype);
+    const uint64_t n = sh.count;
+    const unsigned blog = p->block_log2 ? p->block_log2 : glide_default_block_log2(sh.rank);
+    glide_grid cg;
+    glide_grid_init(&cg, &sh, blog, p->has_fill, h.fill_bits);
+    gg_grid g = grid_of(&cg, p->dtype);
+    const int lorenzo = p->predictor == GLIDE_PRED_LORENZO;
+    const size_t raw_total = glide_header_size(p->rank) + n * esz + GLIDE_CRC_BYTES;
+
+    if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, n * 4) ||
+        !grow_dev(&G.buf, raw_total) || !grow_dev(&G.scratch, scratch_need(n, raw_total)) ||
+        (gg_needs_global_r(g, lorenzo) && !grow_dev(&G.r, n * esz)) || !grow_host(&G.h_out, raw_total)) {
+        r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
+        goto done;
+    }
+    gg_state *st = G.d_st;
+    uint8_t *buf = G.buf.p;
+    stages_begin();
+    CK(cudaMemcpyAsync(G.x.p, src, n * esz, cudaMemcpyHostToDevice, G.s), "upload");
+    stage("upload");
+    CK(cudaMemsetAsync(st, 0, sizeof *st, G.s), "reset");
+    CK(cudaMemsetAsync(&st->lo_key, 0xFF, sizeof st->lo_key, G.s), "reset");
+    CK(gg_range(G.x.p, g, st, G.s), "range");
+    CK(gg_plan(g, p->mode, p->eb, o->alpha, !lorenzo, st, G.s), "plan");
+    stage("range+plan");
+    if (!lorenzo) {
+        uint64_t nb[3];
+        CK(gg_tune(G.x.p, g, glide_tune_stride(&cg, nb), st, G.s), "tune");
+        stage("tune");
+    }
+    CK(gg_encode(G.x.p, g, lorenzo, st, G.sym.p, G.r.p, G.s), "predict");
+    stage("predict+quantize+histogram");
+    gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
+    CK(gg_book_select(st->hist, dict, (int)o->score, &st->sel, G.s), "book select");
+    stage("book select");
+    CK(cudaMemcpyAsync(G.h_st, st, sizeof *st, cudaMemcpyDeviceToHost, G.s), "download state");
+    CK(cudaStreamSynchronize(G.s), "sync");
+    stage("histogram to host");
+
+    /* the codebook decision and the layout, by the CPU codec's own code */
+    gg_state *hs = G.h_st;
+    h.block_log2 = (uint8_t)blog;
+    h.eb_abs = hs->lv.eb_abs;
+    h.subst_bits = hs->lv.subst_bits;
+    h.alpha = hs->lv.alpha;
+    h.method = lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
+    if (!lorenzo) memcpy(h.level_cfg, hs->lv.level_cfg, GLIDE_MAX_LEVELS);
+    glide_entropy_plan plan;
+    glide_book_choice choice = {hs->sel.book, hs->sel.bits};
+    const int own_dict = o->dict == glide_dict_get(GLIDE_DICT_VERSION);
+    r = glide_entropy_plan_hist(&q, o, &h, hs->hist, own_dict ? &choice : NULL, n, esz, &plan);
+    if (glide_is_error(r)) goto done;
+    if (h.method != GLIDE_METHOD_RAW) {
+        glide_header_write(&h, G.h_head);
+        memcpy(G.h_head + plan.lay.book_off, plan.book, h.book_bytes);
+        glide_huff_enc_init(G.h_enc, plan.len);
+        CK(cudaMemcpyAsync(buf, G.h_head, plan.lay.anchors_off, cudaMemcpyHostToDevice, G.s), "upload header");
+        CK(cudaMemcpyAsync(G.d_enc, G.h_enc, sizeof *G.h_enc, cudaMemcpyHostToDevice, G.s), "upload code");
+        CK(gg_anchors_store(G.x.p, g, buf + plan.lay.anchors_off, G.s), "anchors");
+        if (h.n_outliers) { /* most chunks have none: skip two passes */
+            CK(gg_outlier_scan(G.sym.p, n, G.pos.p, st, G.scratch.p, G.scratch.cap, G.s), "outlier scan");
+            CK(gg_outliers_store(G.x.p, g, G.sym.p, G.pos.p, buf + plan.lay.outliers_off, G.s), "outliers");
+        }
+        stage("anchors+outliers");
+        /* never larger than the raw stream */
+        size_t room = plan.raw_total - GLIDE_CRC_BYTES - plan.lay.stream_off;
+        CK(gg_huff_encode(G.sym.p, n, G.d_enc, buf + plan.lay.segtab_off, buf + plan.lay.stream_off, room,
+                          &st->stream_bytes, G.scratch.p, G.scratch.cap, G.s),
+           "huffman encode");
+        stage("huffman encode");
+        CK(gg_finish(buf, plan.lay.stream_off, plan.raw_total - GLIDE_CRC_BYTES, st, G.scratch.p, G.scratch.cap,
+                     G.s),
+           "crc");
+        stage("crc");
+        CK(cudaMemcpyAsync(G.h_out.p, buf, plan.lay.total, cudaMemcpyDeviceToHost, G.s), "download");
+        CK(cudaMemcpyAsync(G.h_st, st, sizeof *st, cudaMemcpyDeviceToHost, G.s), "download state");
+        CK(cudaStreamSynchronize(G.s), "sync");
+        stage("download");
+        stages_end();
+        if (hs->total) {
+            if (hs->total > cap) r = GLIDE_ERROR(DST_TOO_SMALL);
+            else {
+                memcpy(dst, G.h_out.p, hs->total);
+                r = hs->total;
+            }
+            goto done;
+        }
+    }
+    /* incompressible: the CPU writes the same raw stream the CPU codec would */
+    if (raw_total > cap) { r = GLIDE_ERROR(DST_TOO_SMALL); goto done; }
+    r = glide_write_raw(&h, src, n, dst, cap);
+done:
+    pthread_mutex_unlock(&G.lock);
+    return r;
+}
+
+size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, const void *src, size_t size, void *dst)
+{
+    if (!glide_gpu_usable()) return GLIDE_ERROR(GPU);
+    size_t r = GLIDE_ERROR(GPU);
+    pthread_mutex_lock(&G.lock);
+    if (cudaSetDevice(G.device) != cudaSuccess) { r = gpu_fail(cudaGetLastError(), "set device"); goto done; }
+    glide_shape sh;
+    glide_shape_from_dims(h->rank, h->dims, &sh);
+    const size_t esz = glide_dtype_size(h->dtype);
+    const uint64_t n = sh.count;
+    glide_grid cg;
+    glide_grid_init(&cg, &sh, h->block_log2, (h->flags & GLIDE_FLAG_HAS_FILL) != 0, h->fill_bits);
+    gg_grid g = grid_of(&cg, h->dtype);
+    const int lorenzo = h->method == GLIDE_METHOD_LORENZO;
+
+    const glide_huff_dec *dec = NULL;
+    if (h->book_kind == GLIDE_BOOKKIND_DICT) {
+        dec = G.d_dict_dec + h->book_id;
+    } else {
+        uint8_t len[GLIDE_NSYM];
+        if (glide_is_error(glide_book_unpack((const uint8_t *)src + lay->book_off, h->book_bytes, len)) ||
+            glide_huff_dec_init(G.h_dec, len) != 0) {
+            /* the CPU decoder reports a bad checksum before a bad book */
+            r = glide_crc32(src, lay->crc_off) != get_u32((const uint8_t *)src + lay->crc_off) ? GLIDE_ERROR(CHECKSUM)
+                                                                                          : GLIDE_ERROR(CORRUPT);
+            goto done;
+        }
+        dec = G.d_dec;
+    }
+    if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, n * 4) ||
+        !grow_dev(&G.buf, size) || !grow_dev(&G.scratch, scratch_need(n, size)) ||
+        (gg_needs_global_r(g, lorenzo) && !grow_dev(&G.r, n * esz))) {
+        r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
+        goto done;
+    }
+    gg_state *st = G.d_st, *hs = G.h_st;
+    uint8_t *buf = G.buf.p;
+    memset(&hs->lv, 0, sizeof hs->lv);
+    hs->lv.eb_abs = h->eb_abs;
+    hs->lv.alpha = h->alpha;
+    hs->lv.subst_bits = h->subst_bits;
+    glide_level_bounds(h->eb_abs, h->alpha, h->block_log2, hs->lv.level_eb);
+    memcpy(hs->lv.level_cfg, h->level_cfg, GLIDE_MAX_LEVELS);
+    stages_begin();
+    CK(cudaMemcpyAsync(buf, src, size, cudaMemcpyHostToDevice, G.s), "upload");
+    CK(cudaMemsetAsync(st, 0, sizeof *st, G.s), "reset");
+    CK(cudaMemcpyAsync(&st->lv, &hs->lv, sizeof hs->lv, cudaMemcpyHostToDevice, G.s), "upload levels");
+    if (dec == G.d_dec) CK(cudaMemcpyAsync(G.d_dec, G.h_dec, sizeof *G.h_dec, cudaMemcpyHostToDevice, G.s), "upload code");
+    stage("upload");
+    CK(gg_check_crc(buf, lay->crc_off, st, G.scratch.p, G.scratch.cap, G.s), "crc");
+    stage("crc");
+    CK(gg_huff_decode(dec, buf + lay->segtab_off, h->n_segments, buf + lay->stream_off, h->stream_bytes, G.sym.p, n,
+                      &st->err, G.scratch.p, G.scratch.cap, G.s),
+       "huffman decode");
+    stage("huffman decode");
+    /* with no outliers announced, any OUTLIER symbol is caught by the reconstruction */
+    if (h->n_outliers) CK(gg_outlier_scan(G.sym.p, n, G.pos.p, st, G.scratch.p, G.scratch.cap, G.s), "outlier scan");
+    CK(gg_decode(g, lorenzo, st, G.sym.p, G.pos.p, buf + lay->anchors_off, buf + lay->outliers_off, h->n_outliers,
+                 G.x.p, G.r.p, &st->err, G.s),
+       "reconstruct");
+    stage("reconstruct");
+    CK(cudaMemcpyAsync(dst, G.x.p, n * esz, cudaMemcpyDeviceToHost, G.s), "download");
+    CK(cudaMemcpyAsync(hs, st, sizeof *st, cudaMemcpyDeviceToHost, G.s), "download state");
+    CK(cudaStreamSynchronize(G.s), "sync");
+    stage("download");
+    stages_end();
+    if (hs->err & GG_ERR_CHECKSUM) r = GLIDE_ERROR(CHECKSUM);
+    else if (hs->err || (h->n_outliers && hs->n_outliers != h->n_outliers)) r = GLIDE_ERROR(CORRUPT);
+    else r = 0;
+done:
+    pthread_mutex_unlock(&G.lock);
+    return r;
+}

@@ -1,0 +1,318 @@
+/* Segmented canonical Huffman decoding on the device: the symbols of
+ * cpu/huff_codec.c's glide_huff_decode, and an error exactly when it
+ * returns one (docs/FORMAT.md section 10.3).
+ *
+ * Segment offsets come from a CUB exclusive scan of the u16 segment table.
+ * Then one warp decodes one segment, with the glide_huff_dec tables in
+ * shared memory. A segment is a serial bit stream, so the warp splits its
+ * bits into 32 equal ranges and finds where the codewords really start by
+ * self-synchronisation (the scheme of Weissenberger and Schmidt, "Massively
+ * parallel Huffman decoding on GPUs", ICPP 2018):
+ *   - lane t decodes from the start of its range, a guess, until the first
+ *     codeword starting at or past the range's end (its exit);
+ *   - repeatedly, a lane whose start differs from its left neighbour's exit
+ *     decodes again from that exit, until no start changes. Lane 0's start,
+ *     0, is true, so lane t is right after at most t rounds; a wrong guess
+ *     usually falls into step with the true codeword boundaries within a few
+ *     codewords, so in practice one extra round settles every lane;
+ *   - an exclusive scan of the codeword counts places every lane's symbols,
+ *     and a last pass decodes them into shared memory, copied out coalesced.
+ * Against one thread per segment this trades about three decodes of every
+ * bit for 32 times the parallelism: a 64^3 chunk has only 256 segments.
+ *
+ * Why the checks agree with the CPU's although they run differently:
+ *  - The CPU stops at the first segment whose entry exceeds 2048 or the
+ *    bytes left; with offsets from a prefix sum, "entry <= bytes left" for
+ *    every segment up to the failing one is "offset + entry <= stream_bytes"
+ *    for each, so some segment fails here iff one fails there; the last
+ *    segment checks that the entries add up to stream_bytes.
+ *  - Inside a segment the CPU decodes the first cnt codewords of the true
+ *    path (bits past the segment's end read as zero), and fails on an unknown
+ *    code, on bitpos > limit (tested every three symbols; bitpos only grows
+ *    and is tested again at the end), or on the end position and padding.
+ *    Here the true path is only followed over codewords that start before
+ *    limit = 8 * bytes. If fewer than cnt start there, the CPU's end position
+ *    exceeds limit, or it meets an unknown code first: an error either way,
+ *    and so it is here. Otherwise the first cnt codewords are all known, an
+ *    unknown code among them is an error in both, one after them is never
+ *    looked at by the CPU and is ignored here, and the end of codeword
+ *    cnt - 1 gets the CPU's final checks. */
+#include "gg_huff.h"
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <limits.h>
+
+namespace {
+
+constexpr unsigned kWarps = 4; /* segments per block */
+constexpr unsigned kSegBytesMax = 2 * GLIDE_SEG_SYMS;
+constexpr unsigned kFull = 0xFFFFFFFFu;
+static_assert(sizeof(glide_huff_dec) % 4 == 0, "the table copy moves 32-bit words");
+static_assert(GLIDE_HUFF_MAX_LEN == 16 && GLIDE_HUFF_LUT_BITS == 11, "the bit window below assumes these");
+
+/* Entry k of the segment table: u16 little-endian, at any alignment. */
+struct seg_entry {
+    const uint8_t *tab;
+    __host__ __device__ uint64_t operator()(uint32_t k) const
+    {
+        return (uint64_t)tab[2 * (size_t)k] | (uint64_t)tab[2 * (size_t)k + 1] << 8;
+    }
+};
+typedef thrust::transform_iterator<seg_entry, thrust::counting_iterator<uint32_t>, uint64_t> seg_iter;
+
+/* Bytes pos..pos+3 of the segment, big-endian; bytes at or past its end
+ * read as zero, so no load leaves the segment whatever the bit position. */
+__device__ __forceinline__ uint32_t be32(const uint8_t *__restrict__ p, uint32_t pos, uint32_t nbytes)
+{
+    if (pos + 4 <= nbytes)
+        return (uint32_t)__ldg(p + pos) << 24 | (uint32_t)__ldg(p + pos + 1) << 16 | (uint32_t)__ldg(p + pos + 2) << 8 |
+               (uint32_t)__ldg(p + pos + 3);
+    uint32_t w = 0;
+    for (uint32_t j = 0; j < 4; j++) w = w << 8 | (pos + j < nbytes ? (uint32_t)__ldg(p + pos + j) : 0u);
+    return w;
+}
+
+/* MSB-first bit reader from any bit position: acc holds nb >= 16 unread
+ * bits at its top (zeros below), enough for any codeword; nxt is the next
+ * 4 bytes, loaded one refill ahead so the load's latency hides behind the
+ * decoding. */
+struct bit_reader {
+    const uint8_t *p;
+    uint32_t nbytes, pos, nxt;
+    uint64_t acc;
+    int nb;
+    __device__ __forceinline__ void init(const uint8_t *seg, uint32_t bytes, uint32_t bit)
+    {
+        p = seg;
+        nbytes = bytes;
+        const uint32_t b = bit >> 3;
+        acc = ((uint64_t)be32(p, b, nbytes) << 32 | be32(p, b + 4, nbytes)) << (bit & 7);
+        nb = 64 - (int)(bit & 7);
+        pos = b + 8;
+        nxt = be32(p, pos, nbytes);
+    }
+    __device__ __forceinline__ void refill()
+    {
+        if (nb < 16) {
+            acc |= (uint64_t)nxt << (32 - nb);
+            nb += 32;
+            pos += 4;
+            nxt = be32(p, pos, nbytes);
+        }
+    }
+    __device__ __forceinline__ void consume(unsigned l)
+    {
+        acc <<= l;
+        nb -= (int)l;
+    }
+};
+
+/* Length of the codeword at the top of acc (0: no codeword starts with
+ * these bits), and its symbol: glide_huff_decode's table walk. */
+__device__ __forceinline__ unsigned decode_one(const glide_huff_dec &d, uint64_t acc, unsigned *sym)
+{
+    const unsigned ent = d.lut[acc >> (64 - GLIDE_HUFF_LUT_BITS)];
+    unsigned l = ent >> 11;
+    *sym = ent & 0x7FFu;
+    if (l) return l;
+    const uint32_t peek = (uint32_t)(acc >> 48);
+    for (l = GLIDE_HUFF_LUT_BITS + 1; l <= GLIDE_HUFF_MAX_LEN; l++) {
+        const uint32_t idx = (peek >> (16 - l)) - d.first[l];
+        if (idx < d.count[l]) {
+            const uint32_t k = d.offset[l] + idx;
+            if (k >= GLIDE_NSYM) return 0; /* only a broken table; never index past it */
+            *sym = d.sorted[k];
+            return l;
+        }
+    }
+    return 0;
+}
+
+/* Codewords that start in [start, hi) on the path through start: their
+ * count, the first start at or past hi (exit), and whether an unknown code
+ * stopped the walk (then exit is where it stood). */
+struct span {
+    uint32_t exit, count;
+    bool bad;
+};
+
+__device__ span walk(const glide_huff_dec &d, const uint8_t *p, uint32_t bytes, uint32_t start, uint32_t hi)
+{
+    span r = {start, 0, false};
+    if (start >= hi) return r;
+    bit_reader br;
+    br.init(p, bytes, start);
+    uint32_t q = start;
+    while (q < hi) {
+        br.refill();
+        unsigned s;
+        const unsigned l = decode_one(d, br.acc, &s);
+        if (!l) {
+            r.bad = true;
+            break;
+        }
+        br.consume(l);
+        q += l;
+        r.count++;
+    }
+    r.exit = q;
+    return r;
+}
+
+__global__ void __launch_bounds__(kWarps * 32) k_dec(const glide_huff_dec *__restrict__ dec,
+                                                     const uint8_t *__restrict__ segtab, uint32_t n_seg,
+                                                     const uint8_t *__restrict__ in, uint64_t in_bytes,
+                                                     const uint64_t *__restrict__ offs, uint16_t *__restrict__ sym,
+                                                     uint64_t n, unsigned *__restrict__ err)
+{
+    __shared__ glide_huff_dec s_dec;
+    __shared__ uint16_t s_out[kWarps][GLIDE_SEG_SYMS];
+    {
+        const uint32_t *src = reinterpret_cast<const uint32_t *>(dec);
+        uint32_t *dst = reinterpret_cast<uint32_t *>(&s_dec);
+        for (unsigned i = threadIdx.x; i < sizeof(glide_huff_dec) / 4; i += blockDim.x) dst[i] = __ldg(src + i);
+    }
+    __syncthreads(); /* the last block-wide barrier: warps leave independently below */
+    const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    const uint32_t seg = blockIdx.x * kWarps + w;
+    if (seg >= n_seg) return;
+
+    /* every lane reads the same entry, so all take the same branches */
+    const uint32_t bytes = (uint32_t)segtab[2 * (size_t)seg] | (uint32_t)segtab[2 * (size_t)seg + 1] << 8;
+    const uint64_t off = offs[seg];
+    bool fail = bytes > kSegBytesMax || off + bytes > in_bytes || (seg == n_seg - 1 && off + bytes != in_bytes);
+    if (fail) {
+        if (lane == 0) atomicOr(err, 1u);
+        return;
+    }
+    const uint64_t s0 = (uint64_t)seg * GLIDE_SEG_SYMS;
+    const uint32_t cnt = n - s0 < GLIDE_SEG_SYMS ? (uint32_t)(n - s0) : GLIDE_SEG_SYMS;
+    const uint8_t *p = in + off;
+    const uint32_t limit = bytes * 8, sub = (limit + 31) / 32;
+    const uint32_t lo = lane * sub < limit ? lane * sub : limit;
+    const uint32_t hi = lo + sub < limit ? lo + sub : limit;
+
+    /* settle every lane's start on the true path */
+    uint32_t start = lo;
+    span r = walk(s_dec, p, bytes, start, hi);
+    for (int round = 0; round < 32; round++) {
+        const uint32_t left_exit = __shfl_up_sync(kFull, r.exit, 1);
+        const bool left_bad = __shfl_up_sync(kFull, (unsigned)r.bad, 1) != 0;
+        const bool move = lane > 0 && !left_bad && left_exit != start;
+        if (!__any_sync(kFull, move)) break;
+        if (move) {
+            start = left_exit;
+            r = walk(s_dec, p, bytes, start, hi);
+        }
+    }
+    /* Lanes up to the first one stopped by an unknown code are on the true
+     * path; later lanes come after that code and their counts only push
+     * their (unused) positions further. */
+    uint32_t incl = r.count;
+    for (int o = 1; o < 32; o <<= 1) {
+        const uint32_t v = __shfl_up_sync(kFull, incl, o);
+        if ((int)lane >= o) incl += v;
+    }
+    const uint32_t first = incl - r.count; /* index of this lane's first codeword */
+    const unsigned badmask = __ballot_sync(kFull, r.bad);
+    const unsigned fb = badmask ? (unsigned)__ffs(badmask) - 1 : 32;
+    const uint32_t known = __shfl_sync(kFull, incl, fb < 32 ? fb : 31); /* codewords before any unknown code */
+    fail = known < cnt;
+
+    uint32_t end_bit = 0; /* end of codeword cnt - 1, in the lane that decodes it */
+    bool has_end = false;
+    if (!fail && lane <= fb && first < cnt && r.count) {
+        bit_reader br;
+        br.init(p, bytes, start);
+        uint32_t q = start;
+        const uint32_t stop = first + r.count < cnt ? first + r.count : cnt;
+        for (uint32_t i = first; i < stop; i++) {
+            br.refill();
+            unsigned s;
+            const unsigned l = decode_one(s_dec, br.acc, &s); /* known: the walk passed here */
+            br.consume(l);
+            q += l;
+            s_out[w][i] = (uint16_t)s;
+        }
+        if (stop == cnt) {
+            end_bit = q;
+            has_end = true;
+        }
+    }
+    if (has_end) {
+        /* the segment ends in its last byte, padded with zero bits */
+        if (end_bit > limit || (end_bit + 7) / 8 != bytes) fail = true;
+        else if ((end_bit & 7) && (__ldg(p + (end_bit >> 3)) & (0xFFu >> (end_bit & 7)))) fail = true;
+    }
+    if (__any_sync(kFull, fail)) {
+        if (lane == 0) atomicOr(err, 1u);
+        return;
+    }
+    __syncwarp();
+    uint16_t *o = sym + s0;
+    for (uint32_t i = lane; i < cnt; i += 32) o[i] = s_out[w][i];
+}
+
+__global__ void k_flag(unsigned *err) { atomicOr(err, 1u); }
+
+inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
+
+struct dec_layout {
+    size_t offs, temp, temp_bytes, total;
+};
+
+cudaError_t dec_layout_for(uint64_t n_seg, dec_layout *L)
+{
+    L->offs = 0;
+    L->temp = align256(n_seg * sizeof(uint64_t));
+    L->temp_bytes = 0;
+    L->total = L->temp;
+    if (n_seg > (uint64_t)INT_MAX) return cudaErrorInvalidValue; /* CUB's int item count */
+    cudaError_t e = cudaSuccess;
+    if (n_seg) {
+        seg_iter it(thrust::counting_iterator<uint32_t>(0), seg_entry{nullptr});
+        e = cub::DeviceScan::ExclusiveSum(nullptr, L->temp_bytes, it, static_cast<uint64_t *>(nullptr), (int)n_seg);
+    }
+    L->total = L->temp + align256(L->temp_bytes);
+    return e;
+}
+
+} /* namespace */
+
+extern "C" size_t gg_huff_decode_scratch(uint64_t n)
+{
+    const uint64_t n_seg = (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS;
+    dec_layout L;
+    if (dec_layout_for(n_seg, &L) != cudaSuccess)
+        return L.temp + align256(16 * (size_t)n_seg + 4096); /* no device to ask: see huff_encode.cu */
+    return L.total;
+}
+
+extern "C" cudaError_t gg_huff_decode(const glide_huff_dec *d_dec, const uint8_t *d_segtab, uint32_t n_segments,
+                                      const uint8_t *d_stream, uint64_t stream_bytes, uint16_t *d_sym, uint64_t n,
+                                      unsigned *d_err, void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+{
+    if (!d_err) return cudaErrorInvalidValue;
+    const uint64_t n_seg = (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS;
+    /* stream-level checks the host can make: report them the same way */
+    if (n_seg != n_segments || (n_seg == 0 && stream_bytes != 0)) {
+        k_flag<<<1, 1, 0, s>>>(d_err);
+        return cudaGetLastError();
+    }
+    if (n_seg == 0) return cudaSuccess;
+    if (!d_dec || !d_segtab || !d_sym || !d_scratch || (stream_bytes && !d_stream)) return cudaErrorInvalidValue;
+    dec_layout L;
+    cudaError_t e = dec_layout_for(n_seg, &L);
+    if (e != cudaSuccess) return e;
+    if (scratch_bytes < L.total) return cudaErrorInvalidValue;
+    char *base = static_cast<char *>(d_scratch);
+    uint64_t *offs = reinterpret_cast<uint64_t *>(base + L.offs);
+    seg_iter it(thrust::counting_iterator<uint32_t>(0), seg_entry{d_segtab});
+    size_t tb = L.temp_bytes;
+    e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, it, offs, (int)n_seg, s);
+    if (e != cudaSuccess) return e;
+    const unsigned grid = (unsigned)((n_seg + kWarps - 1) / kWarps);
+    k_dec<<<grid, kWarps * 32, 0, s>>>(d_dec, d_segtab, n_segments, d_stream, stream_bytes, offs, d_sym, n, d_err);
+    return cudaGetLastError();
+}

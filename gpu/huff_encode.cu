@@ -1,0 +1,227 @@
+/* Segmented canonical Huffman encoding on the device, byte-identical to
+ * cpu/huff_codec.c's glide_huff_encode (docs/FORMAT.md section 10).
+ *
+ * Three steps on the stream:
+ *   1. k_enc_sizes: one warp per segment sums the code lengths; writes the
+ *      segment's byte count to the segment table and to scratch.
+ *   2. CUB exclusive scan of the byte counts: each segment's offset.
+ *   3. k_enc_write: one block per segment (grid-stride) scans the lengths
+ *      to get every codeword's bit offset, ORs the codewords into a
+ *      2048-byte shared buffer and copies the segment to its offset.
+ * The symbols are read twice instead of staging every segment in a
+ * 2048-byte scratch slot: scratch stays at 16 bytes per segment (plus
+ * CUB's), and for chunk-sized inputs the second read comes from L2.
+ *
+ * Books are trusted to be valid prefix codes (as the CPU trusts them); a
+ * length above 16 is clamped and a codeword masked to its length so that a
+ * bad book can give wrong bytes but never a write outside the buffers. A
+ * symbol >= GLIDE_NSYM encodes as nothing, for the same reason. */
+#include "gg_huff.h"
+#include <cub/device/device_scan.cuh>
+#include <limits.h>
+
+namespace {
+
+constexpr unsigned kSizeThreads = 256;                       /* k_enc_sizes: 8 warps, one segment each */
+constexpr unsigned kWriteThreads = 256;                      /* k_enc_write: one segment per block pass */
+constexpr unsigned kSymsPerThread = GLIDE_SEG_SYMS / kWriteThreads;
+constexpr unsigned kSegBytes = 2 * GLIDE_SEG_SYMS;           /* 1024 codewords of <= 16 bits */
+constexpr unsigned kSegWords = kSegBytes / 4;
+constexpr unsigned kWriteGridMax = 2048;
+static_assert(kSymsPerThread == 4, "k_enc_write loads four symbols per thread as one uint2");
+static_assert(GLIDE_HUFF_MAX_LEN <= 16, "a codeword must span at most two 32-bit words");
+
+__device__ __forceinline__ unsigned clamp_len(unsigned l) { return l > GLIDE_HUFF_MAX_LEN ? GLIDE_HUFF_MAX_LEN : l; }
+
+/* Four consecutive symbols starting at i (a multiple of 4); those at or
+ * past n read as GLIDE_NSYM, i.e. encode as nothing. One 8-byte load when
+ * the array is 8-byte aligned (segments start at multiples of 2048 bytes). */
+__device__ __forceinline__ void load4(const uint16_t *__restrict__ sym, uint64_t i, uint64_t n, bool aligned8,
+                                      unsigned s[4])
+{
+    if (aligned8 && i + 4 <= n) {
+        const uint2 v = __ldg(reinterpret_cast<const uint2 *>(sym + i));
+        s[0] = v.x & 0xFFFFu; s[1] = v.x >> 16; s[2] = v.y & 0xFFFFu; s[3] = v.y >> 16;
+    } else {
+        for (int j = 0; j < 4; j++) s[j] = i + j < n ? __ldg(sym + i + j) : GLIDE_NSYM;
+    }
+}
+
+__global__ void __launch_bounds__(kSizeThreads) k_enc_sizes(const uint16_t *__restrict__ sym, uint64_t n,
+                                                            uint64_t n_seg, const glide_huff_enc *__restrict__ enc,
+                                                            uint8_t *__restrict__ segtab,
+                                                            uint64_t *__restrict__ counts)
+{
+    __shared__ uint8_t s_len[GLIDE_NSYM + 1]; /* + 1: entry GLIDE_NSYM is "no symbol" */
+    for (unsigned i = threadIdx.x; i <= GLIDE_NSYM; i += blockDim.x)
+        s_len[i] = i < GLIDE_NSYM ? (uint8_t)clamp_len(enc->len[i]) : 0;
+    __syncthreads();
+    const bool aligned8 = ((uintptr_t)sym & 7u) == 0;
+    const unsigned lane = threadIdx.x & 31, wpb = blockDim.x >> 5;
+    for (uint64_t seg = (uint64_t)blockIdx.x * wpb + (threadIdx.x >> 5); seg < n_seg; seg += (uint64_t)gridDim.x * wpb) {
+        const uint64_t s0 = seg * GLIDE_SEG_SYMS;
+        unsigned bits = 0;
+        for (unsigned k = lane * 4; k < GLIDE_SEG_SYMS; k += 32 * 4) {
+            unsigned s[4];
+            load4(sym, s0 + k, n, aligned8, s);
+            for (int j = 0; j < 4; j++) bits += s_len[s[j] < GLIDE_NSYM ? s[j] : GLIDE_NSYM];
+        }
+        for (int o = 16; o > 0; o >>= 1) bits += __shfl_xor_sync(0xFFFFFFFFu, bits, o);
+        if (lane == 0) {
+            const unsigned bytes = (bits + 7) >> 3; /* <= 2048 */
+            counts[seg] = bytes;
+            segtab[2 * seg] = (uint8_t)bytes;
+            segtab[2 * seg + 1] = (uint8_t)(bytes >> 8);
+        }
+    }
+}
+
+/* ORs a codeword of l <= 16 bits at stream bit o of the segment buffer;
+ * words hold the bytes big-endian, so stream bit 32w is the word's MSB. */
+__device__ __forceinline__ void put_code(uint32_t *buf, unsigned o, unsigned code, unsigned l)
+{
+    if (!l) return;
+    const unsigned w = o >> 5;
+    const int sh = 32 - (int)(o & 31) - (int)l;
+    if (sh >= 0) {
+        atomicOr(&buf[w], code << sh);
+    } else {
+        atomicOr(&buf[w], code >> -sh);
+        atomicOr(&buf[w + 1], code << (32 + sh));
+    }
+}
+
+__global__ void __launch_bounds__(kWriteThreads) k_enc_write(const uint16_t *__restrict__ sym, uint64_t n,
+                                                             uint64_t n_seg, const glide_huff_enc *__restrict__ enc,
+                                                             const uint64_t *__restrict__ counts,
+                                                             const uint64_t *__restrict__ offs,
+                                                             uint8_t *__restrict__ out, uint64_t cap,
+                                                             uint64_t *__restrict__ d_stream_bytes)
+{
+    __shared__ uint32_t s_tab[GLIDE_NSYM + 1]; /* code | len << 16; entry GLIDE_NSYM = nothing */
+    __shared__ uint32_t s_buf[kSegWords];
+    __shared__ unsigned s_wsum[kWriteThreads / 32];
+
+    const uint64_t total = offs[n_seg - 1] + counts[n_seg - 1];
+    if (blockIdx.x == 0 && threadIdx.x == 0) *d_stream_bytes = total > cap ? UINT64_MAX : total;
+    if (total > cap) return; /* uniform: no block writes anything */
+
+    for (unsigned i = threadIdx.x; i <= GLIDE_NSYM; i += blockDim.x) {
+        unsigned e = 0;
+        if (i < GLIDE_NSYM) {
+            const unsigned l = clamp_len(enc->len[i]);
+            e = ((unsigned)enc->code[i] & ((1u << l) - 1u)) | l << 16;
+        }
+        s_tab[i] = e;
+    }
+    __syncthreads();
+    const bool aligned8 = ((uintptr_t)sym & 7u) == 0;
+    const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+
+    for (uint64_t seg = blockIdx.x; seg < n_seg; seg += gridDim.x) {
+        /* after the previous pass's last barrier (every read of s_buf done)
+         * and before the barrier that precedes the ORs below */
+        for (unsigned w = tid; w < kSegWords; w += blockDim.x) s_buf[w] = 0;
+
+        const uint64_t s0 = seg * GLIDE_SEG_SYMS;
+        unsigned s[4], e[4], mine = 0;
+        load4(sym, s0 + tid * 4, n, aligned8, s);
+        for (int j = 0; j < 4; j++) {
+            e[j] = s_tab[s[j] < GLIDE_NSYM ? s[j] : GLIDE_NSYM];
+            mine += e[j] >> 16;
+        }
+        /* exclusive scan of the per-thread bit counts across the block */
+        unsigned inc = mine;
+        for (int o = 1; o < 32; o <<= 1) {
+            const unsigned v = __shfl_up_sync(0xFFFFFFFFu, inc, o);
+            if ((int)lane >= o) inc += v;
+        }
+        if (lane == 31) s_wsum[warp] = inc;
+        __syncthreads(); /* warp sums and the zeroed buffer visible */
+        unsigned pos = inc - mine;
+        for (unsigned w = 0; w < warp; w++) pos += s_wsum[w];
+
+        for (int j = 0; j < 4; j++) {
+            const unsigned l = e[j] >> 16;
+            put_code(s_buf, pos, e[j] & 0xFFFFu, l);
+            pos += l;
+        }
+        __syncthreads(); /* buffer complete */
+
+        const uint64_t nbytes = counts[seg], base = offs[seg];
+        for (unsigned b = tid; b < nbytes; b += blockDim.x)
+            out[base + b] = (uint8_t)(s_buf[b >> 2] >> (24 - 8 * (b & 3)));
+        __syncthreads(); /* reads of s_buf and s_wsum done before the next pass */
+    }
+}
+
+__global__ void k_set_u64(uint64_t *p, uint64_t v) { *p = v; }
+
+struct enc_layout {
+    size_t counts, offs, temp, temp_bytes, total;
+};
+
+inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
+
+cudaError_t enc_layout_for(uint64_t n, enc_layout *L)
+{
+    const uint64_t n_seg = (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS;
+    L->counts = 0;
+    L->offs = align256(n_seg * sizeof(uint64_t));
+    L->temp = L->offs + align256(n_seg * sizeof(uint64_t));
+    L->temp_bytes = 0;
+    L->total = L->temp;
+    cudaError_t e = cudaSuccess;
+    if (n_seg > (uint64_t)INT_MAX) return cudaErrorInvalidValue; /* CUB's int item count */
+    if (n_seg)
+        e = cub::DeviceScan::ExclusiveSum(nullptr, L->temp_bytes, static_cast<const uint64_t *>(nullptr),
+                                          static_cast<uint64_t *>(nullptr), (int)n_seg);
+    L->total = L->temp + align256(L->temp_bytes);
+    return e;
+}
+
+} /* namespace */
+
+extern "C" size_t gg_huff_encode_scratch(uint64_t n)
+{
+    enc_layout L;
+    if (enc_layout_for(n, &L) != cudaSuccess) {
+        /* no device to ask: CUB's decoupled look-back needs about 16 bytes
+         * per tile of >= 1 item, so this bound is generous */
+        const uint64_t n_seg = (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS;
+        return L.temp + align256(16 * (size_t)n_seg + 4096);
+    }
+    return L.total;
+}
+
+extern "C" cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const glide_huff_enc *d_enc,
+                                      uint8_t *d_segtab, uint8_t *d_stream, uint64_t cap, uint64_t *d_stream_bytes,
+                                      void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+{
+    if (!d_stream_bytes) return cudaErrorInvalidValue;
+    if (n == 0) {
+        k_set_u64<<<1, 1, 0, s>>>(d_stream_bytes, 0);
+        return cudaGetLastError();
+    }
+    if (!d_sym || !d_enc || !d_segtab || (!d_stream && cap) || !d_scratch) return cudaErrorInvalidValue;
+    enc_layout L;
+    cudaError_t e = enc_layout_for(n, &L);
+    if (e != cudaSuccess) return e;
+    if (scratch_bytes < L.total) return cudaErrorInvalidValue;
+    const uint64_t n_seg = (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS;
+    char *base = static_cast<char *>(d_scratch);
+    uint64_t *counts = reinterpret_cast<uint64_t *>(base + L.counts);
+    uint64_t *offs = reinterpret_cast<uint64_t *>(base + L.offs);
+
+    const uint64_t wpb = kSizeThreads / 32;
+    const uint64_t g1 = (n_seg + wpb - 1) / wpb;
+    k_enc_sizes<<<(unsigned)(g1 < 0x7FFFFFFFu ? g1 : 0x7FFFFFFFu), kSizeThreads, 0, s>>>(d_sym, n, n_seg, d_enc,
+                                                                                       d_segtab, counts);
+    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    size_t tb = L.temp_bytes;
+    e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, static_cast<const uint64_t *>(counts), offs, (int)n_seg, s);
+    if (e != cudaSuccess) return e;
+    const unsigned g2 = (unsigned)(n_seg < kWriteGridMax ? n_seg : kWriteGridMax);
+    k_enc_write<<<g2, kWriteThreads, 0, s>>>(d_sym, n, n_seg, d_enc, counts, offs, d_stream, cap, d_stream_bytes);
+    return cudaGetLastError();
+}

@@ -1,0 +1,983 @@
+/* Prediction stages on the device: the same arithmetic, in the same order,
+ * as cpu/interp_tmpl.h, cpu/lorenzo_tmpl.h and cpu/points_tmpl.h (compiled
+ * with --fmad=false so no product is fused into an add). One thread block
+ * owns one anchor block: it computes the block's closed box (docs/FORMAT.md
+ * §8.3), so blocks never wait for each other, and writes the symbols of the
+ * points it owns (coordinates in [lo, lo + B) on every axis). */
+#include "gg_predict.h"
+#include <cub/device/device_scan.cuh>
+#include <float.h>
+
+#define GG_THREADS 256
+#define GG_SHARED_LIMIT (40 * 1024) /* box bytes kept in shared memory; larger boxes use global scratch */
+
+enum { OP_ENCODE, OP_DECODE };
+
+template <class T> struct Bits;
+template <> struct Bits<float> {
+    typedef uint32_t U;
+    static __device__ __forceinline__ U of(float v) { return __float_as_uint(v); }
+    static __device__ __forceinline__ float from(U b) { return __uint_as_float(b); }
+    static __device__ __forceinline__ unsigned long long key(float v)
+    {
+        U u = of(v);
+        return (u & 0x80000000u) ? (~u & 0xFFFFFFFFu) : (u | 0x80000000u);
+    }
+    static __device__ __forceinline__ float unkey(unsigned long long k)
+    {
+        U u = (U)k;
+        return from((u & 0x80000000u) ? (u & 0x7FFFFFFFu) : ~u);
+    }
+};
+template <> struct Bits<double> {
+    typedef unsigned long long U;
+    static __device__ __forceinline__ U of(double v) { return (U)__double_as_longlong(v); }
+    static __device__ __forceinline__ double from(U b) { return __longlong_as_double((long long)b); }
+    static __device__ __forceinline__ unsigned long long key(double v)
+    {
+        U u = of(v);
+        return (u >> 63) ? ~u : (u | 0x8000000000000000ull);
+    }
+    static __device__ __forceinline__ double unkey(unsigned long long k)
+    {
+        return from((k >> 63) ? (k & 0x7FFFFFFFFFFFFFFFull) : ~k);
+    }
+};
+
+/* docs/FORMAT.md §8.1: axis orders per effective rank */
+__constant__ uint8_t c_axes[3][6][3] = {
+    {{2, 0, 0}},
+    {{1, 2, 0}, {2, 1, 0}},
+    {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}};
+__constant__ uint8_t c_splines[GLIDE_NSPLINES] = {GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_LINEAR,
+                                                  GLIDE_SPLINE_CUBIC_NATURAL};
+
+template <class T> __device__ __forceinline__ bool is_fill(const gg_grid &g, T v)
+{
+    return g.has_fill && Bits<T>::of(v) == (typename Bits<T>::U)g.fill_bits;
+}
+
+template <class T> __device__ __forceinline__ T tfloor(T v);
+template <> __device__ __forceinline__ float tfloor(float v) { return floorf(v); }
+template <> __device__ __forceinline__ double tfloor(double v) { return floor(v); }
+
+/* the shared quantizer of cpu/tmpl_begin.h */
+template <class T> __device__ __forceinline__ int quantize(T x, T p, T e2, double eb, T *rv)
+{
+    T diff = x - p;
+    T qf = e2 > 0 ? tfloor(diff / e2 + (T)0.5) : (T)0;
+    if (!(qf >= (T) - (GLIDE_RADIUS - 1) && qf <= (T)(GLIDE_RADIUS - 1))) return -1;
+    int q = (int)qf;
+    T v = p + (T)q * e2;
+    if (!(fabs((double)x - (double)v) <= eb)) return -1;
+    *rv = v;
+    return q + GLIDE_SYM_ZERO;
+}
+
+/* cpu/interp_tmpl.h interp_predict; p points at the predicted element, o1
+ * is the element offset of one level stride along the axis */
+template <class T>
+__device__ __forceinline__ T ipredict(const T *p, long long o1, uint64_t c, uint64_t s, uint64_t lo, uint64_t hi,
+                                      unsigned spline)
+{
+    T b = p[-o1];
+    if (c + s > hi) {
+        if (spline != GLIDE_SPLINE_LINEAR && c >= lo + 3 * s) return b * (T)1.5 - p[-3 * o1] * (T)0.5;
+        return b;
+    }
+    T cc = p[o1];
+    if (spline != GLIDE_SPLINE_LINEAR) {
+        bool l3 = c >= lo + 3 * s, r3 = c + 3 * s <= hi;
+        if (l3 && r3) {
+            T a = p[-3 * o1], d = p[3 * o1];
+            if (spline == GLIDE_SPLINE_CUBIC_NAK) return ((b + cc) * (T)9 - (a + d)) * (T)0.0625;
+            return ((b + cc) * (T)23 - (a + d) * (T)3) * (T)(1.0 / 40.0);
+        }
+        if (l3) return (b * (T)6 + cc * (T)3 - p[-3 * o1]) * (T)0.125;
+        if (r3) return (cc * (T)6 + b * (T)3 - p[3 * o1]) * (T)0.125;
+    }
+    return (b + cc) * (T)0.5;
+}
+
+template <class T> __device__ __forceinline__ T load_le(const uint8_t *p)
+{
+    typename Bits<T>::U b = 0;
+    for (int k = 0; k < (int)sizeof(T); k++) b |= (typename Bits<T>::U)p[k] << (8 * k);
+    return Bits<T>::from(b);
+}
+
+template <class T> __device__ __forceinline__ void store_le(uint8_t *p, T v)
+{
+    typename Bits<T>::U b = Bits<T>::of(v);
+    for (int k = 0; k < (int)sizeof(T); k++) p[k] = (uint8_t)(b >> (8 * k));
+}
+
+/* ---------------------------------------------------------------- range */
+
+/* One atomic per thread block: the grid is a few waves, each thread strides. */
+template <class T> __global__ void __launch_bounds__(GG_THREADS) range_k(const T *x, gg_grid g, gg_state *st)
+{
+    __shared__ unsigned long long smn[GG_THREADS / 32], smx[GG_THREADS / 32];
+    unsigned long long mn = ~0ull, mx = 0;
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < g.count;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        T v = x[i];
+        if (!isfinite(v) || is_fill(g, v)) continue;
+        unsigned long long k = Bits<T>::key(v);
+        mn = k < mn ? k : mn;
+        mx = k > mx ? k : mx;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        unsigned long long a = __shfl_down_sync(0xFFFFFFFFu, mn, o), b = __shfl_down_sync(0xFFFFFFFFu, mx, o);
+        mn = a < mn ? a : mn;
+        mx = b > mx ? b : mx;
+    }
+    if ((threadIdx.x & 31) == 0) {
+        smn[threadIdx.x >> 5] = mn;
+        smx[threadIdx.x >> 5] = mx;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (unsigned w = 1; w < blockDim.x / 32; w++) {
+            mn = smn[w] < mn ? smn[w] : mn;
+            mx = smx[w] > mx ? smx[w] : mx;
+        }
+        if (mn != ~0ull) {
+            atomicMin((unsigned long long *)&st->lo_key, mn);
+            atomicMax((unsigned long long *)&st->hi_key, mx);
+        }
+    }
+}
+
+/* cpu/codec_tmpl.h compress(): the bound, substitute, cost unit and level bounds */
+template <class T> __global__ void plan_k(gg_grid g, int mode, double eb, double alpha_opt, int interp, gg_state *st)
+{
+    int any = st->lo_key != ~0ull;
+    double lo = any ? (double)Bits<T>::unkey(st->lo_key) : 0.0, hi = any ? (double)Bits<T>::unkey(st->hi_key) : 0.0;
+    double range = any ? hi - lo : 0;
+    double eb_abs = mode == GLIDE_MODE_REL && eb > 0 ? eb * range : eb;
+    if (!(eb_abs <= DBL_MAX)) eb_abs = DBL_MAX;
+    T subst = any ? (T)(lo * 0.5 + hi * 0.5) : (T)0;
+    if (subst == 0) subst = 0;
+    gg_levels *lv = &st->lv;
+    lv->eb_abs = eb_abs;
+    lv->subst_bits = Bits<T>::of(subst);
+    lv->unit = range > 0 && range <= DBL_MAX ? range * 0x1p-24 : 1.0;
+    lv->alpha = 1.0;
+    if (interp) {
+        /* cpu/codec.c glide_level_alpha */
+        double rel = range > 0 ? eb_abs / range : 1.0;
+        lv->alpha = alpha_opt >= 1.0 ? alpha_opt : rel >= 1e-2 ? 1.25 : 1.0;
+    }
+    double e = eb_abs;
+    for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) {
+        lv->level_eb[l] = l < g.blog ? e : 0.0;
+        lv->level_cfg[l] = 0;
+        if (l < g.blog) e = e / lv->alpha;
+    }
+}
+
+/* --------------------------------------------------------- point sets */
+
+struct Box {
+    uint64_t lo[3], hi[3];
+};
+
+__device__ __forceinline__ void block_box(const gg_grid &g, uint64_t b, Box &bx)
+{
+    uint64_t bi[3];
+    bi[2] = b % g.nb[2];
+    b /= g.nb[2];
+    bi[1] = b % g.nb[1];
+    bi[0] = b / g.nb[1];
+    uint64_t B = 1ull << g.blog;
+    for (int a = 0; a < 3; a++) {
+        bx.lo[a] = bi[a] * B;
+        bx.hi[a] = bx.lo[a] + B < g.n[a] - 1 ? bx.lo[a] + B : g.n[a] - 1;
+    }
+}
+
+/* The points of step j of level s inside a closed box (docs/FORMAT.md §8.1). */
+struct Step {
+    uint64_t start[3], step[3];
+    uint32_t cnt[3], total;
+};
+
+__device__ __forceinline__ void step_make(Step &S, const Box &bx, uint64_t s, const uint8_t *ax, unsigned j)
+{
+    unsigned d = ax[j];
+    uint64_t tot = 1;
+    for (unsigned a = 0; a < 3; a++) {
+        int cls = 0;
+        if (a == d) cls = 2;
+        else
+            for (unsigned k = 0; k < j; k++)
+                if (ax[k] == a) cls = 1;
+        uint64_t lo = bx.lo[a];
+        if (cls == 2) {
+            uint64_t c0 = lo / (2 * s) * (2 * s) + s;
+            S.start[a] = c0 < lo ? c0 + 2 * s : c0;
+            S.step[a] = 2 * s;
+        } else {
+            uint64_t m = cls == 1 ? s : 2 * s;
+            S.start[a] = (lo + m - 1) / m * m;
+            S.step[a] = m;
+        }
+        S.cnt[a] = S.start[a] <= bx.hi[a] ? (uint32_t)((bx.hi[a] - S.start[a]) / S.step[a] + 1) : 0;
+        tot *= S.cnt[a];
+    }
+    S.total = (uint32_t)tot;
+}
+
+__device__ __forceinline__ void step_point(const Step &S, uint32_t t, uint64_t c[3])
+{
+    uint32_t ix = t % S.cnt[2];
+    t /= S.cnt[2];
+    uint32_t iy = t % S.cnt[1], iz = t / S.cnt[1];
+    c[0] = S.start[0] + iz * S.step[0];
+    c[1] = S.start[1] + iy * S.step[1];
+    c[2] = S.start[2] + ix * S.step[2];
+}
+
+/* ------------------------------------------------------------- tuning */
+
+__device__ __forceinline__ unsigned long long block_sum(unsigned long long v, unsigned long long *red)
+{
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xFFFFFFFFu, v, o);
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = v;
+    __syncthreads();
+    unsigned long long t = 0;
+    if (threadIdx.x == 0)
+        for (unsigned w = 0; w < blockDim.x / 32; w++) t += red[w];
+    __syncthreads();
+    return t;
+}
+
+/* Where a thread block keeps the reconstructed values of its box: shared
+ * memory (origin = box corner, box strides) or global scratch (origin 0,
+ * grid strides). */
+template <class T> struct RView {
+    T *base; /* T may be const */
+    uint64_t org[3];
+    long long rs[3];
+    __device__ __forceinline__ T *at(const uint64_t c[3]) const
+    {
+        return base + (long long)(c[0] - org[0]) * rs[0] + (long long)(c[1] - org[1]) * rs[1] +
+               (long long)(c[2] - org[2]);
+    }
+};
+
+/* The extents of a closed box and its element count. */
+__device__ __forceinline__ uint32_t box_ext(const Box &bx, uint32_t e[3])
+{
+    for (int a = 0; a < 3; a++) e[a] = (uint32_t)(bx.hi[a] - bx.lo[a] + 1);
+    return e[0] * e[1] * e[2];
+}
+
+/* grid: x = sample block, y = config (order * 3 + spline index). The cost is
+ * cpu/interp_tmpl.h OP_ESTIMATE: integer sums, so any summation order gives
+ * the CPU's totals. SH: the box's values are read once into shared memory. */
+template <class T, bool SH> __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint64_t k, gg_state *st)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ unsigned long long red[GG_THREADS / 32];
+    uint64_t m[3];
+    for (int a = 0; a < 3; a++) m[a] = (g.nb[a] + k - 1) / k;
+    uint64_t b = blockIdx.x;
+    uint64_t sx = b % m[2];
+    b /= m[2];
+    uint64_t sy = b % m[1], sz = b / m[1];
+    uint64_t blk = ((sz * k) * g.nb[1] + sy * k) * g.nb[2] + sx * k;
+    Box bx;
+    block_box(g, blk, bx);
+    RView<const T> v;
+    uint32_t e[3];
+    uint32_t E = box_ext(bx, e);
+    if (SH) {
+        T *sb = (T *)smem;
+        for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
+            uint32_t lx = t % e[2], u = t / e[2], ly = u % e[1], lz = u / e[1];
+            sb[t] = x[(bx.lo[0] + lz) * g.st[0] + (bx.lo[1] + ly) * g.st[1] + bx.lo[2] + lx];
+        }
+        __syncthreads();
+        v.base = sb;
+        for (int a = 0; a < 3; a++) v.org[a] = bx.lo[a];
+        v.rs[2] = 1;
+        v.rs[1] = e[2];
+        v.rs[0] = (long long)e[2] * e[1];
+    } else {
+        v.base = x;
+        for (int a = 0; a < 3; a++) v.org[a] = 0;
+        for (int a = 0; a < 3; a++) v.rs[a] = (long long)g.st[a];
+    }
+    unsigned order = blockIdx.y / GLIDE_NSPLINES, spline = c_splines[blockIdx.y % GLIDE_NSPLINES];
+    const uint8_t *ax = c_axes[g.eff_rank - 1][order];
+    const double unit = st->lv.unit;
+    for (unsigned l = g.blog; l >= 1; l--) {
+        uint64_t s = 1ull << (l - 1);
+        unsigned long long acc = 0;
+        for (unsigned j = 0; j < g.eff_rank; j++) {
+            Step S;
+            step_make(S, bx, s, ax, j);
+            unsigned d = ax[j];
+            long long o1 = (long long)s * v.rs[d];
+            for (uint32_t t = threadIdx.x; t < S.total; t += blockDim.x) {
+                uint64_t c[3];
+                step_point(S, t, c);
+                const T *p = v.at(c);
+                T xv = *p;
+                if (is_fill(g, xv)) continue;
+                double err = fabs((double)xv - (double)ipredict(p, o1, c[d], s, bx.lo[d], bx.hi[d], spline));
+                if (err < INFINITY) {
+                    double q = err / unit;
+                    acc += q < 4294967296.0 ? (unsigned long long)q : 4294967296ull;
+                }
+            }
+        }
+        unsigned long long tot = block_sum(acc, red);
+        if (threadIdx.x == 0 && tot) atomicAdd((unsigned long long *)&st->cost[l - 1][blockIdx.y], tot);
+    }
+}
+
+/* cpu/interp_tmpl.h glide_interp_tune's choice: per level the best spline
+ * (first minimum in the order NAK, linear, natural) with order 0, then the
+ * best order with that spline. */
+__global__ void tune_pick_k(gg_grid g, gg_state *st)
+{
+    unsigned n_ord = g.eff_rank == 3 ? 6 : g.eff_rank == 2 ? 2 : 1;
+    for (unsigned l = g.blog; l >= 1; l--) {
+        unsigned long long best = ~0ull;
+        unsigned best_cfg = 0, best_si = 0;
+        for (unsigned c = 0; c < GLIDE_NSPLINES + n_ord - 1; c++) {
+            unsigned cfg, idx;
+            if (c < GLIDE_NSPLINES) {
+                cfg = c_splines[c];
+                idx = c;
+            } else {
+                unsigned o = c - GLIDE_NSPLINES + 1;
+                cfg = (best_cfg & 3u) | (o << 2);
+                idx = o * GLIDE_NSPLINES + best_si;
+            }
+            unsigned long long est = st->cost[l - 1][idx];
+            if (est < best) {
+                best = est;
+                best_cfg = cfg;
+                if (c < GLIDE_NSPLINES) best_si = c;
+            }
+        }
+        st->lv.level_cfg[l - 1] = (uint8_t)best_cfg;
+    }
+}
+
+/* ------------------------------------------------- encode and decode */
+
+struct DecodeIn {
+    const uint16_t *sym;
+    const uint32_t *pos;
+    const uint8_t *anchors, *outliers;
+    uint64_t n_outliers;
+    uint32_t *err;
+};
+
+template <class T, int OP>
+__device__ __forceinline__ void visit(const gg_grid &g, const T *x, uint16_t *sym, const DecodeIn &in, T *y,
+                                      unsigned *hist, uint64_t i, bool owned, T pred, T e2, double eb, T subst,
+                                      T *r)
+{
+    if (OP == OP_ENCODE) {
+        T xv = x[i], rv;
+        unsigned sy;
+        if (is_fill(g, xv)) {
+            sy = GLIDE_SYM_FILL;
+            rv = subst;
+        } else {
+            int q = quantize(xv, pred, e2, eb, &rv);
+            if (q >= 0) sy = (unsigned)q;
+            else {
+                sy = GLIDE_SYM_OUTLIER;
+                rv = isfinite(xv) ? xv : subst;
+            }
+        }
+        *r = rv;
+        if (owned) {
+            sym[i] = (uint16_t)sy;
+            atomicAdd(&hist[sy], 1u);
+        }
+    } else {
+        unsigned sy = in.sym[i];
+        T rv, out;
+        if (sy < GLIDE_NQUANT) {
+            rv = out = pred + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+        } else if (sy == GLIDE_SYM_FILL) {
+            if (!g.has_fill) *in.err = GG_ERR_CORRUPT;
+            rv = subst;
+            out = Bits<T>::from((typename Bits<T>::U)g.fill_bits);
+        } else {
+            uint32_t k = in.n_outliers ? in.pos[i] : 0;
+            if (k < in.n_outliers) out = load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
+            else {
+                *in.err = GG_ERR_CORRUPT;
+                out = subst;
+            }
+            rv = isfinite(out) ? out : subst;
+        }
+        *r = rv;
+        if (owned) y[i] = out;
+    }
+}
+
+/* Counts a symbol in a shared histogram, one atomic per distinct symbol of
+ * the warp: most points of a chunk share the zero symbol. */
+__device__ __forceinline__ void hist_add(unsigned *hist, unsigned sy)
+{
+    unsigned peers = __match_any_sync(__activemask(), sy);
+    if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) atomicAdd(&hist[sy], (unsigned)__popc(peers));
+}
+
+/* Interpolation with the whole closed box in shared memory: values
+ * (encode: the input, overwritten in place by the reconstruction, since a
+ * point is read as input only before its own step) and symbols. Global
+ * memory is touched only by coalesced row-order passes. */
+template <class T, int OP>
+__global__ void __launch_bounds__(GG_THREADS)
+    interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
+    Box bx;
+    block_box(g, blockIdx.x, bx);
+    const uint64_t B = 1ull << g.blog;
+    uint32_t e[3];
+    const uint32_t E = box_ext(bx, e);
+    T *r = (T *)smem;
+    uint16_t *sb = (uint16_t *)(smem + (size_t)E * sizeof(T));
+    const long long rs[3] = {(long long)e[1] * e[2], (long long)e[2], 1};
+    const T subst = Bits<T>::from((typename Bits<T>::U)lv->subst_bits);
+    const double eb = lv->eb_abs;
+
+    for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
+        uint32_t lx = t % e[2], u = t / e[2], ly = u % e[1], lz = u / e[1];
+        uint64_t gi = (bx.lo[0] + lz) * g.st[0] + (bx.lo[1] + ly) * g.st[1] + bx.lo[2] + lx;
+        if (OP == OP_ENCODE) r[t] = x[gi];
+        else sb[t] = in.sym[gi];
+    }
+    if (OP == OP_ENCODE)
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) hist[t] = 0;
+    __syncthreads();
+
+    /* anchors of the closed box: lo and, where the box is full, lo + B */
+    {
+        uint32_t ca[3];
+        for (int a = 0; a < 3; a++) ca[a] = (uint32_t)((bx.hi[a] - bx.lo[a]) / B + 1);
+        uint32_t na = ca[0] * ca[1] * ca[2];
+        for (uint32_t t = threadIdx.x; t < na; t += blockDim.x) {
+            uint32_t u = t, l[3];
+            l[2] = (u % ca[2]) * (uint32_t)B;
+            u /= ca[2];
+            l[1] = (u % ca[1]) * (uint32_t)B;
+            l[0] = (u / ca[1]) * (uint32_t)B;
+            long long lt = l[0] * rs[0] + l[1] * rs[1] + l[2];
+            T v;
+            if (OP == OP_ENCODE) v = r[lt];
+            else {
+                uint64_t k = (((bx.lo[0] + l[0]) >> g.blog) * g.nb[1] + ((bx.lo[1] + l[1]) >> g.blog)) * g.nb[2] +
+                             ((bx.lo[2] + l[2]) >> g.blog);
+                v = load_le<T>(in.anchors + k * sizeof(T));
+            }
+            bool fill = is_fill(g, v), fin = isfinite(v);
+            unsigned want = fill ? GLIDE_SYM_FILL : !fin ? GLIDE_SYM_OUTLIER : GLIDE_SYM_ZERO;
+            r[lt] = (fill || !fin) ? subst : v;
+            if (OP == OP_ENCODE) sb[lt] = (uint16_t)want;
+            else if (sb[lt] != want) *in.err = GG_ERR_CORRUPT;
+        }
+    }
+    __syncthreads();
+
+    for (unsigned l = g.blog; l >= 1; l--) {
+        const uint64_t s = 1ull << (l - 1);
+        const unsigned cfg = lv->level_cfg[l - 1], spline = cfg & 3u;
+        const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
+        const T e2 = (T)(2.0 * lv->level_eb[l - 1]);
+        for (unsigned j = 0; j < g.eff_rank; j++) {
+            Step S;
+            step_make(S, bx, s, ax, j);
+            const unsigned d = ax[j];
+            const long long o1 = (long long)s * rs[d];
+            for (uint32_t t = threadIdx.x; t < S.total; t += blockDim.x) {
+                uint64_t c[3];
+                step_point(S, t, c);
+                long long lt = (long long)(c[0] - bx.lo[0]) * rs[0] + (long long)(c[1] - bx.lo[1]) * rs[1] +
+                               (long long)(c[2] - bx.lo[2]);
+                T *rp = r + lt;
+                if (OP == OP_ENCODE) {
+                    T xv = *rp, rv;
+                    unsigned sy;
+                    if (is_fill(g, xv)) {
+                        sy = GLIDE_SYM_FILL;
+                        rv = subst;
+                    } else {
+                        T pred = ipredict(rp, o1, c[d], s, bx.lo[d], bx.hi[d], spline);
+                        int q = quantize(xv, pred, e2, eb, &rv);
+                        if (q >= 0) sy = (unsigned)q;
+                        else {
+                            sy = GLIDE_SYM_OUTLIER;
+                            rv = isfinite(xv) ? xv : subst;
+                        }
+                    }
+                    *rp = rv;
+                    sb[lt] = (uint16_t)sy;
+                } else {
+                    unsigned sy = sb[lt];
+                    T rv;
+                    if (sy < GLIDE_NQUANT) {
+                        rv = ipredict(rp, o1, c[d], s, bx.lo[d], bx.hi[d], spline) + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+                    } else if (sy == GLIDE_SYM_FILL) {
+                        rv = subst;
+                    } else {
+                        uint64_t gi = c[0] * g.st[0] + c[1] * g.st[1] + c[2];
+                        uint32_t k = in.n_outliers ? in.pos[gi] : 0;
+                        T v = subst;
+                        if (k < in.n_outliers) v = load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
+                        else *in.err = GG_ERR_CORRUPT;
+                        rv = isfinite(v) ? v : subst;
+                    }
+                    *rp = rv;
+                }
+            }
+            __syncthreads();
+        }
+    }
+
+    /* the points this block owns, in row order */
+    uint32_t o[3];
+    for (int a = 0; a < 3; a++) o[a] = e[a] < B ? e[a] : (uint32_t)B;
+    const uint32_t O = o[0] * o[1] * o[2];
+    for (uint32_t t = threadIdx.x; t < O; t += blockDim.x) {
+        uint32_t lx = t % o[2], u = t / o[2], ly = u % o[1], lz = u / o[1];
+        long long lt = lz * rs[0] + ly * rs[1] + lx;
+        uint64_t gi = (bx.lo[0] + lz) * g.st[0] + (bx.lo[1] + ly) * g.st[1] + bx.lo[2] + lx;
+        unsigned sy = sb[lt];
+        if (OP == OP_ENCODE) {
+            sym[gi] = (uint16_t)sy;
+            hist_add(hist, sy);
+        } else {
+            T out;
+            if (sy < GLIDE_NQUANT) out = r[lt];
+            else if (sy == GLIDE_SYM_FILL) {
+                if (!g.has_fill) *in.err = GG_ERR_CORRUPT;
+                out = Bits<T>::from((typename Bits<T>::U)g.fill_bits);
+            } else {
+                uint32_t k = in.n_outliers ? in.pos[gi] : 0;
+                out = subst;
+                if (k < in.n_outliers) out = load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
+                else *in.err = GG_ERR_CORRUPT;
+            }
+            y[gi] = out;
+        }
+    }
+    if (OP == OP_ENCODE) {
+        __syncthreads();
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
+            if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
+    }
+}
+
+/* One thread block per anchor block, interpolation (docs/FORMAT.md §8):
+ * the general path, with the reconstruction in global scratch, for boxes
+ * too large for shared memory (anchor strides above the defaults). */
+template <class T, int OP, bool SH>
+__global__ void __launch_bounds__(GG_THREADS)
+    interp_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *rglob)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
+    Box bx;
+    block_box(g, blockIdx.x, bx);
+    const uint64_t B = 1ull << g.blog;
+    RView<T> rv;
+    if (SH) {
+        rv.base = (T *)smem;
+        for (int a = 0; a < 3; a++) rv.org[a] = bx.lo[a];
+        rv.rs[2] = 1;
+        rv.rs[1] = (long long)(bx.hi[2] - bx.lo[2] + 1);
+        rv.rs[0] = rv.rs[1] * (long long)(bx.hi[1] - bx.lo[1] + 1);
+    } else {
+        rv.base = rglob;
+        for (int a = 0; a < 3; a++) rv.org[a] = 0;
+        for (int a = 0; a < 3; a++) rv.rs[a] = (long long)g.st[a];
+    }
+    if (OP == OP_ENCODE)
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) hist[t] = 0;
+    const T subst = Bits<T>::from((typename Bits<T>::U)lv->subst_bits);
+    const double eb = lv->eb_abs;
+
+    /* anchors of the closed box: lo and, where the box is full, lo + B */
+    {
+        uint32_t ca[3];
+        for (int a = 0; a < 3; a++) ca[a] = (uint32_t)((bx.hi[a] - bx.lo[a]) / B + 1);
+        uint32_t na = ca[0] * ca[1] * ca[2];
+        if (OP == OP_ENCODE) __syncthreads(); /* hist zeroed */
+        for (uint32_t t = threadIdx.x; t < na; t += blockDim.x) {
+            uint64_t c[3];
+            uint32_t u = t;
+            c[2] = bx.lo[2] + (u % ca[2]) * B;
+            u /= ca[2];
+            c[1] = bx.lo[1] + (u % ca[1]) * B;
+            c[0] = bx.lo[0] + (u / ca[1]) * B;
+            uint64_t i = c[0] * g.st[0] + c[1] * g.st[1] + c[2];
+            bool owned = c[0] < bx.lo[0] + B && c[1] < bx.lo[1] + B && c[2] < bx.lo[2] + B;
+            T v;
+            if (OP == OP_ENCODE) v = x[i];
+            else {
+                uint64_t k = ((c[0] >> g.blog) * g.nb[1] + (c[1] >> g.blog)) * g.nb[2] + (c[2] >> g.blog);
+                v = load_le<T>(in.anchors + k * sizeof(T));
+            }
+            bool fill = is_fill(g, v), fin = isfinite(v);
+            unsigned want = fill ? GLIDE_SYM_FILL : !fin ? GLIDE_SYM_OUTLIER : GLIDE_SYM_ZERO;
+            *rv.at(c) = (fill || !fin) ? subst : v;
+            if (OP == OP_ENCODE) {
+                if (owned) {
+                    sym[i] = (uint16_t)want;
+                    atomicAdd(&hist[want], 1u);
+                }
+            } else {
+                if (in.sym[i] != want) *in.err = GG_ERR_CORRUPT;
+                if (owned) {
+                    T out = v;
+                    if (want == GLIDE_SYM_OUTLIER) {
+                        uint32_t k = in.n_outliers ? in.pos[i] : 0;
+                        if (k < in.n_outliers) out = load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
+                        else *in.err = GG_ERR_CORRUPT;
+                    }
+                    y[i] = out;
+                }
+            }
+        }
+    }
+    __syncthreads();
+
+    for (unsigned l = g.blog; l >= 1; l--) {
+        const uint64_t s = 1ull << (l - 1);
+        const unsigned cfg = lv->level_cfg[l - 1], spline = cfg & 3u;
+        const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
+        const T e2 = (T)(2.0 * lv->level_eb[l - 1]);
+        for (unsigned j = 0; j < g.eff_rank; j++) {
+            Step S;
+            step_make(S, bx, s, ax, j);
+            const unsigned d = ax[j];
+            const long long o1 = (long long)s * rv.rs[d];
+            for (uint32_t t = threadIdx.x; t < S.total; t += blockDim.x) {
+                uint64_t c[3];
+                step_point(S, t, c);
+                uint64_t i = c[0] * g.st[0] + c[1] * g.st[1] + c[2];
+                bool owned = c[0] < bx.lo[0] + B && c[1] < bx.lo[1] + B && c[2] < bx.lo[2] + B;
+                T *rp = rv.at(c);
+                T pred = (OP == OP_DECODE && in.sym[i] >= GLIDE_NQUANT)
+                             ? (T)0
+                             : ipredict(rp, o1, c[d], s, bx.lo[d], bx.hi[d], spline);
+                visit<T, OP>(g, x, sym, in, y, hist, i, owned, pred, e2, eb, subst, rp);
+            }
+            __syncthreads();
+        }
+    }
+    if (OP == OP_ENCODE)
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
+            if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
+}
+
+/* One thread block per anchor block, Lorenzo (docs/FORMAT.md §9): points on
+ * the same anti-diagonal a + b + c = w of the block depend only on earlier
+ * diagonals, so each diagonal is one parallel step. */
+template <class T, int OP, bool SH>
+__global__ void __launch_bounds__(GG_THREADS)
+    lorenzo_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *rglob)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
+    Box bx;
+    block_box(g, blockIdx.x, bx);
+    const uint64_t B = 1ull << g.blog;
+    uint64_t e[3];
+    for (int a = 0; a < 3; a++) e[a] = bx.lo[a] + B <= g.n[a] ? B : g.n[a] - bx.lo[a];
+    if (g.n[0] == 1) e[0] = 1;
+    if (g.n[1] == 1) e[1] = 1;
+    RView<T> rv;
+    if (SH) {
+        rv.base = (T *)smem;
+        for (int a = 0; a < 3; a++) rv.org[a] = bx.lo[a];
+        rv.rs[2] = 1;
+        rv.rs[1] = (long long)e[2];
+        rv.rs[0] = (long long)(e[2] * e[1]);
+    } else {
+        rv.base = rglob;
+        for (int a = 0; a < 3; a++) rv.org[a] = 0;
+        for (int a = 0; a < 3; a++) rv.rs[a] = (long long)g.st[a];
+    }
+    if (OP == OP_ENCODE) {
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) hist[t] = 0;
+        __syncthreads();
+    }
+    const T subst = Bits<T>::from((typename Bits<T>::U)lv->subst_bits);
+    const double eb = lv->eb_abs;
+    const T e2 = (T)(2.0 * eb);
+    if (threadIdx.x == 0) {
+        /* the block's one anchor, its corner */
+        uint64_t i = bx.lo[0] * g.st[0] + bx.lo[1] * g.st[1] + bx.lo[2];
+        T v;
+        if (OP == OP_ENCODE) v = x[i];
+        else {
+            uint64_t k = ((bx.lo[0] >> g.blog) * g.nb[1] + (bx.lo[1] >> g.blog)) * g.nb[2] + (bx.lo[2] >> g.blog);
+            v = load_le<T>(in.anchors + k * sizeof(T));
+        }
+        bool fill = is_fill(g, v), fin = isfinite(v);
+        unsigned want = fill ? GLIDE_SYM_FILL : !fin ? GLIDE_SYM_OUTLIER : GLIDE_SYM_ZERO;
+        uint64_t c[3] = {bx.lo[0], bx.lo[1], bx.lo[2]};
+        *rv.at(c) = (fill || !fin) ? subst : v;
+        if (OP == OP_ENCODE) {
+            sym[i] = (uint16_t)want;
+            hist[want]++;
+        } else {
+            if (in.sym[i] != want) *in.err = GG_ERR_CORRUPT;
+            T out = v;
+            if (want == GLIDE_SYM_OUTLIER) {
+                uint32_t k = in.n_outliers ? in.pos[i] : 0;
+                if (k < in.n_outliers) out = load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
+                else *in.err = GG_ERR_CORRUPT;
+            }
+            y[i] = out;
+        }
+    }
+    __syncthreads();
+    const uint64_t pairs = e[0] * e[1], wmax = (e[0] - 1) + (e[1] - 1) + (e[2] - 1);
+    for (uint64_t w = 1; w <= wmax; w++) {
+        for (uint64_t t = threadIdx.x; t < pairs; t += blockDim.x) {
+            uint64_t a = t / e[1], b = t % e[1];
+            if (a + b > w || w - a - b >= e[2]) continue;
+            uint64_t c[3] = {bx.lo[0] + a, bx.lo[1] + b, bx.lo[2] + (w - a - b)};
+            uint64_t i = c[0] * g.st[0] + c[1] * g.st[1] + c[2];
+            T *rp = rv.at(c);
+            int pz = a != 0, py = b != 0, px = w - a - b != 0;
+            const long long s0 = rv.rs[0], s1 = rv.rs[1];
+            T pred = (T)0;
+            if (OP == OP_ENCODE || in.sym[i] < GLIDE_NQUANT) {
+                /* cpu/lorenzo_tmpl.h lorenzo_predict, same order */
+                T p = (px ? rp[-1] : (T)0) + (py ? rp[-s1] : (T)0);
+                p = p + (pz ? rp[-s0] : (T)0);
+                p = p - (px && py ? rp[-s1 - 1] : (T)0);
+                p = p - (px && pz ? rp[-s0 - 1] : (T)0);
+                p = p - (py && pz ? rp[-s0 - s1] : (T)0);
+                pred = p + (px && py && pz ? rp[-s0 - s1 - 1] : (T)0);
+            }
+            visit<T, OP>(g, x, sym, in, y, hist, i, true, pred, e2, eb, subst, rp);
+        }
+        __syncthreads();
+    }
+    if (OP == OP_ENCODE)
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
+            if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
+}
+
+/* --------------------------------------------- anchors and outliers */
+
+template <class T> __global__ void anchors_store_k(const T *x, gg_grid g, uint8_t *dst)
+{
+    uint64_t na = g.nb[0] * g.nb[1] * g.nb[2];
+    for (uint64_t k = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; k < na; k += (uint64_t)gridDim.x * blockDim.x) {
+        uint64_t u = k, ax = u % g.nb[2];
+        u /= g.nb[2];
+        uint64_t ay = u % g.nb[1], az = u / g.nb[1];
+        uint64_t i = (az << g.blog) * g.st[0] + (ay << g.blog) * g.st[1] + (ax << g.blog);
+        store_le<T>(dst + k * sizeof(T), x[i]);
+    }
+}
+
+__global__ void outlier_flags_k(const uint16_t *sym, uint64_t n, uint32_t *pos)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        pos[i] = sym[i] == GLIDE_SYM_OUTLIER;
+}
+
+__global__ void outlier_total_k(const uint16_t *sym, uint64_t n, const uint32_t *pos, gg_state *st)
+{
+    st->n_outliers = (unsigned long long)pos[n - 1] + (sym[n - 1] == GLIDE_SYM_OUTLIER);
+}
+
+template <class T>
+__global__ void outliers_store_k(const T *x, uint64_t n, const uint16_t *sym, const uint32_t *pos, uint8_t *dst)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
+        if (sym[i] == GLIDE_SYM_OUTLIER) store_le<T>(dst + (uint64_t)pos[i] * sizeof(T), x[i]);
+}
+
+/* ------------------------------------------------------------ launchers */
+
+static unsigned grid_for(uint64_t n)
+{
+    uint64_t b = (n + GG_THREADS - 1) / GG_THREADS;
+    if (b > 65535ull * 16) b = 65535ull * 16;
+    return b ? (unsigned)b : 1u;
+}
+
+static uint64_t n_blocks(const gg_grid &g) { return g.nb[0] * g.nb[1] * g.nb[2]; }
+
+enum { BOX_TUNE, BOX_INTERP, BOX_LORENZO };
+/* largest dynamic shared memory a block may opt in to on this device
+ * (64 KiB on Turing, 227 KiB on Hopper); the same for every call */
+static size_t shared_max(void)
+{
+    static size_t cached;
+    if (!cached) {
+        int dev = 0, v = 48 * 1024;
+        if (cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+            v = 48 * 1024;
+        /* the kernels' static shared memory (histogram, reductions) */
+        cached = (size_t)v > 8 * 1024 ? (size_t)v - 8 * 1024 : 0;
+    }
+    return cached;
+}
+
+/* shared bytes a kernel needs for one block's box, or 0 if it must use the
+ * global-memory path */
+static size_t box_bytes(const gg_grid &g, int kind)
+{
+    uint64_t B = 1ull << g.blog, e = 1;
+    for (int a = 0; a < 3; a++) {
+        uint64_t ext = kind == BOX_LORENZO ? (g.n[a] < B ? g.n[a] : B) : (g.n[a] < B + 1 ? g.n[a] : B + 1);
+        e *= ext;
+    }
+    size_t per = g.dtype == GLIDE_FLOAT64 ? 8 : 4;
+    if (kind == BOX_INTERP) per += 2;
+    size_t limit = kind == BOX_LORENZO ? GG_SHARED_LIMIT : shared_max();
+    return e * per <= limit ? (size_t)(e * per) : 0;
+}
+
+/* lets a kernel take more than the default 48 KiB of dynamic shared memory */
+static cudaError_t allow_shared(const void *kernel, size_t bytes)
+{
+    if (bytes <= 48 * 1024) return cudaSuccess;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+}
+
+extern "C" int gg_needs_global_r(gg_grid g, int lorenzo)
+{
+    return box_bytes(g, lorenzo ? BOX_LORENZO : BOX_INTERP) == 0;
+}
+
+extern "C" cudaError_t gg_range(const void *d_x, gg_grid g, gg_state *d_st, cudaStream_t s)
+{
+    /* about 8 values per thread at least, at most a few waves of blocks */
+    uint64_t b = (g.count + 8 * GG_THREADS - 1) / (8 * GG_THREADS);
+    unsigned nb = b > 1024 ? 1024u : (unsigned)(b ? b : 1);
+    if (g.dtype == GLIDE_FLOAT64) range_k<double><<<nb, GG_THREADS, 0, s>>>((const double *)d_x, g, d_st);
+    else range_k<float><<<nb, GG_THREADS, 0, s>>>((const float *)d_x, g, d_st);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gg_plan(gg_grid g, int mode, double eb, double alpha_opt, int interp, gg_state *d_st,
+                               cudaStream_t s)
+{
+    if (g.dtype == GLIDE_FLOAT64) plan_k<double><<<1, 1, 0, s>>>(g, mode, eb, alpha_opt, interp, d_st);
+    else plan_k<float><<<1, 1, 0, s>>>(g, mode, eb, alpha_opt, interp, d_st);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s)
+{
+    uint64_t m = 1;
+    for (int a = 0; a < 3; a++) m *= (g.nb[a] + k - 1) / k;
+    unsigned n_ord = g.eff_rank == 3 ? 6 : g.eff_rank == 2 ? 2 : 1;
+    dim3 grid((unsigned)m, GLIDE_NSPLINES * n_ord);
+    size_t sh = box_bytes(g, BOX_TUNE);
+    cudaError_t e = allow_shared(g.dtype == GLIDE_FLOAT64 ? (const void *)tune_k<double, true> : (const void *)tune_k<float, true>, sh);
+    if (e != cudaSuccess) return e;
+    if (g.dtype == GLIDE_FLOAT64) {
+        if (sh) tune_k<double, true><<<grid, GG_THREADS, sh, s>>>((const double *)d_x, g, k, d_st);
+        else tune_k<double, false><<<grid, GG_THREADS, 0, s>>>((const double *)d_x, g, k, d_st);
+    } else {
+        if (sh) tune_k<float, true><<<grid, GG_THREADS, sh, s>>>((const float *)d_x, g, k, d_st);
+        else tune_k<float, false><<<grid, GG_THREADS, 0, s>>>((const float *)d_x, g, k, d_st);
+    }
+    tune_pick_k<<<1, 1, 0, s>>>(g, d_st);
+    return cudaGetLastError();
+}
+
+template <class T, int OP>
+static cudaError_t launch_predict(gg_grid g, int lorenzo, const gg_levels *lv, const T *x, uint16_t *sym,
+                                  gg_state *st, DecodeIn in, T *y, T *r, cudaStream_t s)
+{
+    unsigned nb = (unsigned)n_blocks(g);
+    if (lorenzo) {
+        size_t sh = box_bytes(g, BOX_LORENZO);
+        if (sh) lorenzo_k<T, OP, true><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, r);
+        else lorenzo_k<T, OP, false><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r);
+    } else {
+        size_t sh = box_bytes(g, BOX_INTERP);
+        if (sh) {
+            cudaError_t e = allow_shared((const void *)interp_sh_k<T, OP>, sh);
+            if (e != cudaSuccess) return e;
+            interp_sh_k<T, OP><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y);
+        } else {
+            interp_k<T, OP, false><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r);
+        }
+    }
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gg_encode(const void *d_x, gg_grid g, int lorenzo, gg_state *d_st, uint16_t *d_sym, void *d_r,
+                                 cudaStream_t s)
+{
+    DecodeIn in = {};
+    if (g.dtype == GLIDE_FLOAT64)
+        return launch_predict<double, OP_ENCODE>(g, lorenzo, &d_st->lv, (const double *)d_x, d_sym, d_st, in, NULL,
+                                                 (double *)d_r, s);
+    return launch_predict<float, OP_ENCODE>(g, lorenzo, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
+                                            (float *)d_r, s);
+}
+
+extern "C" cudaError_t gg_decode(gg_grid g, int lorenzo, const gg_state *d_st, const uint16_t *d_sym,
+                                 const uint32_t *d_pos, const uint8_t *d_anchors, const uint8_t *d_outliers,
+                                 uint64_t n_outliers, void *d_y, void *d_r, uint32_t *d_err, cudaStream_t s)
+{
+    DecodeIn in = {d_sym, d_pos, d_anchors, d_outliers, n_outliers, d_err};
+    if (g.dtype == GLIDE_FLOAT64)
+        return launch_predict<double, OP_DECODE>(g, lorenzo, &d_st->lv, NULL, NULL, NULL, in, (double *)d_y,
+                                                 (double *)d_r, s);
+    return launch_predict<float, OP_DECODE>(g, lorenzo, &d_st->lv, NULL, NULL, NULL, in, (float *)d_y, (float *)d_r,
+                                            s);
+}
+
+extern "C" cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_dst, cudaStream_t s)
+{
+    uint64_t na = n_blocks(g);
+    if (g.dtype == GLIDE_FLOAT64) anchors_store_k<double><<<grid_for(na), GG_THREADS, 0, s>>>((const double *)d_x, g, d_dst);
+    else anchors_store_k<float><<<grid_for(na), GG_THREADS, 0, s>>>((const float *)d_x, g, d_dst);
+    return cudaGetLastError();
+}
+
+extern "C" size_t gg_outlier_scan_scratch(uint64_t n)
+{
+    size_t bytes = 0;
+    cub::DeviceScan::ExclusiveSum(NULL, bytes, (uint32_t *)NULL, (uint32_t *)NULL, (int)n);
+    return bytes;
+}
+
+extern "C" cudaError_t gg_outlier_scan(const uint16_t *d_sym, uint64_t n, uint32_t *d_pos, gg_state *d_st,
+                                       void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+{
+    outlier_flags_k<<<grid_for(n), GG_THREADS, 0, s>>>(d_sym, n, d_pos);
+    cudaError_t e = cub::DeviceScan::ExclusiveSum(d_scratch, scratch_bytes, d_pos, d_pos, (int)n, s);
+    if (e != cudaSuccess) return e;
+    outlier_total_k<<<1, 1, 0, s>>>(d_sym, n, d_pos, d_st);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gg_outliers_store(const void *d_x, gg_grid g, const uint16_t *d_sym, const uint32_t *d_pos,
+                                         uint8_t *d_dst, cudaStream_t s)
+{
+    if (g.dtype == GLIDE_FLOAT64)
+        outliers_store_k<double><<<grid_for(g.count), GG_THREADS, 0, s>>>((const double *)d_x, g.count, d_sym, d_pos, d_dst);
+    else
+        outliers_store_k<float><<<grid_for(g.count), GG_THREADS, 0, s>>>((const float *)d_x, g.count, d_sym, d_pos, d_dst);
+    return cudaGetLastError();
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The whole GPU suite in one command, on a bare GPU machine (no internet):
+# build for the local GPU, compare the GPU backend with the CPU reference on
+# synthetic and real fields, run every ctest (h5py tests included) with
+# GLIDE_BACKEND=gpu, compute-sanitizer memcheck and racecheck, then the GPU
+# benchmark unless GLIDE_GPU_BENCH=0. Logs and GPU-made golden streams go to
+# $OUT (default out/gpu); a short table is printed last.
+#   bash h5tests/gpu/run.sh
+# Real fields: GLIDE_DATA_DIR (default ../shared/data, or .devdata/ in the
+# checkout) with real_fields_dev.h5.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-$PWD/out/gpu}
+mkdir -p "$OUT/logs"
+LOG=$OUT/logs
+jobs=$(nproc)
+declare -a rows
+
+step() { # name, command...: runs, logs, records pass/fail and seconds
+    local name=$1; shift
+    local t0=$SECONDS
+    echo "== $name"
+    if "$@" >"$LOG/$name.log" 2>&1; then rows+=("$name|pass|$((SECONDS - t0))"); else rows+=("$name|FAIL ($?)|$((SECONDS - t0))"); fi
+    tail -n 5 "$LOG/$name.log"
+}
+
+nvidia-smi -L | tee "$LOG/device.txt"
+cap=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d ' .')
+arch=${GLIDE_CUDA_ARCHITECTURES:-${cap:-90}}
+step build bash -c "cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DGLIDE_CUDA_ARCHITECTURES=$arch \
+  && cmake --build build-gpu -j$jobs"
+
+data=${GLIDE_DATA_DIR:-}
+[ -z "$data" ] && for d in ../shared/data .devdata; do [ -f "$d/real_fields_dev.h5" ] && data=$d && break; done
+fields=build-gpu/fields
+if [ -n "$data" ]; then
+    step extract_fields python3 - "$data/real_fields_dev.h5" "$fields" <<'EOF'
+import sys, os, h5py, numpy as np
+src, dst = sys.argv[1], sys.argv[2]
+os.makedirs(dst, exist_ok=True)
+with h5py.File(src, "r") as f:
+    def visit(name, obj):
+        if isinstance(obj, h5py.Dataset) and obj.dtype == np.float32 and obj.ndim >= 1:
+            a = np.ascontiguousarray(obj[...]).astype("<f4")
+            shape = "x".join(str(s) for s in a.shape[-3:])
+            n = int(np.prod(a.shape[-3:]))
+            if a.ndim > 3:  # the leading axes are a stack: keep the first 3-D slab
+                a = a.reshape(-1, n)[0]
+            a.tofile(os.path.join(dst, name.replace("/", "_").strip("_") + "__" + shape + ".f32"))
+            print(name, a.size)
+    f.visititems(visit)
+EOF
+    farg=(--fields "$fields")
+else
+    echo "no real fields found (GLIDE_DATA_DIR); synthetic only"
+    farg=()
+fi
+
+B=build-gpu
+rm -rf "$OUT/golden" && mkdir -p "$OUT/golden"
+step gpu_huff $B/gpu/test_gpu_huff
+step gpu_codec $B/h5tests/gpu/test_gpu_codec "${farg[@]}" --large --write-golden "$OUT/golden"
+export GLIDE_PLUGIN_DIR=$PWD/$B/plugin
+[ -n "$data" ] && export GLIDE_DATA_DIR=$PWD/$data GLIDE_REQUIRE_DATA=1
+step ctest_gpu env GLIDE_BACKEND=gpu bash -c "cd $B && ctest --output-on-failure -j4"
+step memcheck compute-sanitizer --tool memcheck --leak-check no --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --quick
+step racecheck compute-sanitizer --tool racecheck --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --quick
+step memcheck_huff compute-sanitizer --tool memcheck --error-exitcode 9 $B/gpu/test_gpu_huff -q
+step racecheck_huff compute-sanitizer --tool racecheck --error-exitcode 9 $B/gpu/test_gpu_huff -q
+if [ "${GLIDE_GPU_BENCH:-1}" != 0 ] && [ -x $B/bench/glide_gpu_bench ]; then
+    step bench env HDF5_PLUGIN_PATH=$PWD/$B/plugin $B/bench/glide_gpu_bench --out "$OUT/results-gpu.md" ${GLIDE_GPU_BENCH_ARGS:-}
+fi
+(cd "$OUT" && tar czf golden.tgz golden && rm -rf golden)
+(cd "$OUT" && tar czf logs.tgz logs)
+{
+    echo "| step | result | s |"
+    echo "|---|---|---|"
+    for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
+} | tee "$OUT/summary.md"
+grep -h "passed,\|failed\|ERROR SUMMARY\|checks," "$LOG"/*.log | head -20

@@ -1,0 +1,425 @@
+/* GPU backend against the CPU reference: the same bytes for the same input
+ * and options, the same values decoded (bit for bit), the same verdict on
+ * damaged streams, and the bound checked on the GPU's own output.
+ *   test_gpu_codec [--fields DIR] [--large] [--write-golden DIR]
+ * DIR of --fields holds raw little-endian float32 files named
+ * NAME__D0xD1xD2.f32 (h5tests/gpu/run.sh extracts them from the real
+ * fields). Exit 77 (skipped) where no GPU is usable. */
+#include "check.h"
+#include "codec.h"
+#include "gpu_backend.h"
+#include "bytes.h"
+#include <dirent.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int verbose, quick; /* quick: a small subset, for the sanitizers */
+
+static const char *section_of(const glide_layout *l, size_t off)
+{
+    if (off < GLIDE_HEADER_FIXED) return "header";
+    if (off < l->book_off) return "dims";
+    if (off < l->anchors_off) return "book";
+    if (off < l->outliers_off) return "anchors";
+    if (off < l->segtab_off) return "outliers";
+    if (off < l->stream_off) return "segment table";
+    if (off < l->crc_off) return "huffman stream";
+    return "crc";
+}
+
+static void explain(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+    glide_header ha, hb;
+    glide_layout la, lb;
+    if (glide_is_error(glide_header_read(a, na, &ha, &la)) || glide_is_error(glide_header_read(b, nb, &hb, &lb))) {
+        printf("    (a header does not parse)\n");
+        return;
+    }
+    printf("    cpu: method %u book %u/%u eb_abs %.17g alpha %g subst %llx outl %llu stream %llu total %zu\n",
+           ha.method, ha.book_kind, ha.book_id, ha.eb_abs, ha.alpha, (unsigned long long)ha.subst_bits,
+           (unsigned long long)ha.n_outliers, (unsigned long long)ha.stream_bytes, na);
+    printf("    gpu: method %u book %u/%u eb_abs %.17g alpha %g subst %llx outl %llu stream %llu total %zu\n",
+           hb.method, hb.book_kind, hb.book_id, hb.eb_abs, hb.alpha, (unsigned long long)hb.subst_bits,
+           (unsigned long long)hb.n_outliers, (unsigned long long)hb.stream_bytes, nb);
+    printf("    cfg cpu:");
+    for (int l = 0; l < 6; l++) printf(" %02x", ha.level_cfg[l]);
+    printf("  gpu:");
+    for (int l = 0; l < 6; l++) printf(" %02x", hb.level_cfg[l]);
+    printf("\n");
+    size_t m = na < nb ? na : nb;
+    for (size_t i = 0; i < m; i++)
+        if (a[i] != b[i]) {
+            printf("    first difference at byte %zu (%s): cpu %02x gpu %02x\n", i, section_of(&la, i), a[i], b[i]);
+            break;
+        }
+}
+
+/* max |x - y| over finite x; -1 if a non-finite x is not reproduced bit for bit */
+static double max_err(const void *x, const void *y, uint64_t n, int f64)
+{
+    double m = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        double a = f64 ? ((const double *)x)[i] : ((const float *)x)[i];
+        double b = f64 ? ((const double *)y)[i] : ((const float *)y)[i];
+        if (!isfinite(a)) {
+            if (memcmp((const char *)x + i * (f64 ? 8 : 4), (const char *)y + i * (f64 ? 8 : 4), f64 ? 8 : 4)) return -1;
+            continue;
+        }
+        double e = fabs(a - b);
+        if (!(e <= m)) m = e;
+    }
+    return m;
+}
+
+static void spit(const char *dir, const char *name, const char *ext, const void *b, size_t n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.%s", dir, name, ext);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(b, 1, n, f) != n) { fprintf(stderr, "cannot write %s\n", path); exit(1); }
+    fclose(f);
+}
+
+static const char *golden_dir;
+static int write_golden; /* compare() also saves input, stream and output */
+
+/* One comparison. Returns the GPU stream (malloc'd) for further use. */
+static uint8_t *compare(const char *name, const glide_params *p, const void *x, size_t *out_len)
+{
+    glide_encode_opts o = glide_default_encode_opts();
+    size_t esz = p->dtype == GLIDE_FLOAT64 ? 8 : 4;
+    uint64_t n = 1;
+    for (unsigned i = 0; i < p->rank; i++) n *= p->dims[i];
+    size_t cap = glide_compress_bound(p);
+    uint8_t *sc = malloc(cap), *sg = malloc(cap);
+    void *yc = malloc(n * esz), *yg = malloc(n * esz);
+    size_t lc = glide_cpu_compress(p, &o, x, sc, cap);
+    size_t lg = glide_gpu_compress(p, &o, x, sg, cap);
+    int same = !glide_is_error(lc) && lc == lg && memcmp(sc, sg, lc) == 0;
+    CHECK(same, "%s: GPU stream equals CPU stream (cpu %zu%s, gpu %zu%s)", name, lc,
+          glide_is_error(lc) ? glide_error_name(lc) : "", lg, glide_is_error(lg) ? glide_error_name(lg) : "");
+    if (!same && !glide_is_error(lc) && !glide_is_error(lg)) explain(sc, lc, sg, lg);
+    if (glide_is_error(lg)) goto out;
+    glide_header h;
+    glide_layout lay;
+    size_t hr = glide_header_read(sg, lg, &h, &lay);
+    CHECK(!glide_is_error(hr), "%s: GPU stream header parses", name);
+    if (glide_is_error(hr)) goto out;
+    /* decode the GPU stream on both backends */
+    size_t dc = glide_decompress_with(GLIDE_BACKEND_CPU, sg, lg, yc, n * esz);
+    size_t dg = h.method == GLIDE_METHOD_RAW ? glide_decompress_with(GLIDE_BACKEND_CPU, sg, lg, yg, n * esz)
+                                              : glide_gpu_decompress(&h, &lay, sg, lg, yg);
+    if (h.method != GLIDE_METHOD_RAW && !glide_is_error(dg)) dg = n * esz;
+    CHECK(dc == n * esz && dg == n * esz && memcmp(yc, yg, n * esz) == 0,
+          "%s: GPU decode equals CPU decode bit for bit (cpu %s, gpu %s)", name,
+          glide_is_error(dc) ? glide_error_name(dc) : "ok", glide_is_error(dg) ? glide_error_name(dg) : "ok");
+    double e = max_err(x, yg, n, esz == 8);
+    CHECK(e >= 0 && e <= h.eb_abs, "%s: GPU output within the bound (max err %.3g, eb %.3g)", name, e, h.eb_abs);
+    if (verbose) printf("ok %s: %zu -> %zu bytes (method %u, book %u/%u)\n", name, n * esz, lg, h.method, h.book_kind, h.book_id);
+    if (write_golden) {
+        spit(golden_dir, name, "input", x, n * esz);
+        spit(golden_dir, name, "glide", sg, lg);
+        spit(golden_dir, name, "output", yg, n * esz);
+    }
+out:
+    free(sc);
+    free(yc);
+    free(yg);
+    if (glide_is_error(lg)) {
+        free(sg);
+        return NULL;
+    }
+    *out_len = lg;
+    return sg;
+}
+
+static uint64_t rng_state = 0x1234567;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Damaged streams: the CPU's verdict and output are the reference. */
+static void damage(const char *name, const uint8_t *s, size_t len, uint64_t n, size_t esz, int trials)
+{
+    uint8_t *m = malloc(len);
+    void *yc = malloc(n * esz), *yg = malloc(n * esz);
+    int agree = 0, errors = 0;
+    for (int t = 0; t < trials; t++) {
+        memcpy(m, s, len);
+        int flips = 1 + (int)(rnd() % 4);
+        for (int f = 0; f < flips; f++) {
+            size_t at = GLIDE_HEADER_FIXED + rnd() % (len - GLIDE_HEADER_FIXED);
+            m[at] ^= (uint8_t)(1u << (rnd() % 8));
+        }
+        if (t % 4) put_u32(m + len - 4, glide_crc32(m, len - 4)); /* reseal most, so the payload checks run */
+        size_t rc = glide_decompress_with(GLIDE_BACKEND_CPU, m, len, yc, n * esz);
+        glide_header h;
+        glide_layout lay;
+        size_t rg = glide_header_read(m, len, &h, &lay);
+        if (!glide_is_error(rg))
+            rg = h.method == GLIDE_METHOD_RAW ? glide_decompress_with(GLIDE_BACKEND_CPU, m, len, yg, n * esz)
+                                             : glide_gpu_decompress(&h, &lay, m, len, yg);
+        int ok_c = !glide_is_error(rc), ok_g = !glide_is_error(rg);
+        int same = ok_c == ok_g && (!ok_c ? glide_get_error(rc) == glide_get_error(rg) : memcmp(yc, yg, n * esz) == 0);
+        if (!same)
+            printf("    %s trial %d: cpu %s, gpu %s\n", name, t, ok_c ? "ok" : glide_error_name(rc),
+                   ok_g ? "ok" : glide_error_name(rg));
+        agree += same;
+        errors += !ok_c;
+    }
+    CHECK(agree == trials, "%s: %d damaged streams, GPU verdict and output equal the CPU's in %d (%d rejected)", name,
+          trials, agree, errors);
+    free(m);
+    free(yc);
+    free(yg);
+}
+
+static double smooth(uint64_t i, uint64_t n0, uint64_t n1, uint64_t n2)
+{
+    uint64_t x = i % n2, y = (i / n2) % n1, z = i / (n1 * n2);
+    double a = (double)x / (double)n2, b = (double)y / (double)(n1 ? n1 : 1), c = (double)z / (double)(n0 ? n0 : 1);
+    return 280 + 15 * sin(6.1 * a + 2 * b) * cos(4.3 * b - c) + 3 * sin(40 * a * c) + 0.01 * (double)(rnd() % 1000) / 1000;
+}
+
+typedef struct {
+    const char *tag;
+    int rank;
+    uint64_t dims[4];
+} shape;
+
+static void synthetic(void)
+{
+    static const shape shapes[] = {
+        {"1", 1, {1}},           {"7", 1, {7}},             {"5000", 1, {5000}},     {"12293", 1, {4096 * 3 + 5}},
+        {"64x64", 2, {64, 64}},  {"65x130", 2, {65, 130}},  {"16^3", 3, {16, 16, 16}}, {"17^3", 3, {17, 17, 17}},
+        {"33x20x47", 3, {33, 20, 47}}, {"64^3", 3, {64, 64, 64}}, {"91^3", 3, {91, 91, 91}},
+        {"3x5x17x19", 4, {3, 5, 17, 19}}, {"2x1x300", 3, {2, 1, 300}}, {"1x1x1x1", 4, {1, 1, 1, 1}},
+    };
+    static const double ebs[] = {1e-1, 1e-2, 1e-3, 1e-4, 1e-6, 0};
+    char name[256];
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+        const shape *sh = &shapes[si];
+        if (quick && si != 2 && si != 5 && si != 7 && si != 8) continue;
+        uint64_t n = 1;
+        for (int i = 0; i < sh->rank; i++) n *= sh->dims[i];
+        uint64_t n2 = sh->dims[sh->rank - 1], n1 = sh->rank > 1 ? sh->dims[sh->rank - 2] : 1, n0 = n / (n1 * n2);
+        for (int f64 = 0; f64 <= 1; f64++)
+            for (int kind = 0; kind < (quick ? 2 : 4); kind++) {
+                /* 0 smooth, 1 smooth + NaN/Inf/fill/huge, 2 noise, 3 constant */
+                void *x = malloc(n * (f64 ? 8 : 4));
+                for (uint64_t i = 0; i < n; i++) {
+                    double v = smooth(i, n0, n1, n2);
+                    if (kind == 1) {
+                        if (i % 17 == 3) v = -999.0; /* fill */
+                        if (i % 101 == 5) v = NAN;
+                        if (i % 211 == 9) v = (i & 1) ? INFINITY : -INFINITY;
+                        if (i % 307 == 11) v = f64 ? 1e300 : FLT_MAX;
+                        if (i % 401 == 13) v = f64 ? 4e-320 : 1e-42; /* denormal */
+                    }
+                    if (kind == 2) v = (double)(rnd() >> 11) / 9007199254740992.0 * 1e6 - 5e5;
+                    if (kind == 3) v = 42.5;
+                    if (f64) ((double *)x)[i] = v;
+                    else ((float *)x)[i] = (float)v;
+                }
+                for (size_t ei = 0; ei < sizeof ebs / sizeof *ebs; ei++)
+                    for (int variant = 0; variant < 4; variant++) {
+                        if (kind >= 2 && ei % 2) continue;
+                        if (quick && ei != 1 && ei != 3) continue;
+                        glide_params p;
+                        glide_params_init(&p, f64 ? GLIDE_FLOAT64 : GLIDE_FLOAT32, (unsigned)sh->rank, sh->dims);
+                        p.eb = ebs[ei];
+                        p.mode = variant == 3 ? GLIDE_MODE_ABS : GLIDE_MODE_REL;
+                        if (p.mode == GLIDE_MODE_ABS) p.eb *= 10;
+                        p.predictor = variant == 1 ? GLIDE_PRED_LORENZO : GLIDE_PRED_INTERP;
+                        p.codebook = variant == 2 ? GLIDE_BOOK_CUSTOM : variant == 1 ? GLIDE_BOOK_DICT : GLIDE_BOOK_AUTO;
+                        if (kind == 1) {
+                            p.has_fill = 1;
+                            p.fill_bits = f64 ? 0xC08F380000000000ull : 0xC479C000u; /* -999 */
+                        }
+                        if (variant == 3 && sh->rank >= 2) p.block_log2 = (si % 2) ? 2 : 5; /* 5: global-memory path */
+                        snprintf(name, sizeof name, "syn %s %s kind%d eb%g v%d", sh->tag, f64 ? "f64" : "f32", kind, p.eb,
+                                 variant);
+                        size_t len = 0;
+                        uint8_t *s = compare(name, &p, x, &len);
+                        if (s && kind == 1 && ei == (quick ? 3u : 2u) && n > 100) damage(name, s, len, n, f64 ? 8 : 4, quick ? 20 : 200);
+                        free(s);
+                    }
+                free(x);
+            }
+    }
+}
+
+static void fields(const char *dir)
+{
+    DIR *d = opendir(dir);
+    CHECK(d != NULL, "fields directory %s", dir);
+    if (!d) return;
+    struct dirent *e;
+    static const double ebs[] = {1e-2, 1e-3, 1e-4, 1e-5};
+    int count = 0;
+    while ((e = readdir(d))) {
+        char *sep = strstr(e->d_name, "__");
+        if (!sep || !strstr(e->d_name, ".f32")) continue;
+        glide_params p;
+        uint64_t dims[4] = {0};
+        int rank = sscanf(sep + 2, "%llux%llux%llu", (unsigned long long *)&dims[0], (unsigned long long *)&dims[1],
+                          (unsigned long long *)&dims[2]);
+        if (rank < 1) continue;
+        uint64_t n = 1;
+        for (int i = 0; i < rank; i++) n *= dims[i];
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "rb");
+        float *x = malloc(n * 4);
+        size_t got = f ? fread(x, 4, n, f) : 0;
+        if (f) fclose(f);
+        CHECK(got == n, "%s: read %llu values", e->d_name, (unsigned long long)n);
+        if (got != n) { free(x); continue; }
+        count++;
+        for (size_t ei = 0; ei < sizeof ebs / sizeof *ebs; ei++)
+            for (int variant = 0; variant < 3; variant++) {
+                glide_params_init(&p, GLIDE_FLOAT32, (unsigned)rank, dims);
+                p.eb = ebs[ei];
+                p.predictor = variant == 1 ? GLIDE_PRED_LORENZO : GLIDE_PRED_INTERP;
+                p.codebook = variant == 2 ? GLIDE_BOOK_CUSTOM : GLIDE_BOOK_AUTO;
+                if (strstr(e->d_name, "tos")) { p.has_fill = 1; p.fill_bits = 0x60ad78ecu; } /* 1e20f */
+                char name[300];
+                snprintf(name, sizeof name, "field %.*s rel%g v%d", (int)(sep - e->d_name), e->d_name, p.eb, variant);
+                size_t len = 0;
+                free(compare(name, &p, x, &len));
+            }
+        free(x);
+    }
+    closedir(d);
+    CHECK(count > 0, "%d real fields compared", count);
+}
+
+static void large(void)
+{
+    /* 1 GiB of float32: 64-bit sizes everywhere */
+    uint64_t dims[3] = {512, 512, 1024}, n = dims[0] * dims[1] * dims[2];
+    float *x = malloc(n * 4);
+    for (uint64_t i = 0; i < n; i++) x[i] = (float)(sin((double)(i % 1024) * 0.01) * 100 + (double)(i >> 20) * 0.1);
+    glide_params p;
+    glide_params_init(&p, GLIDE_FLOAT32, 3, dims);
+    size_t len = 0;
+    free(compare("large 512x512x1024 f32", &p, x, &len));
+    free(x);
+}
+
+/* GPU-made streams that CI (no GPU) decodes and re-encodes with the CPU
+ * codec (h5tests/c/test_golden.c reads every stream of golden/gpu/). */
+static void gpu_golden(void)
+{
+    static const struct {
+        const char *name;
+        glide_dtype dt;
+        unsigned rank;
+        uint64_t dims[3];
+        int mode, pred, book, fill, blog;
+        double eb;
+    } g[] = {
+        {"gpu_f32_64c_interp_auto_rel1e-3", GLIDE_FLOAT32, 3, {64, 64, 64}, 1, 0, 2, 0, 0, 1e-3},
+        {"gpu_f32_91c_lorenzo_dict_rel1e-4", GLIDE_FLOAT32, 3, {91, 91, 91}, 1, 1, 0, 0, 0, 1e-4},
+        {"gpu_f64_2d_interp_custom_abs1e-2", GLIDE_FLOAT64, 2, {130, 65}, 0, 0, 1, 0, 0, 1e-2},
+        {"gpu_f32_1d_interp_auto_rel1e-2", GLIDE_FLOAT32, 1, {12293}, 1, 0, 2, 0, 0, 1e-2},
+        {"gpu_f32_3d_fill_nan_rel1e-3", GLIDE_FLOAT32, 3, {33, 20, 47}, 1, 0, 2, 1, 0, 1e-3},
+        {"gpu_f32_3d_blog5_abs1e-1", GLIDE_FLOAT32, 3, {40, 36, 70}, 0, 0, 2, 0, 5, 1e-1},
+    };
+    write_golden = 1;
+    for (size_t k = 0; k < sizeof g / sizeof *g; k++) {
+        uint64_t n = g[k].dims[0] * (g[k].rank > 1 ? g[k].dims[1] : 1) * (g[k].rank > 2 ? g[k].dims[2] : 1);
+        uint64_t n2 = g[k].dims[g[k].rank - 1], n1 = g[k].rank > 1 ? g[k].dims[g[k].rank - 2] : 1;
+        size_t esz = g[k].dt == GLIDE_FLOAT64 ? 8 : 4;
+        void *x = malloc(n * esz);
+        for (uint64_t i = 0; i < n; i++) {
+            double v = smooth(i, n / (n1 * n2), n1, n2);
+            if (g[k].fill && i % 17 == 3) v = -999.0;
+            if (g[k].fill && i % 101 == 5) v = NAN;
+            if (esz == 8) ((double *)x)[i] = v;
+            else ((float *)x)[i] = (float)v;
+        }
+        glide_params p;
+        glide_params_init(&p, g[k].dt, g[k].rank, g[k].dims);
+        p.mode = g[k].mode;
+        p.eb = g[k].eb;
+        p.predictor = g[k].pred;
+        p.codebook = g[k].book;
+        p.block_log2 = (unsigned)g[k].blog;
+        if (g[k].fill) { p.has_fill = 1; p.fill_bits = 0xC479C000u; }
+        size_t len = 0;
+        free(compare(g[k].name, &p, x, &len));
+        free(x);
+    }
+    write_golden = 0;
+}
+
+/* glide_compress / glide_decompress with a failing GPU run on the CPU and
+ * lose nothing. */
+static void api_paths(void)
+{
+    uint64_t dims[3] = {40, 50, 60}, n = 40 * 50 * 60;
+    float *x = malloc(n * 4), *y = malloc(n * 4);
+    for (uint64_t i = 0; i < n; i++) x[i] = (float)smooth(i, 40, 50, 60);
+    glide_params p;
+    glide_params_init(&p, GLIDE_FLOAT32, 3, dims);
+    size_t cap = glide_compress_bound(&p);
+    uint8_t *a = malloc(cap), *b = malloc(cap);
+    CHECK(glide_backend_resolve(GLIDE_BACKEND_AUTO) == GLIDE_BACKEND_GPU, "auto resolves to the GPU here");
+    p.backend = GLIDE_BACKEND_GPU;
+    size_t la = glide_compress(&p, x, n * 4, a, cap);
+    p.backend = GLIDE_BACKEND_CPU;
+    size_t lb = glide_compress(&p, x, n * 4, b, cap);
+    CHECK(!glide_is_error(la) && la == lb && !memcmp(a, b, la), "API: GPU and CPU backends give the same stream");
+    CHECK(glide_decompress_with(GLIDE_BACKEND_GPU, a, la, y, n * 4) == n * 4, "API: GPU decompress");
+    CHECK(glide_decompress_with(GLIDE_BACKEND_GPU, a, la, y, n * 4 - 1) == GLIDE_ERROR(DST_TOO_SMALL),
+          "API: small destination refused");
+    CHECK(glide_compress(&p, x, n * 4, a, 100) == GLIDE_ERROR(DST_TOO_SMALL), "API: small stream buffer refused");
+    /* a failing GPU: the chunk is done on the CPU, same bytes, same values */
+    p.backend = GLIDE_BACKEND_GPU;
+    glide_gpu_inject_failures(1);
+    memset(a, 0, cap);
+    la = glide_compress(&p, x, n * 4, a, cap);
+    CHECK(la == lb && !memcmp(a, b, la), "API: compress falls back to the CPU when the GPU fails");
+    glide_gpu_inject_failures(1);
+    float *z = malloc(n * 4);
+    CHECK(glide_decompress_with(GLIDE_BACKEND_CPU, b, lb, z, n * 4) == n * 4, "API: CPU decompress");
+    CHECK(glide_decompress_with(GLIDE_BACKEND_GPU, b, lb, y, n * 4) == n * 4 && !memcmp(y, z, n * 4),
+          "API: decompress falls back to the CPU when the GPU fails");
+    CHECK(glide_gpu_usable(), "GPU still usable after an out-of-memory failure");
+    free(z);
+    free(x);
+    free(y);
+    free(a);
+    free(b);
+}
+
+int main(int argc, char **argv)
+{
+    const char *fdir = NULL;
+    int big = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--fields") && i + 1 < argc) fdir = argv[++i];
+        else if (!strcmp(argv[i], "--large")) big = 1;
+        else if (!strcmp(argv[i], "--write-golden") && i + 1 < argc) golden_dir = argv[++i];
+        else if (!strcmp(argv[i], "-v")) verbose = 1;
+        else if (!strcmp(argv[i], "--quick")) quick = 1;
+    }
+    if (!glide_gpu_usable()) {
+        printf("test_gpu_codec: no usable GPU; skipped\n");
+        return 77;
+    }
+    printf("device: %s\n", glide_gpu_device_name());
+    if (golden_dir) gpu_golden();
+    api_paths();
+    synthetic();
+    if (fdir) fields(fdir);
+    if (big) large();
+    return CHECK_DONE();
+}
