@@ -26,7 +26,7 @@ __global__ void check_crc_k(const uint8_t *buf, uint64_t crc_off, gg_state *st)
 {
     uint32_t want = 0;
     for (int k = 0; k < 4; k++) want |= (uint32_t)buf[crc_off + k] << (8 * k);
-    if (want != st->crc) st->err |= GG_ERR_CHECKSUM;
+    if (want != st->crc) st->crc_bad = 1;
 }
 
 extern "C" cudaError_t gg_finish(uint8_t *d_buf, uint64_t stream_off, uint64_t n_max, gg_state *d_st,

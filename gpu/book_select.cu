@@ -7,8 +7,11 @@
  * nonzero symbols (in increasing symbol order, as the CPU visits them), so a
  * typical chunk scores 96 books over a few dozen symbols.
  *
- * SIZE score: integer sums, exact in any order, so a warp sums books with
- * its lanes striding over the symbols.
+ * SIZE score: integer sums, exact in any order. With few nonzero symbols a
+ * warp sums four books over the compacted histogram, lanes striding over
+ * the symbols; with many (> kDenseFrom), a warp sums one book over the
+ * whole histogram, reading the length bytes as coalesced 32-bit words
+ * (gathered byte loads cost about five times as much per instruction).
  * CE score: the CPU's double sum runs in increasing symbol order with one
  * rounding per multiply and per subtraction; the chain cannot be
  * reassociated, so one thread walks one book, with __dmul_rn/__dsub_rn so
@@ -22,33 +25,76 @@ constexpr unsigned kThreads = 1024;
 constexpr unsigned kMaxBooks = kThreads; /* CE uses one thread per book */
 constexpr unsigned kChunks = (GLIDE_NSYM + 31) / 32;
 constexpr unsigned kGroup = 4;          /* SIZE: books summed together by one warp */
-constexpr unsigned kTileFloats = 6144;  /* CE: 24 KB tile; >= 2 * kMaxBooks so a tile holds >= 1 symbol */
-static_assert(kTileFloats >= 2 * kMaxBooks, "CE tile too small for the largest dictionary");
+constexpr unsigned kBatch = 8;          /* SIZE: symbols per lane whose lengths are loaded together */
+constexpr unsigned kTileFloats = 6144;  /* CE: 24 KB tile of log2 q values */
+constexpr unsigned kGroups4 = (GLIDE_NSYM + 3) / 4; /* SIZE dense path: 4-symbol groups */
+constexpr unsigned kDenseFrom = 160;   /* SIZE: above this many nonzero symbols, the dense path */
+constexpr unsigned kPerThread = kTileFloats / kThreads;
+static_assert(kTileFloats >= 3 * kMaxBooks && kTileFloats % kThreads == 0, "CE tile: >= 1 symbol, even share");
+
+/* sum over the 4 symbols of group g of hist * length, for the book whose
+ * lengths start at row. The 4 length bytes are one funnel-shifted pair of
+ * aligned words, unless that pair would reach outside [tab, tab_end) or
+ * past the row's last symbol: then bytes, one by one. */
+__device__ __forceinline__ uint64_t group_bits(const uint8_t *row, unsigned g, const uint8_t *tab,
+                                               const uint8_t *tab_end, const uint64_t *h)
+{
+    const uint8_t *p = row + 4 * g;
+    const uint8_t *base = (const uint8_t *)((uintptr_t)p & ~(uintptr_t)3);
+    const unsigned sh = (unsigned)((uintptr_t)p & 3);
+    uint32_t w;
+    if (4 * g + 4 <= GLIDE_NSYM && base >= tab && base + (sh ? 8 : 4) <= tab_end) {
+        const uint32_t w0 = *(const uint32_t *)base;
+        w = sh ? __funnelshift_r(w0, *(const uint32_t *)(base + 4), 8 * sh) : w0;
+    } else {
+        w = 0;
+        for (unsigned j = 0; j < 4; j++)
+            if (4 * g + j < GLIDE_NSYM) w |= (uint32_t)p[j] << (8 * j);
+    }
+    const ulonglong2 h01 = *(const ulonglong2 *)h, h23 = *(const ulonglong2 *)(h + 2);
+    return h01.x * (w & 0xFFu) + h01.y * ((w >> 8) & 0xFFu) + h23.x * ((w >> 16) & 0xFFu) + h23.y * (w >> 24);
+}
 
 __global__ void __launch_bounds__(kThreads) k_book_select(const uint64_t *__restrict__ hist,
                                                           const uint8_t *__restrict__ len,
                                                           const float *__restrict__ log2q, unsigned n_books,
                                                           int score, gg_select *__restrict__ out)
 {
-    __shared__ uint64_t s_h[GLIDE_NSYM];   /* counts of the nonzero symbols, compacted */
+    __shared__ union {
+        uint64_t h[GLIDE_NSYM];  /* counts of the nonzero symbols, compacted */
+        double d[GLIDE_NSYM];    /* CE: the same counts as doubles, converted once */
+    } s_hh;
+    uint64_t *const s_h = s_hh.h;
     __shared__ uint16_t s_nz[GLIDE_NSYM];  /* their symbol ids, increasing */
     __shared__ unsigned s_base[kChunks + 1];
     __shared__ double s_cost[kMaxBooks];
-    __shared__ union {
-        uint64_t bits[kMaxBooks];   /* SIZE: each book's exact bits */
-        float q[kTileFloats];       /* CE: a tile of log2 q values */
+    __shared__ __align__(16) union {
+        struct {
+            uint64_t bits[kMaxBooks];          /* each book's exact bits */
+            uint64_t hist[4 * kGroups4];       /* the whole histogram, zero-padded (dense path) */
+        } sz;                                  /* SIZE */
+        float q[kTileFloats];                  /* CE: a tile of log2 q values */
     } s_u;
     __shared__ unsigned s_best;
 
-    const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, n_warps = blockDim.x >> 5;
+    const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    constexpr unsigned n_warps = kThreads / 32;
 
-    /* Compaction: 32-symbol chunks, one ballot each, then a serial prefix
-     * over the 33 chunk counts (cheap, and keeps the symbol order). */
-    for (unsigned ch = warp; ch < kChunks; ch += n_warps) {
-        const unsigned i = ch * 32 + lane;
-        const bool nz = i < GLIDE_NSYM && hist[i] != 0;
-        const unsigned m = __ballot_sync(0xFFFFFFFFu, nz);
-        if (lane == 0) s_base[ch] = __popc(m);
+    /* Compaction: 32-symbol chunks (warp w has chunks w and w + 32), one
+     * ballot each, then a serial prefix over the 33 chunk counts (cheap,
+     * and keeps the symbol order). The counts stay in registers between
+     * the two passes. */
+    uint64_t hv[2];
+#pragma unroll
+    for (unsigned r = 0; r < 2; r++) {
+        const unsigned ch = warp + r * n_warps, i = ch * 32 + lane;
+        hv[r] = ch < kChunks && i < GLIDE_NSYM ? hist[i] : 0;
+    }
+#pragma unroll
+    for (unsigned r = 0; r < 2; r++) {
+        const unsigned ch = warp + r * n_warps;
+        const unsigned bm = __ballot_sync(0xFFFFFFFFu, hv[r] != 0);
+        if (ch < kChunks && lane == 0) s_base[ch] = __popc(bm);
     }
     __syncthreads();
     if (tid == 0) {
@@ -61,22 +107,46 @@ __global__ void __launch_bounds__(kThreads) k_book_select(const uint64_t *__rest
         s_base[kChunks] = acc;
     }
     __syncthreads();
-    for (unsigned ch = warp; ch < kChunks; ch += n_warps) {
-        const unsigned i = ch * 32 + lane;
-        const uint64_t h = i < GLIDE_NSYM ? hist[i] : 0;
-        const unsigned m = __ballot_sync(0xFFFFFFFFu, h != 0);
-        if (h) {
-            const unsigned k = s_base[ch] + __popc(m & ((1u << lane) - 1u));
-            s_h[k] = h;
-            s_nz[k] = (uint16_t)i;
+#pragma unroll
+    for (unsigned r = 0; r < 2; r++) {
+        const unsigned ch = warp + r * n_warps;
+        const unsigned bm = __ballot_sync(0xFFFFFFFFu, hv[r] != 0);
+        if (score == 0 && ch * 32 + lane < 4 * kGroups4) s_u.sz.hist[ch * 32 + lane] = hv[r];
+        if (hv[r]) {
+            const unsigned k = s_base[ch] + __popc(bm & ((1u << lane) - 1u));
+            s_h[k] = hv[r];
+            s_nz[k] = (uint16_t)(ch * 32 + lane);
         }
     }
     __syncthreads();
     const unsigned m = s_base[kChunks];
 
-    if (score == 0) {
-        /* a warp sums kGroup books at once, so that many independent loads
-         * of the (L2-resident) length table are in flight per lane */
+    if (score == 0 && m > kDenseFrom) {
+        /* Many symbols: every book against the whole histogram (a zero count
+         * adds nothing), lanes on consecutive 4-symbol groups so that the
+         * length bytes come in coalesced 32-bit words. */
+        const uint8_t *tab_end = len + (size_t)n_books * GLIDE_NSYM;
+        for (unsigned b = warp; b < n_books; b += n_warps) {
+            const uint8_t *row = len + (size_t)b * GLIDE_NSYM;
+            uint64_t c = 0;
+#pragma unroll
+            for (unsigned i = 0; i < (kGroups4 + 31) / 32; i++) {
+                const unsigned g = lane + 32 * i;
+                if (g < kGroups4) {
+                    c += group_bits(row, g, len, tab_end, &s_u.sz.hist[4 * g]);
+                }
+            }
+            for (int o = 16; o > 0; o >>= 1) c += __shfl_xor_sync(0xFFFFFFFFu, c, o);
+            if (lane == 0) {
+                s_u.sz.bits[b] = c;
+                s_cost[b] = (double)c; /* the CPU compares the converted double */
+            }
+        }
+    } else if (score == 0) {
+        /* Few symbols: a warp sums kGroup books at once over the compacted
+         * histogram, its lanes striding over the symbols, kBatch symbols per
+         * lane loaded before any is used (the length table sits in L2).
+         * Batches past the last symbol are skipped warp-uniformly. */
         for (unsigned b0 = warp; b0 < n_books; b0 += n_warps * kGroup) {
             const uint8_t *bl[kGroup];
             uint64_t c[kGroup];
@@ -86,19 +156,32 @@ __global__ void __launch_bounds__(kThreads) k_book_select(const uint64_t *__rest
                 bl[j] = len + (size_t)(b < n_books ? b : b0) * GLIDE_NSYM;
                 c[j] = 0;
             }
-#pragma unroll 4
-            for (unsigned k = lane; k < m; k += 32) {
-                const uint64_t h = s_h[k];
-                const unsigned sy = s_nz[k];
+            for (unsigned kb = 0; kb < m; kb += 32 * kBatch) {
+                uint64_t h[kBatch];
+                unsigned sy[kBatch];
 #pragma unroll
-                for (unsigned j = 0; j < kGroup; j++) c[j] += h * (uint64_t)__ldg(bl[j] + sy);
+                for (unsigned u = 0; u < kBatch; u++) {
+                    const unsigned k = kb + u * 32 + lane;
+                    h[u] = k < m ? s_h[k] : 0; /* a zero count adds nothing */
+                    sy[u] = k < m ? s_nz[k] : 0;
+                }
+                unsigned v[kGroup][kBatch];
+#pragma unroll
+                for (unsigned j = 0; j < kGroup; j++)
+#pragma unroll
+                    for (unsigned u = 0; u < kBatch; u++)
+                        v[j][u] = (b0 + j * n_warps < n_books && kb + u * 32 < m) ? bl[j][sy[u]] : 0;
+#pragma unroll
+                for (unsigned j = 0; j < kGroup; j++)
+#pragma unroll
+                    for (unsigned u = 0; u < kBatch; u++) c[j] += h[u] * (uint64_t)v[j][u];
             }
 #pragma unroll
             for (unsigned j = 0; j < kGroup; j++) {
                 for (int o = 16; o > 0; o >>= 1) c[j] += __shfl_xor_sync(0xFFFFFFFFu, c[j], o);
                 const unsigned b = b0 + j * n_warps;
                 if (lane == 0 && b < n_books) {
-                    s_u.bits[b] = c[j];
+                    s_u.sz.bits[b] = c[j];
                     s_cost[b] = (double)c[j]; /* the CPU compares the converted double */
                 }
             }
@@ -106,22 +189,54 @@ __global__ void __launch_bounds__(kThreads) k_book_select(const uint64_t *__rest
     } else {
         /* The products can be formed in any order, the sum not: one thread
          * walks one book's sum in symbol order. Its log2 q values come
-         * through a shared tile that the whole block fills with coalesced
-         * loads, tk symbols x n_books at a time (one book's run of tk is
-         * padded to tk + 1 floats so that the walkers' reads spread over
-         * the banks). */
-        const unsigned tk = kTileFloats / n_books - 1, stride = tk + 1;
+         * through a shared tile of tk symbols x n_books that the whole block
+         * fills; each thread loads its share of the next tile into registers
+         * before the walkers start on the current one, so the loads' latency
+         * hides behind the walk. A book's run of tk floats is padded to an
+         * odd stride so that the walkers' reads fall in different banks. */
+        /* the u64 -> double conversion is slow on some GPUs: once per symbol
+         * here rather than once per symbol and book in the walks */
+        for (unsigned k = tid; k < m; k += kThreads) s_hh.d[k] = (double)s_hh.h[k];
+        __syncthreads();
+        unsigned tk = kTileFloats / n_books - 1;
+        if (tk & 1) tk--; /* stride tk + 1 odd; tk >= 2 as n_books <= kTileFloats / 3 */
+        const unsigned stride = tk + 1;
+        float nv[kPerThread];
+        unsigned ni[kPerThread];
+        auto fetch = [&](unsigned k0) {
+            const unsigned kn = m - k0 < tk ? m - k0 : tk, total = kn * n_books;
+#pragma unroll
+            for (unsigned u = 0; u < kPerThread; u++) {
+                const unsigned i = tid + u * kThreads;
+                ni[u] = 0xFFFFFFFFu;
+                if (k0 < m && i < total) {
+                    const unsigned b = i / kn, k = i - b * kn;
+                    ni[u] = b * stride + k;
+                    nv[u] = __ldg(log2q + (size_t)b * GLIDE_NSYM + s_nz[k0 + k]);
+                }
+            }
+        };
         double cost = 0;
+        fetch(0);
         for (unsigned k0 = 0; k0 < m; k0 += tk) {
             const unsigned kn = m - k0 < tk ? m - k0 : tk;
-            for (unsigned i = tid; i < kn * n_books; i += blockDim.x) {
-                const unsigned b = i / kn, k = i - b * kn;
-                s_u.q[b * stride + k] = __ldg(log2q + (size_t)b * GLIDE_NSYM + s_nz[k0 + k]);
-            }
+#pragma unroll
+            for (unsigned u = 0; u < kPerThread; u++)
+                if (ni[u] != 0xFFFFFFFFu) s_u.q[ni[u]] = nv[u];
             __syncthreads();
-            if (tid < n_books)
-                for (unsigned k = 0; k < kn; k++)
-                    cost = __dsub_rn(cost, __dmul_rn((double)s_h[k0 + k], (double)s_u.q[tid * stride + k]));
+            fetch(k0 + tk);
+            if (tid < n_books) {
+                const float *row = &s_u.q[tid * stride];
+                unsigned k = 0;
+                for (; k + 8 <= kn; k += 8) {
+                    double pr[8];
+#pragma unroll
+                    for (unsigned u = 0; u < 8; u++) pr[u] = __dmul_rn(s_hh.d[k0 + k + u], (double)row[k + u]);
+#pragma unroll
+                    for (unsigned u = 0; u < 8; u++) cost = __dsub_rn(cost, pr[u]);
+                }
+                for (; k < kn; k++) cost = __dsub_rn(cost, __dmul_rn(s_hh.d[k0 + k], (double)row[k]));
+            }
             __syncthreads();
         }
         if (tid < n_books) s_cost[tid] = cost;
@@ -152,11 +267,11 @@ __global__ void __launch_bounds__(kThreads) k_book_select(const uint64_t *__rest
     if (warp == 0) {
         uint64_t bits;
         if (score == 0) {
-            bits = s_u.bits[best];
+            bits = s_u.sz.bits[best];
         } else {
             const uint8_t *bl = len + (size_t)best * GLIDE_NSYM;
             uint64_t c = 0;
-            for (unsigned k = lane; k < m; k += 32) c += s_h[k] * (uint64_t)__ldg(bl + s_nz[k]);
+            for (unsigned k = lane; k < m; k += 32) c += hist[s_nz[k]] * (uint64_t)__ldg(bl + s_nz[k]); /* s_h holds doubles now */
             for (int o = 16; o > 0; o >>= 1) c += __shfl_xor_sync(0xFFFFFFFFu, c, o);
             bits = c;
         }

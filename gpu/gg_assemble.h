@@ -14,7 +14,7 @@ extern "C" {
  * stream did not fit). n_max bounds the CRC length. */
 cudaError_t gg_finish(uint8_t *d_buf, uint64_t stream_off, uint64_t n_max, gg_state *d_st, void *d_scratch,
                       size_t scratch_bytes, cudaStream_t s);
-/* Sets GG_ERR_CHECKSUM in st->err unless the CRC of d_buf[0..crc_off)
+/* Sets st->crc_bad unless the CRC of d_buf[0..crc_off)
  * equals the u32 stored at crc_off. */
 cudaError_t gg_check_crc(const uint8_t *d_buf, uint64_t crc_off, gg_state *d_st, void *d_scratch,
                          size_t scratch_bytes, cudaStream_t s);

@@ -37,9 +37,9 @@ typedef struct {
     uint64_t crc_len;                /* bytes the CRC covers (header to end of the Huffman stream) */
     uint64_t total;                /* stream size written by the finish kernel */
     uint32_t crc;
-    uint32_t err;                    /* decode: GG_ERR_* bits */
+    uint32_t err;                    /* decode: nonzero if the payload is inconsistent */
+    uint32_t crc_bad;                /* decode: the CRC does not match */
 } gg_state;
 
 #define GG_ERR_CORRUPT 1u
-#define GG_ERR_CHECKSUM 2u
 #endif

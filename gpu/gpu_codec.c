@@ -430,7 +430,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     CK(cudaStreamSynchronize(G.s), "sync");
     stage("download");
     stages_end();
-    if (hs->err & GG_ERR_CHECKSUM) r = GLIDE_ERROR(CHECKSUM);
+    if (hs->crc_bad) r = GLIDE_ERROR(CHECKSUM);
     else if (hs->err || (h->n_outliers && hs->n_outliers != h->n_outliers)) r = GLIDE_ERROR(CORRUPT);
     else r = 0;
 done:

@@ -48,6 +48,10 @@ namespace {
 constexpr unsigned kWarps = 4; /* segments per block */
 constexpr unsigned kSegBytesMax = 2 * GLIDE_SEG_SYMS;
 constexpr unsigned kFull = 0xFFFFFFFFu;
+constexpr int kR = 2; /* bit ranges per lane, decoded as interleaved chains */
+static_assert(kR == 2, "walk_n's loop condition and the range neighbours below are written for two");
+constexpr unsigned kFusedSegs = 2048; /* up to this many segments, offsets are summed in k_dec itself */
+static_assert(2 * kFusedSegs % (kWarps * 32) == 0 && (kWarps * 32) % 2 == 0, "fused prefix: whole rounds, even stride");
 static_assert(sizeof(glide_huff_dec) % 4 == 0, "the table copy moves 32-bit words");
 static_assert(GLIDE_HUFF_MAX_LEN == 16 && GLIDE_HUFF_LUT_BITS == 11, "the bit window below assumes these");
 
@@ -108,14 +112,32 @@ struct bit_reader {
     }
 };
 
+/* The decoding tables, in shared memory, as separate arrays so that the
+ * hot loop indexes them directly. */
+struct dec_tabs {
+    uint32_t lut; /* shared-window address of lut[0] */
+    const uint16_t *sorted;
+    const uint32_t *first, *count, *offset;
+};
+
+/* A load through the shared window by a 32-bit address: with a generic
+ * pointer the compiler re-derived the window base (S2R, LEA) on every
+ * iteration of the decode loops, on the critical path of each symbol. */
+__device__ __forceinline__ unsigned lds_u16(uint32_t addr)
+{
+    unsigned short v;
+    asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"(addr));
+    return v;
+}
+
 /* Length of the codeword at the top of acc (0: no codeword starts with
  * these bits), and its symbol: glide_huff_decode's table walk. */
-__device__ __forceinline__ unsigned decode_one(const glide_huff_dec &d, uint64_t acc, unsigned *sym)
+__device__ __forceinline__ unsigned decode_one(const dec_tabs &d, uint64_t acc, unsigned *sym)
 {
-    const unsigned ent = d.lut[acc >> (64 - GLIDE_HUFF_LUT_BITS)];
+    const unsigned ent = lds_u16(d.lut + 2 * (uint32_t)(acc >> (64 - GLIDE_HUFF_LUT_BITS)));
     unsigned l = ent >> 11;
     *sym = ent & 0x7FFu;
-    if (l) return l;
+    if (__builtin_expect(l != 0, 1)) return l;
     const uint32_t peek = (uint32_t)(acc >> 48);
     for (l = GLIDE_HUFF_LUT_BITS + 1; l <= GLIDE_HUFF_MAX_LEN; l++) {
         const uint32_t idx = (peek >> (16 - l)) - d.first[l];
@@ -137,27 +159,61 @@ struct span {
     bool bad;
 };
 
-__device__ span walk(const glide_huff_dec &d, const uint8_t *p, uint32_t bytes, uint32_t start, uint32_t hi)
+/* Walks the lane's kR ranges that have act[r] set, interleaved: the
+ * decode of one codeword is a chain of dependent steps (table lookup,
+ * shift), so two independent chains keep the SM busier than one when a
+ * segment's warp is alone on its scheduler. Other ranges keep their span. */
+__device__ __forceinline__ void walk_n(const dec_tabs &d, const uint8_t *p, uint32_t bytes,
+                                       const uint32_t (&start)[kR], const uint32_t (&hi)[kR], const bool (&act)[kR],
+                                       span (&out)[kR])
 {
-    span r = {start, 0, false};
-    if (start >= hi) return r;
-    bit_reader br;
-    br.init(p, bytes, start);
-    uint32_t q = start;
-    while (q < hi) {
-        br.refill();
-        unsigned s;
-        const unsigned l = decode_one(d, br.acc, &s);
-        if (!l) {
-            r.bad = true;
-            break;
-        }
-        br.consume(l);
-        q += l;
-        r.count++;
+    bit_reader br[kR];
+    uint32_t q[kR];
+    bool live[kR];
+#pragma unroll
+    for (int r = 0; r < kR; r++) {
+        q[r] = start[r];
+        live[r] = act[r] && start[r] < hi[r];
+        br[r].init(p, bytes, start[r]);
+        if (act[r]) out[r] = {start[r], 0, false};
     }
-    r.exit = q;
-    return r;
+    while (__builtin_expect(live[0] || live[1], 1)) {
+#pragma unroll
+        for (int r = 0; r < kR; r++)
+            if (live[r]) br[r].refill();
+        unsigned l[kR];
+#pragma unroll
+        for (int r = 0; r < kR; r++) {
+            unsigned s;
+            l[r] = decode_one(d, br[r].acc, &s); /* issued for both; used only if live */
+        }
+#pragma unroll
+        for (int r = 0; r < kR; r++) {
+            if (!live[r]) continue;
+            if (!l[r]) {
+                out[r].bad = true;
+                live[r] = false;
+                continue;
+            }
+            br[r].consume(l[r]);
+            q[r] += l[r];
+            out[r].count++;
+            live[r] = q[r] < hi[r];
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < kR; r++)
+        if (act[r]) out[r].exit = q[r];
+}
+
+__device__ __forceinline__ uint64_t block_sum(uint64_t v, uint64_t *s_red)
+{
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(kFull, v, o);
+    if ((threadIdx.x & 31) == 0) s_red[threadIdx.x >> 5] = v;
+    __syncthreads();
+    v = 0;
+    for (unsigned w = 0; w < kWarps; w++) v += s_red[w];
+    return v;
 }
 
 __global__ void __launch_bounds__(kWarps * 32) k_dec(const glide_huff_dec *__restrict__ dec,
@@ -168,19 +224,42 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(const glide_huff_dec *__res
 {
     __shared__ glide_huff_dec s_dec;
     __shared__ uint16_t s_out[kWarps][GLIDE_SEG_SYMS];
+    __shared__ uint64_t s_red[kWarps];
     {
         const uint32_t *src = reinterpret_cast<const uint32_t *>(dec);
         uint32_t *dst = reinterpret_cast<uint32_t *>(&s_dec);
         for (unsigned i = threadIdx.x; i < sizeof(glide_huff_dec) / 4; i += blockDim.x) dst[i] = __ldg(src + i);
     }
-    __syncthreads(); /* the last block-wide barrier: warps leave independently below */
     const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-    const uint32_t seg = blockIdx.x * kWarps + w;
+    const uint32_t seg0 = blockIdx.x * kWarps, seg = seg0 + w;
+    uint64_t base = 0;
+    if (!offs) {
+        /* Short streams (n_seg <= kFusedSegs) skip the scan: each block adds
+         * the entries before its first segment itself. An entry is lo + 256
+         * hi, and byte j of the table is a lo byte iff j is even; thread t
+         * reads bytes t + kWarps * 32 * u, all of t's parity. */
+        uint32_t acc = 0;
+#pragma unroll
+        for (unsigned u = 0; u < 2 * kFusedSegs / (kWarps * 32); u++) {
+            const uint32_t j = threadIdx.x + kWarps * 32 * u;
+            if (j < 2 * seg0) acc += __ldg(segtab + j);
+        }
+        base = block_sum((threadIdx.x & 1) ? (uint64_t)acc << 8 : acc, s_red);
+    }
+    __syncthreads(); /* the last block-wide barrier: warps leave independently below */
     if (seg >= n_seg) return;
+    const dec_tabs T = {(uint32_t)__cvta_generic_to_shared(s_dec.lut), s_dec.sorted, s_dec.first, s_dec.count,
+                        s_dec.offset};
 
-    /* every lane reads the same entry, so all take the same branches */
+    /* every lane reads the same entries, so all take the same branches */
     const uint32_t bytes = (uint32_t)segtab[2 * (size_t)seg] | (uint32_t)segtab[2 * (size_t)seg + 1] << 8;
-    const uint64_t off = offs[seg];
+    uint64_t off;
+    if (offs) {
+        off = offs[seg];
+    } else {
+        off = base;
+        for (uint32_t k = seg0; k < seg; k++) off += (uint32_t)segtab[2 * k] | (uint32_t)segtab[2 * k + 1] << 8;
+    }
     bool fail = bytes > kSegBytesMax || off + bytes > in_bytes || (seg == n_seg - 1 && off + bytes != in_bytes);
     if (fail) {
         if (lane == 0) atomicOr(err, 1u);
@@ -189,56 +268,96 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(const glide_huff_dec *__res
     const uint64_t s0 = (uint64_t)seg * GLIDE_SEG_SYMS;
     const uint32_t cnt = n - s0 < GLIDE_SEG_SYMS ? (uint32_t)(n - s0) : GLIDE_SEG_SYMS;
     const uint8_t *p = in + off;
-    const uint32_t limit = bytes * 8, sub = (limit + 31) / 32;
-    const uint32_t lo = lane * sub < limit ? lane * sub : limit;
-    const uint32_t hi = lo + sub < limit ? lo + sub : limit;
+    const uint32_t limit = bytes * 8, sub = (limit + 32 * kR - 1) / (32 * kR);
 
-    /* settle every lane's start on the true path */
-    uint32_t start = lo;
-    span r = walk(s_dec, p, bytes, start, hi);
-    for (int round = 0; round < 32; round++) {
-        const uint32_t left_exit = __shfl_up_sync(kFull, r.exit, 1);
-        const bool left_bad = __shfl_up_sync(kFull, (unsigned)r.bad, 1) != 0;
-        const bool move = lane > 0 && !left_bad && left_exit != start;
-        if (!__any_sync(kFull, move)) break;
-        if (move) {
-            start = left_exit;
-            r = walk(s_dec, p, bytes, start, hi);
-        }
+    /* range 2 * lane + r; its left neighbour is range r - 1 of this lane, or
+     * for r = 0 the last range of the lane to the left */
+    uint32_t start[kR], hi[kR];
+#pragma unroll
+    for (int r = 0; r < kR; r++) {
+        const uint32_t ri = (uint32_t)(kR * lane + r);
+        start[r] = ri * sub < limit ? ri * sub : limit;
+        hi[r] = start[r] + sub < limit ? start[r] + sub : limit;
     }
-    /* Lanes up to the first one stopped by an unknown code are on the true
-     * path; later lanes come after that code and their counts only push
+    span sp[kR];
+    {
+        const bool all[kR] = {true, true};
+        walk_n(T, p, bytes, start, hi, all, sp);
+    }
+    /* settle every range's start on the true path: range i is right after
+     * at most i rounds */
+    for (int round = 0; round < 32 * kR; round++) {
+        const uint32_t left_exit = __shfl_up_sync(kFull, sp[kR - 1].exit, 1);
+        const bool left_bad = __shfl_up_sync(kFull, (unsigned)sp[kR - 1].bad, 1) != 0;
+        bool mv[kR];
+        mv[0] = lane > 0 && !left_bad && left_exit != start[0];
+        mv[1] = !sp[0].bad && sp[0].exit != start[1];
+        if (!__any_sync(kFull, mv[0] || mv[1])) break;
+        const uint32_t new1 = sp[0].exit; /* before range 0 moves: both use the last round's exits */
+        if (mv[0]) start[0] = left_exit;
+        if (mv[1]) start[1] = new1;
+        walk_n(T, p, bytes, start, hi, mv, sp);
+    }
+    /* Ranges up to the first one stopped by an unknown code are on the true
+     * path; later ranges come after that code and their counts only push
      * their (unused) positions further. */
-    uint32_t incl = r.count;
+    const uint32_t mine = sp[0].count + sp[1].count;
+    uint32_t incl = mine;
     for (int o = 1; o < 32; o <<= 1) {
         const uint32_t v = __shfl_up_sync(kFull, incl, o);
         if ((int)lane >= o) incl += v;
     }
-    const uint32_t first = incl - r.count; /* index of this lane's first codeword */
-    const unsigned badmask = __ballot_sync(kFull, r.bad);
-    const unsigned fb = badmask ? (unsigned)__ffs(badmask) - 1 : 32;
-    const uint32_t known = __shfl_sync(kFull, incl, fb < 32 ? fb : 31); /* codewords before any unknown code */
+    uint32_t first[kR]; /* index of each range's first codeword */
+    first[0] = incl - mine;
+    first[1] = first[0] + sp[0].count;
+    const unsigned bad0 = __ballot_sync(kFull, sp[0].bad), bad1 = __ballot_sync(kFull, sp[1].bad);
+    uint32_t fb = 32 * kR; /* first range stopped by an unknown code */
+    if (bad0) fb = kR * ((unsigned)__ffs(bad0) - 1);
+    if (bad1 && kR * ((unsigned)__ffs(bad1) - 1) + 1 < fb) fb = kR * ((unsigned)__ffs(bad1) - 1) + 1;
+    /* codewords before any unknown code: the end of range fb, or all */
+    const uint32_t end0 = __shfl_sync(kFull, first[1], fb < 32 * kR ? fb / kR : 31);
+    const uint32_t end1 = __shfl_sync(kFull, incl, fb < 32 * kR ? fb / kR : 31);
+    const uint32_t known = fb < 32 * kR && (fb & 1) == 0 ? end0 : end1;
     fail = known < cnt;
 
-    uint32_t end_bit = 0; /* end of codeword cnt - 1, in the lane that decodes it */
+    uint32_t end_bit = 0; /* end of codeword cnt - 1, in the range that decodes it */
     bool has_end = false;
-    if (!fail && lane <= fb && first < cnt && r.count) {
-        bit_reader br;
-        br.init(p, bytes, start);
-        uint32_t q = start;
-        const uint32_t stop = first + r.count < cnt ? first + r.count : cnt;
-        for (uint32_t i = first; i < stop; i++) {
-            br.refill();
-            unsigned s;
-            const unsigned l = decode_one(s_dec, br.acc, &s); /* known: the walk passed here */
-            br.consume(l);
-            q += l;
-            s_out[w][i] = (uint16_t)s;
+    {
+        bit_reader br[kR];
+        uint32_t q[kR], i[kR], stop[kR];
+        bool live[kR], mine_end[kR];
+#pragma unroll
+        for (int r = 0; r < kR; r++) {
+            const uint32_t ri = (uint32_t)(kR * lane + r);
+            q[r] = start[r];
+            i[r] = first[r];
+            stop[r] = first[r] + sp[r].count < cnt ? first[r] + sp[r].count : cnt;
+            live[r] = !fail && ri <= fb && first[r] < cnt && sp[r].count;
+            mine_end[r] = live[r] && stop[r] == cnt;
+            br[r].init(p, bytes, start[r]);
         }
-        if (stop == cnt) {
-            end_bit = q;
-            has_end = true;
+        while (live[0] || live[1]) {
+#pragma unroll
+            for (int r = 0; r < kR; r++)
+                if (live[r]) br[r].refill();
+            unsigned l[kR], s[kR];
+#pragma unroll
+            for (int r = 0; r < kR; r++) l[r] = decode_one(T, br[r].acc, &s[r]); /* known: the walk passed here */
+#pragma unroll
+            for (int r = 0; r < kR; r++) {
+                if (!live[r]) continue;
+                br[r].consume(l[r]);
+                q[r] += l[r];
+                s_out[w][i[r]] = (uint16_t)s[r];
+                live[r] = ++i[r] < stop[r];
+            }
         }
+#pragma unroll
+        for (int r = 0; r < kR; r++)
+            if (mine_end[r]) {
+                end_bit = q[r];
+                has_end = true;
+            }
     }
     if (has_end) {
         /* the segment ends in its last byte, padded with zero bits */
@@ -301,18 +420,22 @@ extern "C" cudaError_t gg_huff_decode(const glide_huff_dec *d_dec, const uint8_t
         return cudaGetLastError();
     }
     if (n_seg == 0) return cudaSuccess;
-    if (!d_dec || !d_segtab || !d_sym || !d_scratch || (stream_bytes && !d_stream)) return cudaErrorInvalidValue;
-    dec_layout L;
-    cudaError_t e = dec_layout_for(n_seg, &L);
-    if (e != cudaSuccess) return e;
-    if (scratch_bytes < L.total) return cudaErrorInvalidValue;
-    char *base = static_cast<char *>(d_scratch);
-    uint64_t *offs = reinterpret_cast<uint64_t *>(base + L.offs);
-    seg_iter it(thrust::counting_iterator<uint32_t>(0), seg_entry{d_segtab});
-    size_t tb = L.temp_bytes;
-    e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, it, offs, (int)n_seg, s);
-    if (e != cudaSuccess) return e;
+    if (!d_dec || !d_segtab || !d_sym || (stream_bytes && !d_stream)) return cudaErrorInvalidValue;
+    if (n_seg > kFusedSegs && !d_scratch) return cudaErrorInvalidValue;
     const unsigned grid = (unsigned)((n_seg + kWarps - 1) / kWarps);
+    uint64_t *offs = nullptr;
+    if (n_seg > kFusedSegs) {
+        dec_layout L;
+        cudaError_t e = dec_layout_for(n_seg, &L);
+        if (e != cudaSuccess) return e;
+        if (scratch_bytes < L.total) return cudaErrorInvalidValue;
+        char *base = static_cast<char *>(d_scratch);
+        offs = reinterpret_cast<uint64_t *>(base + L.offs);
+        seg_iter it(thrust::counting_iterator<uint32_t>(0), seg_entry{d_segtab});
+        size_t tb = L.temp_bytes;
+        e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, it, offs, (int)n_seg, s);
+        if (e != cudaSuccess) return e;
+    }
     k_dec<<<grid, kWarps * 32, 0, s>>>(d_dec, d_segtab, n_segments, d_stream, stream_bytes, offs, d_sym, n, d_err);
     return cudaGetLastError();
 }

@@ -4,7 +4,10 @@
  * Three steps on the stream:
  *   1. k_enc_sizes: one warp per segment sums the code lengths; writes the
  *      segment's byte count to the segment table and to scratch.
- *   2. CUB exclusive scan of the byte counts: each segment's offset.
+ *   2. CUB exclusive scan of the byte counts: each segment's offset. Up to
+ *      kFusedSegs segments (2M symbols) this step is left out and every
+ *      block of step 3 sums the counts before its segment itself, which
+ *      costs less than the scan's two launches.
  *   3. k_enc_write: one block per segment (grid-stride) scans the lengths
  *      to get every codeword's bit offset, ORs the codewords into a
  *      2048-byte shared buffer and copies the segment to its offset.
@@ -28,6 +31,8 @@ constexpr unsigned kSymsPerThread = GLIDE_SEG_SYMS / kWriteThreads;
 constexpr unsigned kSegBytes = 2 * GLIDE_SEG_SYMS;           /* 1024 codewords of <= 16 bits */
 constexpr unsigned kSegWords = kSegBytes / 4;
 constexpr unsigned kWriteGridMax = 2048;
+constexpr unsigned kFusedSegs = 2048; /* up to this many segments, k_enc_write sums the offsets itself */
+static_assert(kFusedSegs % kWriteThreads == 0, "fused prefix: whole rounds");
 static_assert(kSymsPerThread == 4, "k_enc_write loads four symbols per thread as one uint2");
 static_assert(GLIDE_HUFF_MAX_LEN <= 16, "a codeword must span at most two 32-bit words");
 
@@ -101,8 +106,40 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write(const uint16_t *__r
     __shared__ uint32_t s_tab[GLIDE_NSYM + 1]; /* code | len << 16; entry GLIDE_NSYM = nothing */
     __shared__ uint32_t s_buf[kSegWords];
     __shared__ unsigned s_wsum[kWriteThreads / 32];
+    __shared__ uint64_t s_red[2][kWriteThreads / 32];
 
-    const uint64_t total = offs[n_seg - 1] + counts[n_seg - 1];
+    uint64_t total, fused_base = 0;
+    if (offs) {
+        total = offs[n_seg - 1] + counts[n_seg - 1];
+    } else {
+        /* Short inputs (n_seg <= kFusedSegs, one segment per block) skip the
+         * scan: each block adds the counts before its segment, and all of
+         * them for the total, itself. */
+        uint64_t all = 0, before = 0;
+#pragma unroll
+        for (unsigned u = 0; u < kFusedSegs / kWriteThreads; u++) {
+            const uint64_t k = threadIdx.x + (uint64_t)u * kWriteThreads;
+            if (k < n_seg) {
+                const uint64_t c = counts[k];
+                all += c;
+                before += k < blockIdx.x ? c : 0;
+            }
+        }
+        for (int o = 16; o > 0; o >>= 1) {
+            all += __shfl_xor_sync(0xFFFFFFFFu, all, o);
+            before += __shfl_xor_sync(0xFFFFFFFFu, before, o);
+        }
+        if ((threadIdx.x & 31) == 0) {
+            s_red[0][threadIdx.x >> 5] = all;
+            s_red[1][threadIdx.x >> 5] = before;
+        }
+        __syncthreads();
+        total = 0;
+        for (unsigned w = 0; w < kWriteThreads / 32; w++) {
+            total += s_red[0][w];
+            fused_base += s_red[1][w];
+        }
+    }
     if (blockIdx.x == 0 && threadIdx.x == 0) *d_stream_bytes = total > cap ? UINT64_MAX : total;
     if (total > cap) return; /* uniform: no block writes anything */
 
@@ -148,7 +185,7 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write(const uint16_t *__r
         }
         __syncthreads(); /* buffer complete */
 
-        const uint64_t nbytes = counts[seg], base = offs[seg];
+        const uint64_t nbytes = counts[seg], base = offs ? offs[seg] : fused_base; /* fused: seg == blockIdx.x */
         for (unsigned b = tid; b < nbytes; b += blockDim.x)
             out[base + b] = (uint8_t)(s_buf[b >> 2] >> (24 - 8 * (b & 3)));
         __syncthreads(); /* reads of s_buf and s_wsum done before the next pass */
@@ -218,10 +255,15 @@ extern "C" cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const g
     k_enc_sizes<<<(unsigned)(g1 < 0x7FFFFFFFu ? g1 : 0x7FFFFFFFu), kSizeThreads, 0, s>>>(d_sym, n, n_seg, d_enc,
                                                                                        d_segtab, counts);
     if ((e = cudaGetLastError()) != cudaSuccess) return e;
-    size_t tb = L.temp_bytes;
-    e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, static_cast<const uint64_t *>(counts), offs, (int)n_seg, s);
-    if (e != cudaSuccess) return e;
-    const unsigned g2 = (unsigned)(n_seg < kWriteGridMax ? n_seg : kWriteGridMax);
+    unsigned g2 = (unsigned)n_seg;
+    if (n_seg > kFusedSegs) {
+        size_t tb = L.temp_bytes;
+        e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, static_cast<const uint64_t *>(counts), offs, (int)n_seg, s);
+        if (e != cudaSuccess) return e;
+        g2 = (unsigned)(n_seg < kWriteGridMax ? n_seg : kWriteGridMax);
+    } else {
+        offs = nullptr; /* k_enc_write sums the counts itself, one segment per block */
+    }
     k_enc_write<<<g2, kWriteThreads, 0, s>>>(d_sym, n, n_seg, d_enc, counts, offs, d_stream, cap, d_stream_bytes);
     return cudaGetLastError();
 }

@@ -75,10 +75,11 @@ template <class T> __device__ __forceinline__ int quantize(T x, T p, T e2, doubl
 }
 
 /* cpu/interp_tmpl.h interp_predict; p points at the predicted element, o1
- * is the element offset of one level stride along the axis */
-template <class T>
-__device__ __forceinline__ T ipredict(const T *p, long long o1, uint64_t c, uint64_t s, uint64_t lo, uint64_t hi,
-                                      unsigned spline)
+ * is the element offset of one level stride along the axis. Coordinates
+ * may be global (I = uint64_t) or box-local (I = uint32_t, lo = 0): only
+ * their differences matter. */
+template <class T, class I, class O>
+__device__ __forceinline__ T ipredict(const T *p, O o1, I c, I s, I lo, I hi, unsigned spline)
 {
     T b = p[-o1];
     if (c + s > hi) {
@@ -229,6 +230,41 @@ __device__ __forceinline__ void step_make(Step &S, const Box &bx, uint64_t s, co
     S.total = (uint32_t)tot;
 }
 
+/* The same in box-local coordinates, with shifts: boxes start at multiples
+ * of B, and 2s <= B, so a level's classes start at 0 or s locally. */
+struct LStep {
+    uint32_t start[3], lg[3], cnt[3], total;
+};
+
+__device__ __forceinline__ void lstep_make(LStep &S, const uint32_t e[3], unsigned ls, const uint8_t *ax, unsigned j)
+{
+    unsigned d = ax[j];
+    uint32_t tot = 1;
+    for (unsigned a = 0; a < 3; a++) {
+        int cls = 0;
+        if (a == d) cls = 2;
+        else
+            for (unsigned k = 0; k < j; k++)
+                if (ax[k] == a) cls = 1;
+        uint32_t st = cls == 2 ? (1u << ls) : 0u, lg = cls == 1 ? ls : ls + 1, last = e[a] - 1;
+        S.start[a] = st;
+        S.lg[a] = lg;
+        S.cnt[a] = st <= last ? ((last - st) >> lg) + 1 : 0;
+        tot *= S.cnt[a];
+    }
+    S.total = tot;
+}
+
+__device__ __forceinline__ void lstep_point(const LStep &S, uint32_t t, uint32_t l[3])
+{
+    uint32_t ix = t % S.cnt[2];
+    t /= S.cnt[2];
+    uint32_t iy = t % S.cnt[1], iz = t / S.cnt[1];
+    l[0] = S.start[0] + (iz << S.lg[0]);
+    l[1] = S.start[1] + (iy << S.lg[1]);
+    l[2] = S.start[2] + (ix << S.lg[2]);
+}
+
 __device__ __forceinline__ void step_point(const Step &S, uint32_t t, uint64_t c[3])
 {
     uint32_t ix = t % S.cnt[2];
@@ -313,21 +349,23 @@ template <class T, bool SH> __global__ void __launch_bounds__(GG_THREADS) tune_k
     unsigned order = blockIdx.y / GLIDE_NSPLINES, spline = c_splines[blockIdx.y % GLIDE_NSPLINES];
     const uint8_t *ax = c_axes[g.eff_rank - 1][order];
     const double unit = st->lv.unit;
+    const int rl[3] = {(int)e[1] * (int)e[2], (int)e[2], 1};
     for (unsigned l = g.blog; l >= 1; l--) {
-        uint64_t s = 1ull << (l - 1);
+        const uint32_t s = 1u << (l - 1);
         unsigned long long acc = 0;
         for (unsigned j = 0; j < g.eff_rank; j++) {
-            Step S;
-            step_make(S, bx, s, ax, j);
-            unsigned d = ax[j];
-            long long o1 = (long long)s * v.rs[d];
+            LStep S;
+            lstep_make(S, e, l - 1, ax, j);
+            const unsigned d = ax[j];
+            const long long o1 = (long long)s * (SH ? rl[d] : v.rs[d]);
             for (uint32_t t = threadIdx.x; t < S.total; t += blockDim.x) {
-                uint64_t c[3];
-                step_point(S, t, c);
-                const T *p = v.at(c);
+                uint32_t lc[3];
+                lstep_point(S, t, lc);
+                const T *p = SH ? v.base + (lc[0] * rl[0] + lc[1] * rl[1] + lc[2])
+                                : x + ((bx.lo[0] + lc[0]) * g.st[0] + (bx.lo[1] + lc[1]) * g.st[1] + bx.lo[2] + lc[2]);
                 T xv = *p;
                 if (is_fill(g, xv)) continue;
-                double err = fabs((double)xv - (double)ipredict(p, o1, c[d], s, bx.lo[d], bx.hi[d], spline));
+                double err = fabs((double)xv - (double)ipredict(p, o1, lc[d], s, 0u, e[d] - 1, spline));
                 if (err < INFINITY) {
                     double q = err / unit;
                     acc += q < 4294967296.0 ? (unsigned long long)q : 4294967296ull;
@@ -493,21 +531,22 @@ __global__ void __launch_bounds__(GG_THREADS)
     }
     __syncthreads();
 
+    const int ri[3] = {(int)rs[0], (int)rs[1], 1};
     for (unsigned l = g.blog; l >= 1; l--) {
-        const uint64_t s = 1ull << (l - 1);
+        const uint32_t s = 1u << (l - 1);
         const unsigned cfg = lv->level_cfg[l - 1], spline = cfg & 3u;
         const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
         const T e2 = (T)(2.0 * lv->level_eb[l - 1]);
         for (unsigned j = 0; j < g.eff_rank; j++) {
-            Step S;
-            step_make(S, bx, s, ax, j);
+            LStep S;
+            lstep_make(S, e, l - 1, ax, j);
             const unsigned d = ax[j];
-            const long long o1 = (long long)s * rs[d];
+            const int o1 = (int)s * ri[d];
+            const uint32_t ehi = e[d] - 1;
             for (uint32_t t = threadIdx.x; t < S.total; t += blockDim.x) {
-                uint64_t c[3];
-                step_point(S, t, c);
-                long long lt = (long long)(c[0] - bx.lo[0]) * rs[0] + (long long)(c[1] - bx.lo[1]) * rs[1] +
-                               (long long)(c[2] - bx.lo[2]);
+                uint32_t lc[3];
+                lstep_point(S, t, lc);
+                const int lt = (int)(lc[0] * ri[0] + lc[1] * ri[1] + lc[2]);
                 T *rp = r + lt;
                 if (OP == OP_ENCODE) {
                     T xv = *rp, rv;
@@ -516,7 +555,7 @@ __global__ void __launch_bounds__(GG_THREADS)
                         sy = GLIDE_SYM_FILL;
                         rv = subst;
                     } else {
-                        T pred = ipredict(rp, o1, c[d], s, bx.lo[d], bx.hi[d], spline);
+                        T pred = ipredict(rp, o1, lc[d], s, 0u, ehi, spline);
                         int q = quantize(xv, pred, e2, eb, &rv);
                         if (q >= 0) sy = (unsigned)q;
                         else {
@@ -530,11 +569,11 @@ __global__ void __launch_bounds__(GG_THREADS)
                     unsigned sy = sb[lt];
                     T rv;
                     if (sy < GLIDE_NQUANT) {
-                        rv = ipredict(rp, o1, c[d], s, bx.lo[d], bx.hi[d], spline) + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+                        rv = ipredict(rp, o1, lc[d], s, 0u, ehi, spline) + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
                     } else if (sy == GLIDE_SYM_FILL) {
                         rv = subst;
                     } else {
-                        uint64_t gi = c[0] * g.st[0] + c[1] * g.st[1] + c[2];
+                        uint64_t gi = (bx.lo[0] + lc[0]) * g.st[0] + (bx.lo[1] + lc[1]) * g.st[1] + bx.lo[2] + lc[2];
                         uint32_t k = in.n_outliers ? in.pos[gi] : 0;
                         T v = subst;
                         if (k < in.n_outliers) v = load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
@@ -855,7 +894,8 @@ static size_t box_bytes(const gg_grid &g, int kind)
 /* lets a kernel take more than the default 48 KiB of dynamic shared memory */
 static cudaError_t allow_shared(const void *kernel, size_t bytes)
 {
-    if (bytes <= 48 * 1024) return cudaSuccess;
+    /* 48 KiB is the default for static plus dynamic: leave room for the static */
+    if (bytes + 8 * 1024 <= 48 * 1024) return cudaSuccess;
     return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
 }
 

@@ -229,7 +229,9 @@ struct dev_dict {
     float *log2q;
     gg_dict g;
 };
-static dev_dict upload_dict(const glide_dictionary *d)
+/* `off` misaligns the length table on purpose (the dense SIZE path reads
+ * it in aligned words). */
+static dev_dict upload_dict(const glide_dictionary *d, unsigned off = 0)
 {
     std::vector<uint8_t> l((size_t)d->n_books * GLIDE_NSYM);
     std::vector<float> q((size_t)d->n_books * GLIDE_NSYM);
@@ -238,11 +240,11 @@ static dev_dict upload_dict(const glide_dictionary *d)
         memcpy(&q[(size_t)b * GLIDE_NSYM], d->books[b].log2q, GLIDE_NSYM * sizeof(float));
     }
     dev_dict r;
-    r.len = dalloc<uint8_t>(l.size());
+    r.len = dalloc<uint8_t>(l.size() + off);
     r.log2q = dalloc<float>(q.size());
-    CK(cudaMemcpy(r.len, l.data(), l.size(), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(r.len + off, l.data(), l.size(), cudaMemcpyHostToDevice));
     CK(cudaMemcpy(r.log2q, q.data(), q.size() * sizeof(float), cudaMemcpyHostToDevice));
-    r.g.len = r.len;
+    r.g.len = r.len + off;
     r.g.log2q = r.log2q;
     r.g.n_books = d->n_books;
     return r;
@@ -266,7 +268,7 @@ static int select_compare(const glide_dictionary *d, const dev_dict &dd, const u
 static void test_select(void)
 {
     const glide_dictionary *d = glide_dict_get(GLIDE_DICT_VERSION);
-    dev_dict dd = upload_dict(d);
+    dev_dict dd = upload_dict(d), dd3 = upload_dict(d, 3);
     uint64_t *d_hist = dalloc<uint64_t>(GLIDE_NSYM);
     gg_select *d_out = dalloc<gg_select>(1);
     std::vector<uint64_t> hist(GLIDE_NSYM);
@@ -294,7 +296,7 @@ static void test_select(void)
                 }
             }
             cases++;
-            if (!select_compare(d, dd, hist.data(), d_hist, d_out, score, why, sizeof why)) {
+            if (!select_compare(d, trial & 1 ? dd3 : dd, hist.data(), d_hist, d_out, score, why, sizeof why)) {
                 if (bad++ < 5) printf("     select score %d trial %d: %s\n", score, trial, why);
             }
         }
@@ -307,12 +309,14 @@ static void test_select(void)
         const unsigned ids[] = {40, 7, 40, 7, 70, 7, 40};
         for (unsigned id : ids) books.push_back(d->books[id]);
         glide_dictionary td = {d->version, (unsigned)books.size(), books.data()};
-        dev_dict tdd = upload_dict(&td);
+        dev_dict tdd = upload_dict(&td, 1);
         for (int score = 0; score < 2; score++) {
             int bad = 0;
             for (int trial = 0; trial < 50; trial++) {
                 std::fill(hist.begin(), hist.end(), 0);
                 for (int k = 0; k < 1 + trial * 20; k++) hist[GLIDE_SYM_ZERO - 30 + rbelow(61)] += 1 + rbelow(50);
+                if (trial % 3 == 2)
+                    for (int i = 0; i < GLIDE_NSYM; i++) hist[i] += rbelow(3); /* many symbols: the dense path */
                 if (!select_compare(&td, tdd, hist.data(), d_hist, d_out, score, why, sizeof why)) {
                     if (bad++ < 5) printf("     ties score %d trial %d: %s\n", score, trial, why);
                 }
@@ -352,6 +356,8 @@ static void test_select(void)
     CK(cudaFree(d_hist));
     CK(cudaFree(dd.len));
     CK(cudaFree(dd.log2q));
+    CK(cudaFree(dd3.len));
+    CK(cudaFree(dd3.log2q));
 }
 
 /* ---- Huffman ---- */
@@ -556,17 +562,18 @@ static void huff_case(const std::vector<uint16_t> &sym, const uint8_t *len, cons
 static void test_huffman(void)
 {
     const glide_dictionary *d = glide_dict_get(GLIDE_DICT_VERSION);
-    std::vector<uint64_t> sizes = {1, 2, 1023, 1024, 1025, 4096 * 3 + 7, 100000};
+    /* 2048 segments and fewer take the fused offset path, more the CUB scan */
+    std::vector<uint64_t> sizes = {1, 2, 1023, 1024, 1025, 4096 * 3 + 7, 100000, 2048 * 1024, 2049 * 1024 + 5};
     if (!g_quick) sizes.push_back((uint64_t)1 << 24);
     std::vector<uint64_t> hist(GLIDE_NSYM);
     char name[160];
     if (g_checks_on) {
     for (uint64_t n : sizes) {
         for (int dist = 0; dist < DIST_COUNT; dist++) {
-            if (n == ((uint64_t)1 << 24) && dist != DIST_LAPLACE && dist != DIST_UNIFORM) continue;
+            if (n > 1000000 && dist != DIST_LAPLACE && dist != DIST_UNIFORM) continue;
             const std::vector<uint16_t> sym = make_symbols(dist, n);
             histogram(sym, hist.data());
-            const int trials = n >= ((uint64_t)1 << 24) ? 10 : (n > 20000 ? 30 : 60);
+            const int trials = n > 1000000 ? 10 : (n > 20000 ? 30 : 60);
             /* dictionary: the chosen book, and a deliberately poor one */
             uint64_t bits;
             const unsigned book = glide_book_select(d, hist.data(), GLIDE_SCORE_SIZE, &bits);

@@ -16,11 +16,13 @@ LOG=$OUT/logs
 jobs=$(nproc)
 declare -a rows
 
-step() { # name, command...: runs, logs, records pass/fail and seconds
+step() { # [limit_s] name, command...: runs, logs, records pass/fail and seconds
+    local lim=400
+    [[ $1 =~ ^[0-9]+$ ]] && { lim=$1; shift; }
     local name=$1; shift
     local t0=$SECONDS
     echo "== $name"
-    if "$@" >"$LOG/$name.log" 2>&1; then rows+=("$name|pass|$((SECONDS - t0))"); else rows+=("$name|FAIL ($?)|$((SECONDS - t0))"); fi
+    if timeout "$lim" "$@" >"$LOG/$name.log" 2>&1; then rows+=("$name|pass|$((SECONDS - t0))"); else rows+=("$name|FAIL ($?)|$((SECONDS - t0))"); fi
     tail -n 5 "$LOG/$name.log"
 }
 
@@ -63,10 +65,9 @@ step gpu_codec $B/h5tests/gpu/test_gpu_codec "${farg[@]}" --large --write-golden
 export GLIDE_PLUGIN_DIR=$PWD/$B/plugin
 [ -n "$data" ] && export GLIDE_DATA_DIR=$PWD/$data GLIDE_REQUIRE_DATA=1
 step ctest_gpu env GLIDE_BACKEND=gpu bash -c "cd $B && ctest --output-on-failure -j4"
-step memcheck compute-sanitizer --tool memcheck --leak-check no --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --quick
-step racecheck compute-sanitizer --tool racecheck --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --quick
-step memcheck_huff compute-sanitizer --tool memcheck --error-exitcode 9 $B/gpu/test_gpu_huff -q
-step racecheck_huff compute-sanitizer --tool racecheck --error-exitcode 9 $B/gpu/test_gpu_huff -q
+step 150 memcheck compute-sanitizer --tool memcheck --leak-check no --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --quick
+step 200 racecheck compute-sanitizer --tool racecheck --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --race
+step 90 memcheck_huff compute-sanitizer --tool memcheck --error-exitcode 9 $B/gpu/test_gpu_huff -q
 if [ "${GLIDE_GPU_BENCH:-1}" != 0 ] && [ -x $B/bench/glide_gpu_bench ]; then
     step bench env HDF5_PLUGIN_PATH=$PWD/$B/plugin $B/bench/glide_gpu_bench --out "$OUT/results-gpu.md" ${GLIDE_GPU_BENCH_ARGS:-}
 fi
