@@ -68,6 +68,7 @@ step ctest_gpu env GLIDE_BACKEND=gpu bash -c "cd $B && ctest --output-on-failure
 step 150 memcheck compute-sanitizer --tool memcheck --leak-check no --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --quick
 step 200 racecheck compute-sanitizer --tool racecheck --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --race
 step 90 memcheck_huff compute-sanitizer --tool memcheck --error-exitcode 9 $B/gpu/test_gpu_huff -q
+step demo_gpu env HDF5_PLUGIN_PATH=$PWD/$B/plugin GLIDE_BACKEND=gpu $B/examples/glide_demo -o /tmp/glide_demo_gpu.h5
 if [ "${GLIDE_GPU_BENCH:-1}" != 0 ] && [ -x $B/bench/glide_gpu_bench ]; then
     step bench env HDF5_PLUGIN_PATH=$PWD/$B/plugin $B/bench/glide_gpu_bench --out "$OUT/results-gpu.md" ${GLIDE_GPU_BENCH_ARGS:-}
 fi
@@ -78,4 +79,5 @@ fi
     echo "|---|---|---|"
     for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
 } | tee "$OUT/summary.md"
-grep -h "passed,\|failed\|ERROR SUMMARY\|checks," "$LOG"/*.log | head -20
+grep -h "passed,\|failed\|ERROR SUMMARY\|RACECHECK SUMMARY\|checks," "$LOG"/*.log | head -20
+cat "$LOG/demo_gpu.log"
