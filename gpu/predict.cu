@@ -464,6 +464,22 @@ __device__ __forceinline__ void visit(const gg_grid &g, const T *x, uint16_t *sy
     }
 }
 
+/* Decoding, FORMAT.md §7 steps 1-2: an anchor's prediction value is its
+ * anchor-section value, except that an OUTLIER point's comes from the
+ * outlier section (the two agree in every encoder-made stream). */
+template <class T>
+__device__ __forceinline__ T anchor_r(const DecodeIn &in, uint64_t gi, unsigned want, T v, T subst)
+{
+    if (want != GLIDE_SYM_OUTLIER) return want == GLIDE_SYM_FILL ? subst : v;
+    uint32_t k = in.n_outliers ? in.pos[gi] : 0;
+    if (k >= in.n_outliers) {
+        *in.err = GG_ERR_CORRUPT;
+        return subst;
+    }
+    T o = load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
+    return isfinite(o) ? o : subst;
+}
+
 /* Counts a symbol in a shared histogram, one atomic per distinct symbol of
  * the warp: most points of a chunk share the zero symbol. */
 __device__ __forceinline__ void hist_add(unsigned *hist, unsigned sy)
@@ -524,9 +540,14 @@ __global__ void __launch_bounds__(GG_THREADS)
             }
             bool fill = is_fill(g, v), fin = isfinite(v);
             unsigned want = fill ? GLIDE_SYM_FILL : !fin ? GLIDE_SYM_OUTLIER : GLIDE_SYM_ZERO;
-            r[lt] = (fill || !fin) ? subst : v;
-            if (OP == OP_ENCODE) sb[lt] = (uint16_t)want;
-            else if (sb[lt] != want) *in.err = GG_ERR_CORRUPT;
+            if (OP == OP_ENCODE) {
+                r[lt] = (fill || !fin) ? subst : v;
+                sb[lt] = (uint16_t)want;
+            } else {
+                if (sb[lt] != want) *in.err = GG_ERR_CORRUPT;
+                uint64_t gi = (bx.lo[0] + l[0]) * g.st[0] + (bx.lo[1] + l[1]) * g.st[1] + bx.lo[2] + l[2];
+                r[lt] = anchor_r(in, gi, want, v, subst);
+            }
         }
     }
     __syncthreads();
@@ -673,7 +694,7 @@ __global__ void __launch_bounds__(GG_THREADS)
             }
             bool fill = is_fill(g, v), fin = isfinite(v);
             unsigned want = fill ? GLIDE_SYM_FILL : !fin ? GLIDE_SYM_OUTLIER : GLIDE_SYM_ZERO;
-            *rv.at(c) = (fill || !fin) ? subst : v;
+            *rv.at(c) = OP == OP_ENCODE ? ((fill || !fin) ? subst : v) : anchor_r(in, i, want, v, subst);
             if (OP == OP_ENCODE) {
                 if (owned) {
                     sym[i] = (uint16_t)want;
@@ -771,7 +792,7 @@ __global__ void __launch_bounds__(GG_THREADS)
         bool fill = is_fill(g, v), fin = isfinite(v);
         unsigned want = fill ? GLIDE_SYM_FILL : !fin ? GLIDE_SYM_OUTLIER : GLIDE_SYM_ZERO;
         uint64_t c[3] = {bx.lo[0], bx.lo[1], bx.lo[2]};
-        *rv.at(c) = (fill || !fin) ? subst : v;
+        *rv.at(c) = OP == OP_ENCODE ? ((fill || !fin) ? subst : v) : anchor_r(in, i, want, v, subst);
         if (OP == OP_ENCODE) {
             sym[i] = (uint16_t)want;
             hist[want]++;
