@@ -2,7 +2,9 @@
  * cpu/huff_codec.c's glide_huff_decode, and an error exactly when it
  * returns one (docs/FORMAT.md section 10.3).
  *
- * Segment offsets come from a CUB exclusive scan of the u16 segment table.
+ * Segment offsets come from a CUB exclusive scan of the u16 segment table;
+ * up to kFusedSegs segments (2M symbols) that scan's two launches are left
+ * out and each block of k_dec adds the entries before its segments itself.
  * Then one warp decodes one segment, with the glide_huff_dec tables in
  * shared memory. A segment is a serial bit stream, so the warp splits its
  * bits into 32 equal ranges and finds where the codewords really start by
@@ -18,7 +20,9 @@
  *   - an exclusive scan of the codeword counts places every lane's symbols,
  *     and a last pass decodes them into shared memory, copied out coalesced.
  * Against one thread per segment this trades about three decodes of every
- * bit for 32 times the parallelism: a 64^3 chunk has only 256 segments.
+ * bit for 32 times the parallelism: a 64^3 chunk has only 256 segments
+ * (measured on an H200: 2^18 symbols 24 us instead of 300 us). Two ranges
+ * per lane, decoded as interleaved chains, measured slower (32 us).
  *
  * Why the checks agree with the CPU's although they run differently:
  *  - The CPU stops at the first segment whose entry exceeds 2048 or the
@@ -48,8 +52,6 @@ namespace {
 constexpr unsigned kWarps = 4; /* segments per block */
 constexpr unsigned kSegBytesMax = 2 * GLIDE_SEG_SYMS;
 constexpr unsigned kFull = 0xFFFFFFFFu;
-constexpr int kR = 2; /* bit ranges per lane, decoded as interleaved chains */
-static_assert(kR == 2, "walk_n's loop condition and the range neighbours below are written for two");
 constexpr unsigned kFusedSegs = 2048; /* up to this many segments, offsets are summed in k_dec itself */
 static_assert(2 * kFusedSegs % (kWarps * 32) == 0 && (kWarps * 32) % 2 == 0, "fused prefix: whole rounds, even stride");
 static_assert(sizeof(glide_huff_dec) % 4 == 0, "the table copy moves 32-bit words");
@@ -159,51 +161,27 @@ struct span {
     bool bad;
 };
 
-/* Walks the lane's kR ranges that have act[r] set, interleaved: the
- * decode of one codeword is a chain of dependent steps (table lookup,
- * shift), so two independent chains keep the SM busier than one when a
- * segment's warp is alone on its scheduler. Other ranges keep their span. */
-__device__ __forceinline__ void walk_n(const dec_tabs &d, const uint8_t *p, uint32_t bytes,
-                                       const uint32_t (&start)[kR], const uint32_t (&hi)[kR], const bool (&act)[kR],
-                                       span (&out)[kR])
+__device__ __forceinline__ span walk(const dec_tabs &d, const uint8_t *p, uint32_t bytes, uint32_t start, uint32_t hi)
 {
-    bit_reader br[kR];
-    uint32_t q[kR];
-    bool live[kR];
-#pragma unroll
-    for (int r = 0; r < kR; r++) {
-        q[r] = start[r];
-        live[r] = act[r] && start[r] < hi[r];
-        br[r].init(p, bytes, start[r]);
-        if (act[r]) out[r] = {start[r], 0, false};
-    }
-    while (__builtin_expect(live[0] || live[1], 1)) {
-#pragma unroll
-        for (int r = 0; r < kR; r++)
-            if (live[r]) br[r].refill();
-        unsigned l[kR];
-#pragma unroll
-        for (int r = 0; r < kR; r++) {
-            unsigned s;
-            l[r] = decode_one(d, br[r].acc, &s); /* issued for both; used only if live */
+    span r = {start, 0, false};
+    if (start >= hi) return r;
+    bit_reader br;
+    br.init(p, bytes, start);
+    uint32_t q = start;
+    while (q < hi) {
+        br.refill();
+        unsigned s;
+        const unsigned l = decode_one(d, br.acc, &s);
+        if (!l) {
+            r.bad = true;
+            break;
         }
-#pragma unroll
-        for (int r = 0; r < kR; r++) {
-            if (!live[r]) continue;
-            if (!l[r]) {
-                out[r].bad = true;
-                live[r] = false;
-                continue;
-            }
-            br[r].consume(l[r]);
-            q[r] += l[r];
-            out[r].count++;
-            live[r] = q[r] < hi[r];
-        }
+        br.consume(l);
+        q += l;
+        r.count++;
     }
-#pragma unroll
-    for (int r = 0; r < kR; r++)
-        if (act[r]) out[r].exit = q[r];
+    r.exit = q;
+    return r;
 }
 
 __device__ __forceinline__ uint64_t block_sum(uint64_t v, uint64_t *s_red)
@@ -268,96 +246,56 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(const glide_huff_dec *__res
     const uint64_t s0 = (uint64_t)seg * GLIDE_SEG_SYMS;
     const uint32_t cnt = n - s0 < GLIDE_SEG_SYMS ? (uint32_t)(n - s0) : GLIDE_SEG_SYMS;
     const uint8_t *p = in + off;
-    const uint32_t limit = bytes * 8, sub = (limit + 32 * kR - 1) / (32 * kR);
+    const uint32_t limit = bytes * 8, sub = (limit + 31) / 32;
+    const uint32_t lo = lane * sub < limit ? lane * sub : limit;
+    const uint32_t hi = lo + sub < limit ? lo + sub : limit;
 
-    /* range 2 * lane + r; its left neighbour is range r - 1 of this lane, or
-     * for r = 0 the last range of the lane to the left */
-    uint32_t start[kR], hi[kR];
-#pragma unroll
-    for (int r = 0; r < kR; r++) {
-        const uint32_t ri = (uint32_t)(kR * lane + r);
-        start[r] = ri * sub < limit ? ri * sub : limit;
-        hi[r] = start[r] + sub < limit ? start[r] + sub : limit;
+    /* settle every lane's start on the true path */
+    uint32_t start = lo;
+    span r = walk(T, p, bytes, start, hi);
+    for (int round = 0; round < 32; round++) {
+        const uint32_t left_exit = __shfl_up_sync(kFull, r.exit, 1);
+        const bool left_bad = __shfl_up_sync(kFull, (unsigned)r.bad, 1) != 0;
+        const bool move = lane > 0 && !left_bad && left_exit != start;
+        if (!__any_sync(kFull, move)) break;
+        if (move) {
+            start = left_exit;
+            r = walk(T, p, bytes, start, hi);
+        }
     }
-    span sp[kR];
-    {
-        const bool all[kR] = {true, true};
-        walk_n(T, p, bytes, start, hi, all, sp);
-    }
-    /* settle every range's start on the true path: range i is right after
-     * at most i rounds */
-    for (int round = 0; round < 32 * kR; round++) {
-        const uint32_t left_exit = __shfl_up_sync(kFull, sp[kR - 1].exit, 1);
-        const bool left_bad = __shfl_up_sync(kFull, (unsigned)sp[kR - 1].bad, 1) != 0;
-        bool mv[kR];
-        mv[0] = lane > 0 && !left_bad && left_exit != start[0];
-        mv[1] = !sp[0].bad && sp[0].exit != start[1];
-        if (!__any_sync(kFull, mv[0] || mv[1])) break;
-        const uint32_t new1 = sp[0].exit; /* before range 0 moves: both use the last round's exits */
-        if (mv[0]) start[0] = left_exit;
-        if (mv[1]) start[1] = new1;
-        walk_n(T, p, bytes, start, hi, mv, sp);
-    }
-    /* Ranges up to the first one stopped by an unknown code are on the true
-     * path; later ranges come after that code and their counts only push
+    /* Lanes up to the first one stopped by an unknown code are on the true
+     * path; later lanes come after that code and their counts only push
      * their (unused) positions further. */
-    const uint32_t mine = sp[0].count + sp[1].count;
-    uint32_t incl = mine;
+    uint32_t incl = r.count;
     for (int o = 1; o < 32; o <<= 1) {
         const uint32_t v = __shfl_up_sync(kFull, incl, o);
         if ((int)lane >= o) incl += v;
     }
-    uint32_t first[kR]; /* index of each range's first codeword */
-    first[0] = incl - mine;
-    first[1] = first[0] + sp[0].count;
-    const unsigned bad0 = __ballot_sync(kFull, sp[0].bad), bad1 = __ballot_sync(kFull, sp[1].bad);
-    uint32_t fb = 32 * kR; /* first range stopped by an unknown code */
-    if (bad0) fb = kR * ((unsigned)__ffs(bad0) - 1);
-    if (bad1 && kR * ((unsigned)__ffs(bad1) - 1) + 1 < fb) fb = kR * ((unsigned)__ffs(bad1) - 1) + 1;
-    /* codewords before any unknown code: the end of range fb, or all */
-    const uint32_t end0 = __shfl_sync(kFull, first[1], fb < 32 * kR ? fb / kR : 31);
-    const uint32_t end1 = __shfl_sync(kFull, incl, fb < 32 * kR ? fb / kR : 31);
-    const uint32_t known = fb < 32 * kR && (fb & 1) == 0 ? end0 : end1;
+    const uint32_t first = incl - r.count; /* index of this lane's first codeword */
+    const unsigned badmask = __ballot_sync(kFull, r.bad);
+    const unsigned fb = badmask ? (unsigned)__ffs(badmask) - 1 : 32;
+    const uint32_t known = __shfl_sync(kFull, incl, fb < 32 ? fb : 31); /* codewords before any unknown code */
     fail = known < cnt;
 
-    uint32_t end_bit = 0; /* end of codeword cnt - 1, in the range that decodes it */
+    uint32_t end_bit = 0; /* end of codeword cnt - 1, in the lane that decodes it */
     bool has_end = false;
-    {
-        bit_reader br[kR];
-        uint32_t q[kR], i[kR], stop[kR];
-        bool live[kR], mine_end[kR];
-#pragma unroll
-        for (int r = 0; r < kR; r++) {
-            const uint32_t ri = (uint32_t)(kR * lane + r);
-            q[r] = start[r];
-            i[r] = first[r];
-            stop[r] = first[r] + sp[r].count < cnt ? first[r] + sp[r].count : cnt;
-            live[r] = !fail && ri <= fb && first[r] < cnt && sp[r].count;
-            mine_end[r] = live[r] && stop[r] == cnt;
-            br[r].init(p, bytes, start[r]);
+    if (!fail && lane <= fb && first < cnt && r.count) {
+        bit_reader br;
+        br.init(p, bytes, start);
+        uint32_t q = start;
+        const uint32_t stop = first + r.count < cnt ? first + r.count : cnt;
+        for (uint32_t i = first; i < stop; i++) {
+            br.refill();
+            unsigned s;
+            const unsigned l = decode_one(T, br.acc, &s); /* known: the walk passed here */
+            br.consume(l);
+            q += l;
+            s_out[w][i] = (uint16_t)s;
         }
-        while (live[0] || live[1]) {
-#pragma unroll
-            for (int r = 0; r < kR; r++)
-                if (live[r]) br[r].refill();
-            unsigned l[kR], s[kR];
-#pragma unroll
-            for (int r = 0; r < kR; r++) l[r] = decode_one(T, br[r].acc, &s[r]); /* known: the walk passed here */
-#pragma unroll
-            for (int r = 0; r < kR; r++) {
-                if (!live[r]) continue;
-                br[r].consume(l[r]);
-                q[r] += l[r];
-                s_out[w][i[r]] = (uint16_t)s[r];
-                live[r] = ++i[r] < stop[r];
-            }
+        if (stop == cnt) {
+            end_bit = q;
+            has_end = true;
         }
-#pragma unroll
-        for (int r = 0; r < kR; r++)
-            if (mine_end[r]) {
-                end_bit = q[r];
-                has_end = true;
-            }
     }
     if (has_end) {
         /* the segment ends in its last byte, padded with zero bits */

@@ -4,7 +4,8 @@
  * glide_crc32 give. One line per check, then a summary; exit 1 on any
  * failure, 0 (with a message) when there is no CUDA device.
  * Options: -q skips the largest inputs (for compute-sanitizer runs),
- *          -t also prints timings, -T prints timings only. */
+ *          -t also prints timings, -T prints timings only,
+ *          -P makes one call of each kind and exits (for ncu). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
