@@ -266,8 +266,6 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     glide_shape_from_dims(p->rank, p->dims, &sh);
     glide_header h;
     glide_header_begin(&h, p, o);
-    glide_params q = *p;
-    q.fill_bits = h.fill_bits;
     const size_t esz = glide_dtype_size(p->dtype);
     const uint64_t n = sh.count;
     const unsigned blog = p->block_log2 ? p->block_log2 : glide_default_block_log2(sh.rank);
@@ -318,7 +316,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     glide_entropy_plan plan;
     glide_book_choice choice = {hs->sel.book, hs->sel.bits};
     const int own_dict = o->dict == glide_dict_get(GLIDE_DICT_VERSION);
-    r = glide_entropy_plan_hist(&q, o, &h, hs->hist, own_dict ? &choice : NULL, n, esz, &plan);
+    r = glide_entropy_plan_hist(p, o, &h, hs->hist, own_dict ? &choice : NULL, n, esz, &plan);
     if (glide_is_error(r)) goto done;
     if (h.method != GLIDE_METHOD_RAW) {
         glide_header_write(&h, G.h_head);

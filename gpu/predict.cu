@@ -417,6 +417,17 @@ struct DecodeIn {
     uint32_t *err;
 };
 
+/* Point gi's exact value from the outlier section (its index: the count of
+ * OUTLIER symbols before it); a stream with too few outliers is corrupt. */
+template <class T> __device__ __forceinline__ T outlier_at(const DecodeIn &in, uint64_t gi, T subst)
+{
+    uint32_t k = in.n_outliers ? in.pos[gi] : 0;
+    if (k < in.n_outliers) return load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
+    *in.err = GG_ERR_CORRUPT;
+    return subst;
+}
+
+
 template <class T, int OP>
 __device__ __forceinline__ void visit(const gg_grid &g, const T *x, uint16_t *sym, const DecodeIn &in, T *y,
                                       unsigned *hist, uint64_t i, bool owned, T pred, T e2, double eb, T subst,
@@ -451,12 +462,7 @@ __device__ __forceinline__ void visit(const gg_grid &g, const T *x, uint16_t *sy
             rv = subst;
             out = Bits<T>::from((typename Bits<T>::U)g.fill_bits);
         } else {
-            uint32_t k = in.n_outliers ? in.pos[i] : 0;
-            if (k < in.n_outliers) out = load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
-            else {
-                *in.err = GG_ERR_CORRUPT;
-                out = subst;
-            }
+            out = outlier_at(in, i, subst);
             rv = isfinite(out) ? out : subst;
         }
         *r = rv;
@@ -471,12 +477,7 @@ template <class T>
 __device__ __forceinline__ T anchor_r(const DecodeIn &in, uint64_t gi, unsigned want, T v, T subst)
 {
     if (want != GLIDE_SYM_OUTLIER) return want == GLIDE_SYM_FILL ? subst : v;
-    uint32_t k = in.n_outliers ? in.pos[gi] : 0;
-    if (k >= in.n_outliers) {
-        *in.err = GG_ERR_CORRUPT;
-        return subst;
-    }
-    T o = load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
+    T o = outlier_at(in, gi, subst);
     return isfinite(o) ? o : subst;
 }
 
@@ -595,10 +596,7 @@ __global__ void __launch_bounds__(GG_THREADS)
                         rv = subst;
                     } else {
                         uint64_t gi = (bx.lo[0] + lc[0]) * g.st[0] + (bx.lo[1] + lc[1]) * g.st[1] + bx.lo[2] + lc[2];
-                        uint32_t k = in.n_outliers ? in.pos[gi] : 0;
-                        T v = subst;
-                        if (k < in.n_outliers) v = load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
-                        else *in.err = GG_ERR_CORRUPT;
+                        T v = outlier_at(in, gi, subst);
                         rv = isfinite(v) ? v : subst;
                     }
                     *rp = rv;
@@ -627,10 +625,7 @@ __global__ void __launch_bounds__(GG_THREADS)
                 if (!g.has_fill) *in.err = GG_ERR_CORRUPT;
                 out = Bits<T>::from((typename Bits<T>::U)g.fill_bits);
             } else {
-                uint32_t k = in.n_outliers ? in.pos[gi] : 0;
-                out = subst;
-                if (k < in.n_outliers) out = load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
-                else *in.err = GG_ERR_CORRUPT;
+                out = outlier_at(in, gi, subst);
             }
             y[gi] = out;
         }
@@ -645,27 +640,18 @@ __global__ void __launch_bounds__(GG_THREADS)
 /* One thread block per anchor block, interpolation (docs/FORMAT.md §8):
  * the general path, with the reconstruction in global scratch, for boxes
  * too large for shared memory (anchor strides above the defaults). */
-template <class T, int OP, bool SH>
+template <class T, int OP>
 __global__ void __launch_bounds__(GG_THREADS)
     interp_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *rglob)
 {
-    extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
     Box bx;
     block_box(g, blockIdx.x, bx);
     const uint64_t B = 1ull << g.blog;
     RView<T> rv;
-    if (SH) {
-        rv.base = (T *)smem;
-        for (int a = 0; a < 3; a++) rv.org[a] = bx.lo[a];
-        rv.rs[2] = 1;
-        rv.rs[1] = (long long)(bx.hi[2] - bx.lo[2] + 1);
-        rv.rs[0] = rv.rs[1] * (long long)(bx.hi[1] - bx.lo[1] + 1);
-    } else {
-        rv.base = rglob;
-        for (int a = 0; a < 3; a++) rv.org[a] = 0;
-        for (int a = 0; a < 3; a++) rv.rs[a] = (long long)g.st[a];
-    }
+    rv.base = rglob;
+    for (int a = 0; a < 3; a++) rv.org[a] = 0;
+    for (int a = 0; a < 3; a++) rv.rs[a] = (long long)g.st[a];
     if (OP == OP_ENCODE)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) hist[t] = 0;
     const T subst = Bits<T>::from((typename Bits<T>::U)lv->subst_bits);
@@ -703,13 +689,7 @@ __global__ void __launch_bounds__(GG_THREADS)
             } else {
                 if (in.sym[i] != want) *in.err = GG_ERR_CORRUPT;
                 if (owned) {
-                    T out = v;
-                    if (want == GLIDE_SYM_OUTLIER) {
-                        uint32_t k = in.n_outliers ? in.pos[i] : 0;
-                        if (k < in.n_outliers) out = load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
-                        else *in.err = GG_ERR_CORRUPT;
-                    }
-                    y[i] = out;
+                    y[i] = want == GLIDE_SYM_OUTLIER ? outlier_at(in, i, subst) : v;
                 }
             }
         }
@@ -798,13 +778,7 @@ __global__ void __launch_bounds__(GG_THREADS)
             hist[want]++;
         } else {
             if (in.sym[i] != want) *in.err = GG_ERR_CORRUPT;
-            T out = v;
-            if (want == GLIDE_SYM_OUTLIER) {
-                uint32_t k = in.n_outliers ? in.pos[i] : 0;
-                if (k < in.n_outliers) out = load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
-                else *in.err = GG_ERR_CORRUPT;
-            }
-            y[i] = out;
+            y[i] = want == GLIDE_SYM_OUTLIER ? outlier_at(in, i, subst) : v;
         }
     }
     __syncthreads();
@@ -979,7 +953,7 @@ static cudaError_t launch_predict(gg_grid g, int lorenzo, const gg_levels *lv, c
             if (e != cudaSuccess) return e;
             interp_sh_k<T, OP><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y);
         } else {
-            interp_k<T, OP, false><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r);
+            interp_k<T, OP><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r);
         }
     }
     return cudaGetLastError();
