@@ -15,7 +15,7 @@ void glide_params_init(glide_params *p, glide_dtype dtype, unsigned rank, const 
     for (unsigned i = 0; i < rank && i < GLIDE_MAX_RANK; i++) p->dims[i] = dims[i];
     p->mode = GLIDE_MODE_REL;
     p->eb = 1e-3;
-    p->predictor = GLIDE_PRED_INTERP;
+    p->predictor = GLIDE_PRED_AUTO;
     p->codebook = GLIDE_BOOK_AUTO;
     p->backend = GLIDE_BACKEND_AUTO;
 }
@@ -24,7 +24,7 @@ static size_t check_params(const glide_params *p, uint64_t *count)
 {
     if (!p || (p->dtype != GLIDE_FLOAT32 && p->dtype != GLIDE_FLOAT64)) return GLIDE_ERROR(PARAM);
     if (p->rank < 1 || p->rank > GLIDE_MAX_RANK) return GLIDE_ERROR(PARAM);
-    if ((unsigned)p->mode > GLIDE_MODE_REL || (unsigned)p->predictor > GLIDE_PRED_LORENZO ||
+    if ((unsigned)p->mode > GLIDE_MODE_REL || (unsigned)p->predictor > GLIDE_PRED_INTERP ||
         (unsigned)p->codebook > GLIDE_BOOK_AUTO || (unsigned)p->backend > GLIDE_BACKEND_GPU)
         return GLIDE_ERROR(PARAM);
     if (!(p->eb >= 0) || !isfinite(p->eb)) return GLIDE_ERROR(PARAM);

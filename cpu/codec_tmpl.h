@@ -28,6 +28,16 @@ static T FN(from_bits)(uint64_t bits)
     return v;
 }
 
+/* GLIDE_PRED_AUTO: both predictors' estimated cost on the tuning sample,
+ * from the original values (common/cost.h). */
+static int FN(prefer_interp)(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb)
+{
+    uint64_t ei[2], el[2];
+    FN(glide_interp_estimate)(g, x, level_cfg, eb, ei);
+    FN(glide_lorenzo_estimate)(g, x, eb, el);
+    return !glide_prefer_lorenzo(ei, el);
+}
+
 static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T *x,
                            uint8_t *dst, size_t cap, glide_header *h, const glide_encode_opts *o)
 {
@@ -56,12 +66,17 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     if (!r || !anc || !sym) goto done;
 
     FN(glide_anchors_encode)(&g, x, r, sym, anc, subst);
-    if (p->predictor == GLIDE_PRED_INTERP) {
-        double level_eb[GLIDE_MAX_LEVELS];
-        h->method = GLIDE_METHOD_INTERP;
+    int interp = p->predictor != GLIDE_PRED_LORENZO;
+    if (interp) {
         /* cost unit: 2^-24 of the range, so float errors keep their resolution */
         double unit = range > 0 && range <= DBL_MAX ? range * 0x1p-24 : 1.0;
         FN(glide_interp_tune)(&g, x, unit, h->level_cfg);
+        if (p->predictor == GLIDE_PRED_AUTO) interp = FN(prefer_interp)(&g, x, h->level_cfg, eb_abs);
+        if (!interp) memset(h->level_cfg, 0, sizeof h->level_cfg);
+    }
+    if (interp) {
+        double level_eb[GLIDE_MAX_LEVELS];
+        h->method = GLIDE_METHOD_INTERP;
         h->alpha = o->alpha >= 1.0 ? o->alpha : glide_level_alpha(range > 0 ? eb_abs / range : 1.0);
         glide_level_bounds(eb_abs, h->alpha, blog, level_eb);
         FN(glide_interp_encode)(&g, x, r, sym, h->level_cfg, level_eb, eb_abs, subst);

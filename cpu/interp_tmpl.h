@@ -31,7 +31,7 @@ static inline T FN(interp_predict)(const T *r, size_t i, size_t st, uint64_t c, 
 
 #ifndef GLIDE_INTERP_OPS
 #define GLIDE_INTERP_OPS
-enum { OP_ENCODE, OP_DECODE, OP_ESTIMATE };
+enum { OP_ENCODE, OP_DECODE, OP_ESTIMATE, OP_BITS };
 #endif
 
 typedef struct { uint64_t lo[3], hi[3]; } FN(box);
@@ -92,12 +92,14 @@ FN(interp_level)(const glide_grid *g, const int op, const T *x, T *r, uint16_t *
                         if (FN(is_fill)(g, xv)) continue;
                         double e = fabs((double)xv - (double)FN(interp_predict)(x, i, st, c, s, lo, hi, spline));
                         /* in OP_ESTIMATE, eb is the cost unit: an integer sum
-                         * gives the same choice in any summation order (GPU) */
-                        if (e < INFINITY) { double q = e / eb; acc += q < 4294967296.0 ? (uint64_t)q : 4294967296ull; }
+                         * gives the same choice in any summation order (GPU).
+                         * OP_BITS sums glide_cost_bits, eb the bound. */
+                        if (op == OP_BITS) { acc += glide_cost_bits(e, eb, GLIDE_NOISE_INTERP); est[1]++; }
+                        else if (e < INFINITY) { double q = e / eb; acc += q < 4294967296.0 ? (uint64_t)q : 4294967296ull; }
                     }
                 }
     }
-    if (op == OP_ESTIMATE) *est += acc;
+    if (op == OP_ESTIMATE || op == OP_BITS) est[0] += acc;
 }
 
 static void FN(whole_box)(const glide_grid *g, FN(box) *b)
@@ -125,14 +127,30 @@ void FN(glide_interp_decode)(const glide_grid *g, T *r, const uint16_t *sym,
                          (T)(2.0 * level_eb[l - 1]), 0, subst, NULL);
 }
 
+/* The sample lattice that tuning and the predictor choice share: every
+ * k-th block per axis (glide_tune_stride), as closed boxes, numbered in
+ * index order. Returns how many there are; box b is put in *out. */
+static uint64_t FN(sample_box)(const glide_grid *g, uint64_t b, FN(box) *out)
+{
+    uint64_t B = 1ull << g->blog, nb[3], m[3];
+    uint64_t k = glide_tune_stride(g, nb);
+    for (int a = 0; a < 3; a++) m[a] = (nb[a] + k - 1) / k;
+    uint64_t bi[3] = {b / (m[1] * m[2]) * k, b / m[2] % m[1] * k, b % m[2] * k};
+    for (int a = 0; a < 3; a++) {
+        out->lo[a] = bi[a] * B;
+        out->hi[a] = out->lo[a] + B < g->n[a] - 1 ? out->lo[a] + B : g->n[a] - 1;
+    }
+    return m[0] * m[1] * m[2];
+}
+
 /* Light auto-tuning: per level, the spline then the axis order that predict
  * a lattice of sample blocks best from the original values, the cost being
  * the sum of floor(|error| / unit). Encoder-only: the choice is recorded in
  * the stream. */
 void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t *level_cfg)
 {
-    uint64_t B = 1ull << g->blog, nb[3];
-    uint64_t k = glide_tune_stride(g, nb);
+    FN(box) bx;
+    uint64_t nbox = FN(sample_box)(g, 0, &bx);
     static const unsigned splines[GLIDE_NSPLINES] = {GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_LINEAR,
                                                      GLIDE_SPLINE_CUBIC_NATURAL};
     unsigned n_ord = glide_n_orders(g->eff_rank);
@@ -142,20 +160,27 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t
         unsigned best_cfg = 0;
         for (unsigned c = 0; c < GLIDE_NSPLINES + n_ord - 1; c++) {
             unsigned cfg = c < GLIDE_NSPLINES ? splines[c] : ((best_cfg & 3u) | ((c - GLIDE_NSPLINES + 1) << 2));
-            uint64_t est = 0;
-            for (uint64_t bz = 0; bz < nb[0]; bz += k)
-                for (uint64_t by = 0; by < nb[1]; by += k)
-                    for (uint64_t bx = 0; bx < nb[2]; bx += k) {
-                        FN(box) b;
-                        uint64_t bi[3] = {bz, by, bx};
-                        for (int a = 0; a < 3; a++) {
-                            b.lo[a] = bi[a] * B;
-                            b.hi[a] = b.lo[a] + B < g->n[a] - 1 ? b.lo[a] + B : g->n[a] - 1;
-                        }
-                        FN(interp_level)(g, OP_ESTIMATE, x, NULL, NULL, &b, s, cfg, 0, unit, 0, &est);
-                    }
-            if (est < best) { best = est; best_cfg = cfg; }
+            uint64_t est[2] = {0, 0};
+            for (uint64_t b = 0; b < nbox; b++) {
+                FN(sample_box)(g, b, &bx);
+                FN(interp_level)(g, OP_ESTIMATE, x, NULL, NULL, &bx, s, cfg, 0, unit, 0, est);
+            }
+            if (est[0] < best) { best = est[0]; best_cfg = cfg; }
         }
         level_cfg[l - 1] = (uint8_t)best_cfg;
+    }
+}
+
+/* Estimated size of the sample blocks under the tuned interpolation, in
+ * glide_cost_bits per point: est[0] the sum, est[1] the points. */
+void FN(glide_interp_estimate)(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb, uint64_t est[2])
+{
+    est[0] = est[1] = 0;
+    FN(box) bx;
+    uint64_t nbox = FN(sample_box)(g, 0, &bx);
+    for (uint64_t b = 0; b < nbox; b++) {
+        FN(sample_box)(g, b, &bx);
+        for (unsigned l = g->blog; l >= 1; l--)
+            FN(interp_level)(g, OP_BITS, x, NULL, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1], 0, eb, 0, est);
     }
 }

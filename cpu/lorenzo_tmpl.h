@@ -51,3 +51,30 @@ void FN(glide_lorenzo_decode)(const glide_grid *g, T *r, const uint16_t *sym, do
 {
     FN(lorenzo_sweep)(g, 0, NULL, r, (uint16_t *)sym, eb, subst);
 }
+
+/* Estimated size under Lorenzo of the same sample blocks as tuning, from the
+ * original values (see glide_interp_estimate). */
+void FN(glide_lorenzo_estimate)(const glide_grid *g, const T *x, double eb, uint64_t est[2])
+{
+    const uint64_t B = 1ull << g->blog, M = B - 1;
+    const size_t s0 = g->st[0], s1 = g->st[1];
+    uint64_t nb[3], k = glide_tune_stride(g, nb), acc = 0, cnt = 0;
+    for (uint64_t bz = 0; bz < nb[0]; bz += k)
+        for (uint64_t by = 0; by < nb[1]; by += k)
+            for (uint64_t bx = 0; bx < nb[2]; bx += k)
+                for (uint64_t z = bz * B; z < g->n[0] && z < (bz + 1) * B; z++)
+                    for (uint64_t y = by * B; y < g->n[1] && y < (by + 1) * B; y++)
+                        for (uint64_t xx = bx * B; xx < g->n[2] && xx < (bx + 1) * B; xx++) {
+                            int pz = (z & M) != 0, py = (y & M) != 0, px = (xx & M) != 0;
+                            if (!pz && !py && !px) continue;
+                            size_t i = (size_t)z * s0 + (size_t)y * s1 + (size_t)xx;
+                            T xv = x[i];
+                            if (FN(is_fill)(g, xv)) continue;
+                            double e = fabs((double)xv - (double)FN(lorenzo_predict)(x, i, s0, s1, pz, py, px));
+                            /* the noise of the neighbours this point really has */
+                            acc += glide_cost_bits(e, eb, (double)(px + py + pz + px * py + px * pz + py * pz + px * py * pz) * GLIDE_NOISE_LORENZO_PER_NEIGHBOUR);
+                            cnt++;
+                        }
+    est[0] = acc;
+    est[1] = cnt;
+}

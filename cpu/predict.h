@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "format.h"
+#include "cost.h"
 
 typedef struct {
     uint64_t n[3];  /* shape padded to 3-D with leading 1s, slowest first */
@@ -28,6 +29,11 @@ const uint8_t *glide_order_axes(unsigned eff_rank, unsigned order);
  * blocks per axis): about 1/32 of the points. */
 uint64_t glide_tune_stride(const glide_grid *g, uint64_t nb[3]);
 
+/* The predictor choice's cost of one open-loop prediction error e, in 1/8
+ * bits: about 8 log2(1 + u), u = sqrt(e^2 + n2 eb^2) / (2 eb) the error in
+ * quantization steps once the noise that reconstructed neighbours add in the
+ * real pass (variance n2 eb^2) is counted. Only IEEE-exact operations and
+ * integers, so both backends compute the same sums. */
 #define GLIDE_DECLARE_PREDICT(T, SFX)                                                                  \
     void glide_value_range_##SFX(const glide_grid *g, const T *x, double *lo, double *hi, int *any);   \
     void glide_anchors_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym, T *anc, T subst); \
@@ -37,6 +43,8 @@ uint64_t glide_tune_stride(const glide_grid *g, uint64_t nb[3]);
                                       T *r, T subst);                                                   \
     void glide_fixup_##SFX(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill);               \
     void glide_interp_tune_##SFX(const glide_grid *g, const T *x, double unit, uint8_t *level_cfg);                  \
+    void glide_interp_estimate_##SFX(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb, uint64_t est[2]); \
+    void glide_lorenzo_estimate_##SFX(const glide_grid *g, const T *x, double eb, uint64_t est[2]); \
     void glide_interp_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym,               \
                                    const uint8_t *level_cfg, const double *level_eb, double eb, T subst); \
     void glide_interp_decode_##SFX(const glide_grid *g, T *r, const uint16_t *sym,                     \

@@ -40,10 +40,10 @@ static int parse_user(const unsigned *cd, size_t n, gf_config *cfg, char *msg, s
     cfg->predictor = (cfg->options >> GF_OPT_PRED_SHIFT) & 0xFu;
     cfg->codebook = (cfg->options >> GF_OPT_BOOK_SHIFT) & 0xFu;
     cfg->stride_log2 = (cfg->options >> GF_OPT_STRIDE_SHIFT) & 0xFu;
-    if (cfg->predictor > GF_PRED_LORENZO)
+    if (cfg->predictor > GF_PRED_INTERP)
         return fail(msg, msg_len,
                     "glide: unknown predictor %u in cd_values[3] bits 0-3 "
-                    "(0 interpolation, 1 Lorenzo)",
+                    "(0 auto, 1 Lorenzo, 2 interpolation)",
                     cfg->predictor);
     if (cfg->codebook > GF_BOOK_CUSTOM)
         return fail(msg, msg_len,

@@ -8,7 +8,7 @@
  *   [1] mantissa  >= 1
  *   [2] exponent  0..40;  eb = mantissa * 10^-exponent
  *   [3] options   optional, default 0:
- *                 bits 0-3  predictor   (0 interpolation, 1 Lorenzo)
+ *                 bits 0-3  predictor   (0 auto, 1 Lorenzo, 2 interpolation)
  *                 bits 4-7  codebook    (0 auto, 1 dictionary, 2 custom)
  *                 bits 8-11 anchor stride log2 (0 codec default, else 2..15)
  *                 bits 12-31 must be 0
@@ -42,7 +42,7 @@
 #define GF_OPT_KNOWN_MASK 0xFFFu
 
 enum { GF_MODE_ABS = 0, GF_MODE_REL = 1 };
-enum { GF_PRED_INTERP = 0, GF_PRED_LORENZO = 1 };
+enum { GF_PRED_AUTO = 0, GF_PRED_LORENZO = 1, GF_PRED_INTERP = 2 };
 enum { GF_BOOK_AUTO = 0, GF_BOOK_DICT = 1, GF_BOOK_CUSTOM = 2 };
 enum { GF_DTYPE_F32 = 1, GF_DTYPE_F64 = 2 };
 enum { GF_ORDER_LE = 0, GF_ORDER_BE = 1 };

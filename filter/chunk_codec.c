@@ -68,7 +68,9 @@ size_t gf_compress_chunk(const h5_api_t *api, const gf_config *cfg, size_t nbyte
                       dims);
     p.mode = cfg->mode == GF_MODE_REL ? GLIDE_MODE_REL : GLIDE_MODE_ABS;
     p.eb = gf_error_bound(cfg);
-    p.predictor = cfg->predictor == GF_PRED_LORENZO ? GLIDE_PRED_LORENZO : GLIDE_PRED_INTERP;
+    p.predictor = cfg->predictor == GF_PRED_LORENZO  ? GLIDE_PRED_LORENZO
+                  : cfg->predictor == GF_PRED_INTERP ? GLIDE_PRED_INTERP
+                                                     : GLIDE_PRED_AUTO;
     p.codebook = codebook_of(cfg->codebook);
     p.backend = gf_backend();
     p.has_fill = cfg->has_fill ? 1 : 0;

@@ -52,7 +52,9 @@ int main(void)
     const unsigned hi_bits[] = {0, 1, 3, 0x1000};
     expect_reject(hi_bits, 4, "option bits 0x1000");
     const unsigned pred2[] = {0, 1, 3, 0x2};
-    expect_reject(pred2, 4, "predictor 2");
+    CHECK(gf_parse(pred2, 4, &cfg, msg, sizeof msg) == 0 && cfg.predictor == GF_PRED_INTERP);
+    const unsigned pred3[] = {0, 1, 3, 0x3};
+    expect_reject(pred3, 4, "predictor 3");
     const unsigned book3[] = {0, 1, 3, 0x30};
     expect_reject(book3, 4, "codebook 3");
     const unsigned stride1[] = {0, 1, 3, 0x100};

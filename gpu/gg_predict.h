@@ -16,11 +16,16 @@ cudaError_t gg_range(const void *d_x, gg_grid g, gg_state *d_st, cudaStream_t s)
 cudaError_t gg_plan(gg_grid g, int mode, double eb, double alpha_opt, int interp, gg_state *d_st, cudaStream_t s);
 /* tuning costs on the sample lattice (every k-th block per axis), then the choice */
 cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s);
-/* symbols and histogram; d_r is scratch of count elements, needed only when
- * gg_needs_global_r(g) */
-cudaError_t gg_encode(const void *d_x, gg_grid g, int lorenzo, gg_state *d_st, uint16_t *d_sym, void *d_r,
+/* GLIDE_PRED_AUTO, after gg_tune: both methods' cost on the same sample
+ * (common/cost.h) into st->lorenzo; Lorenzo also resets alpha and level_cfg */
+cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s);
+/* symbols and histogram, by method GG_INTERP, GG_LORENZO or GG_CHOSEN
+ * (whichever st->lorenzo says); d_r is scratch of count elements, needed
+ * only when gg_needs_global_r(g, method) */
+enum { GG_INTERP = 0, GG_LORENZO = 1, GG_CHOSEN = 2 };
+cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r,
                       cudaStream_t s);
-int gg_needs_global_r(gg_grid g, int lorenzo);
+int gg_needs_global_r(gg_grid g, int method);
 /* anchors in index order as little-endian bytes at d_dst */
 cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_dst, cudaStream_t s);
 /* exclusive count of OUTLIER symbols before each point into d_pos, total into st->n_outliers */
@@ -34,7 +39,7 @@ cudaError_t gg_outliers_store(const void *d_x, gg_grid g, const uint16_t *d_sym,
 /* Decoder: after Huffman decode and gg_outlier_scan, every check of §7 and
  * the reconstruction, written to d_y. Anchors and outliers are read from the
  * stream's little-endian bytes; n_outliers is the header's. */
-cudaError_t gg_decode(gg_grid g, int lorenzo, const gg_state *d_st, const uint16_t *d_sym, const uint32_t *d_pos,
+cudaError_t gg_decode(gg_grid g, int method, const gg_state *d_st, const uint16_t *d_sym, const uint32_t *d_pos,
                       const uint8_t *d_anchors, const uint8_t *d_outliers, uint64_t n_outliers, void *d_y,
                       void *d_r, uint32_t *d_err, cudaStream_t s);
 

@@ -272,12 +272,14 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     glide_grid cg;
     glide_grid_init(&cg, &sh, blog, p->has_fill, h.fill_bits);
     gg_grid g = grid_of(&cg, p->dtype);
-    const int lorenzo = p->predictor == GLIDE_PRED_LORENZO;
+    const int method = p->predictor == GLIDE_PRED_LORENZO ? GG_LORENZO
+                       : p->predictor == GLIDE_PRED_INTERP ? GG_INTERP
+                                                           : GG_CHOSEN;
     const size_t raw_total = glide_header_size(p->rank) + n * esz + GLIDE_CRC_BYTES;
 
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, n * 4) ||
         !grow_dev(&G.buf, raw_total) || !grow_dev(&G.scratch, scratch_need(n, raw_total)) ||
-        (gg_needs_global_r(g, lorenzo) && !grow_dev(&G.r, n * esz)) || !grow_host(&G.h_out, raw_total)) {
+        (gg_needs_global_r(g, method) && !grow_dev(&G.r, n * esz)) || !grow_host(&G.h_out, raw_total)) {
         r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
         goto done;
     }
@@ -289,14 +291,15 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     CK(cudaMemsetAsync(st, 0, sizeof *st, G.s), "reset");
     CK(cudaMemsetAsync(&st->lo_key, 0xFF, sizeof st->lo_key, G.s), "reset");
     CK(gg_range(G.x.p, g, st, G.s), "range");
-    CK(gg_plan(g, p->mode, p->eb, o->alpha, !lorenzo, st, G.s), "plan");
+    CK(gg_plan(g, p->mode, p->eb, o->alpha, method != GG_LORENZO, st, G.s), "plan");
     stage("range+plan");
-    if (!lorenzo) {
-        uint64_t nb[3];
-        CK(gg_tune(G.x.p, g, glide_tune_stride(&cg, nb), st, G.s), "tune");
+    if (method != GG_LORENZO) {
+        uint64_t nb[3], k = glide_tune_stride(&cg, nb);
+        CK(gg_tune(G.x.p, g, k, st, G.s), "tune");
+        if (method == GG_CHOSEN) CK(gg_choose(G.x.p, g, k, st, G.s), "choose");
         stage("tune");
     }
-    CK(gg_encode(G.x.p, g, lorenzo, st, G.sym.p, G.r.p, G.s), "predict");
+    CK(gg_encode(G.x.p, g, method, st, G.sym.p, G.r.p, G.s), "predict");
     stage("predict+quantize+histogram");
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
     CK(gg_book_select(st->hist, dict, (int)o->score, &st->sel, G.s), "book select");
@@ -311,6 +314,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     h.eb_abs = hs->lv.eb_abs;
     h.subst_bits = hs->lv.subst_bits;
     h.alpha = hs->lv.alpha;
+    const int lorenzo = method == GG_LORENZO || (method == GG_CHOSEN && hs->lorenzo);
     h.method = lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
     if (!lorenzo) memcpy(h.level_cfg, hs->lv.level_cfg, GLIDE_MAX_LEVELS);
     glide_entropy_plan plan;
@@ -375,7 +379,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     glide_grid cg;
     glide_grid_init(&cg, &sh, h->block_log2, (h->flags & GLIDE_FLAG_HAS_FILL) != 0, h->fill_bits);
     gg_grid g = grid_of(&cg, h->dtype);
-    const int lorenzo = h->method == GLIDE_METHOD_LORENZO;
+    const int method = h->method == GLIDE_METHOD_LORENZO ? GG_LORENZO : GG_INTERP;
 
     const glide_huff_dec *dec = NULL;
     if (h->book_kind == GLIDE_BOOKKIND_DICT) {
@@ -393,7 +397,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     }
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, n * 4) ||
         !grow_dev(&G.buf, size) || !grow_dev(&G.scratch, scratch_need(n, size)) ||
-        (gg_needs_global_r(g, lorenzo) && !grow_dev(&G.r, n * esz))) {
+        (gg_needs_global_r(g, method) && !grow_dev(&G.r, n * esz))) {
         r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
         goto done;
     }
@@ -419,7 +423,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     stage("huffman decode");
     /* with no outliers announced, any OUTLIER symbol is caught by the reconstruction */
     if (h->n_outliers) CK(gg_outlier_scan(G.sym.p, n, G.pos.p, st, G.scratch.p, G.scratch.cap, G.s), "outlier scan");
-    CK(gg_decode(g, lorenzo, st, G.sym.p, G.pos.p, buf + lay->anchors_off, buf + lay->outliers_off, h->n_outliers,
+    CK(gg_decode(g, method, st, G.sym.p, G.pos.p, buf + lay->anchors_off, buf + lay->outliers_off, h->n_outliers,
                  G.x.p, G.r.p, &st->err, G.s),
        "reconstruct");
     stage("reconstruct");

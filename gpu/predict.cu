@@ -5,6 +5,7 @@
  * §8.3), so blocks never wait for each other, and writes the symbols of the
  * points it owns (coordinates in [lo, lo + B) on every axis). */
 #include "gg_predict.h"
+#include "cost.h"
 #include <cub/device/device_scan.cuh>
 #include <float.h>
 
@@ -407,6 +408,89 @@ __global__ void tune_pick_k(gg_grid g, gg_state *st)
     }
 }
 
+/* GLIDE_PRED_AUTO: cpu/interp_tmpl.h glide_interp_estimate with the tuned
+ * level_cfg and cpu/lorenzo_tmpl.h glide_lorenzo_estimate, one thread block
+ * per sample block, straight from global memory (the sample is 1/32 of the
+ * chunk). Integer sums: any order gives the CPU's totals. */
+template <class T> __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, uint64_t k, gg_state *st)
+{
+    __shared__ unsigned long long red[GG_THREADS / 32];
+    uint64_t m[3];
+    for (int a = 0; a < 3; a++) m[a] = (g.nb[a] + k - 1) / k;
+    uint64_t b = blockIdx.x;
+    uint64_t sx = b % m[2];
+    b /= m[2];
+    uint64_t sy = b % m[1], sz = b / m[1];
+    Box bx;
+    block_box(g, ((sz * k) * g.nb[1] + sy * k) * g.nb[2] + sx * k, bx);
+    const double eb = st->lv.eb_abs;
+    unsigned long long ci = 0, ni = 0, cl = 0, nl = 0;
+    for (unsigned l = g.blog; l >= 1; l--) {
+        const uint64_t s = 1ull << (l - 1);
+        const unsigned cfg = st->lv.level_cfg[l - 1], spline = cfg & 3u;
+        const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
+        for (unsigned j = 0; j < g.eff_rank; j++) {
+            Step S;
+            step_make(S, bx, s, ax, j);
+            const unsigned d = ax[j];
+            const long long o1 = (long long)s * (long long)g.st[d];
+            for (uint32_t t = threadIdx.x; t < S.total; t += blockDim.x) {
+                uint64_t c[3];
+                step_point(S, t, c);
+                const T *p = x + (c[0] * g.st[0] + c[1] * g.st[1] + c[2]);
+                T xv = *p;
+                if (is_fill(g, xv)) continue;
+                double e = fabs((double)xv - (double)ipredict(p, o1, c[d], s, bx.lo[d], bx.hi[d], spline));
+                ci += glide_cost_bits(e, eb, GLIDE_NOISE_INTERP);
+                ni++;
+            }
+        }
+    }
+    /* Lorenzo over the half-open block */
+    const uint64_t B = 1ull << g.blog, M = B - 1;
+    uint64_t e3[3];
+    for (int a = 0; a < 3; a++) e3[a] = bx.lo[a] + B <= g.n[a] ? B : g.n[a] - bx.lo[a];
+    const uint64_t E = e3[0] * e3[1] * e3[2];
+    const long long s0 = (long long)g.st[0], s1 = (long long)g.st[1];
+    for (uint64_t t = threadIdx.x; t < E; t += blockDim.x) {
+        uint64_t z = bx.lo[0] + t / (e3[1] * e3[2]), y = bx.lo[1] + t / e3[2] % e3[1], xx = bx.lo[2] + t % e3[2];
+        int pz = (z & M) != 0, py = (y & M) != 0, px = (xx & M) != 0;
+        if (!pz && !py && !px) continue;
+        const T *rp = x + (z * g.st[0] + y * g.st[1] + xx);
+        T xv = *rp;
+        if (is_fill(g, xv)) continue;
+        /* cpu/lorenzo_tmpl.h lorenzo_predict, same order */
+        T pr = (px ? rp[-1] : (T)0) + (py ? rp[-s1] : (T)0);
+        pr = pr + (pz ? rp[-s0] : (T)0);
+        pr = pr - (px && py ? rp[-s1 - 1] : (T)0);
+        pr = pr - (px && pz ? rp[-s0 - 1] : (T)0);
+        pr = pr - (py && pz ? rp[-s0 - s1] : (T)0);
+        pr = pr + (px && py && pz ? rp[-s0 - s1 - 1] : (T)0);
+        double e = fabs((double)xv - (double)pr);
+        cl += glide_cost_bits(e, eb, (double)(px + py + pz + px * py + px * pz + py * pz + px * py * pz) *
+                                         GLIDE_NOISE_LORENZO_PER_NEIGHBOUR);
+        nl++;
+    }
+    unsigned long long v[4] = {ci, ni, cl, nl};
+    for (int q = 0; q < 4; q++) {
+        unsigned long long tot = block_sum(v[q], red);
+        if (threadIdx.x == 0 && tot) atomicAdd((unsigned long long *)&st->est[q >> 1][q & 1], tot);
+    }
+}
+
+/* cpu/codec_tmpl.h: Lorenzo streams have alpha 1 and no level_cfg */
+__global__ void choose_pick_k(gg_grid g, gg_state *st)
+{
+    uint64_t ei[2] = {st->est[0][0], st->est[0][1]}, el[2] = {st->est[1][0], st->est[1][1]};
+    st->lorenzo = glide_prefer_lorenzo(ei, el);
+    if (!st->lorenzo) return;
+    st->lv.alpha = 1.0;
+    for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) {
+        st->lv.level_eb[l] = l < g.blog ? st->lv.eb_abs : 0.0;
+        st->lv.level_cfg[l] = 0;
+    }
+}
+
 /* ------------------------------------------------- encode and decode */
 
 struct DecodeIn {
@@ -495,8 +579,9 @@ __device__ __forceinline__ void hist_add(unsigned *hist, unsigned sy)
  * memory is touched only by coalesced row-order passes. */
 template <class T, int OP>
 __global__ void __launch_bounds__(GG_THREADS)
-    interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y)
+    interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate)
 {
+    if (gate && st->lorenzo) return; /* GG_CHOSEN: Lorenzo was */
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
     Box bx;
@@ -642,8 +727,10 @@ __global__ void __launch_bounds__(GG_THREADS)
  * too large for shared memory (anchor strides above the defaults). */
 template <class T, int OP>
 __global__ void __launch_bounds__(GG_THREADS)
-    interp_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *rglob)
+    interp_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *rglob,
+             bool gate)
 {
+    if (gate && st->lorenzo) return;
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
     Box bx;
     block_box(g, blockIdx.x, bx);
@@ -730,8 +817,10 @@ __global__ void __launch_bounds__(GG_THREADS)
  * diagonals, so each diagonal is one parallel step. */
 template <class T, int OP, bool SH>
 __global__ void __launch_bounds__(GG_THREADS)
-    lorenzo_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *rglob)
+    lorenzo_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *rglob,
+              bool gate)
 {
+    if (gate && !st->lorenzo) return;
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
     Box bx;
@@ -894,9 +983,10 @@ static cudaError_t allow_shared(const void *kernel, size_t bytes)
     return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
 }
 
-extern "C" int gg_needs_global_r(gg_grid g, int lorenzo)
+extern "C" int gg_needs_global_r(gg_grid g, int method)
 {
-    return box_bytes(g, lorenzo ? BOX_LORENZO : BOX_INTERP) == 0;
+    return (method != GG_INTERP && box_bytes(g, BOX_LORENZO) == 0) ||
+           (method != GG_LORENZO && box_bytes(g, BOX_INTERP) == 0);
 }
 
 extern "C" cudaError_t gg_range(const void *d_x, gg_grid g, gg_state *d_st, cudaStream_t s)
@@ -938,48 +1028,61 @@ extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, gg_state 
 }
 
 template <class T, int OP>
-static cudaError_t launch_predict(gg_grid g, int lorenzo, const gg_levels *lv, const T *x, uint16_t *sym,
+static cudaError_t launch_predict(gg_grid g, int method, const gg_levels *lv, const T *x, uint16_t *sym,
                                   gg_state *st, DecodeIn in, T *y, T *r, cudaStream_t s)
 {
     unsigned nb = (unsigned)n_blocks(g);
-    if (lorenzo) {
+    /* GG_CHOSEN launches both; the one not chosen returns at once */
+    const bool gate = method == GG_CHOSEN;
+    if (method != GG_INTERP) {
         size_t sh = box_bytes(g, BOX_LORENZO);
-        if (sh) lorenzo_k<T, OP, true><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, r);
-        else lorenzo_k<T, OP, false><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r);
-    } else {
+        if (sh) lorenzo_k<T, OP, true><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, r, gate);
+        else lorenzo_k<T, OP, false><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, gate);
+    }
+    if (method != GG_LORENZO) {
         size_t sh = box_bytes(g, BOX_INTERP);
         if (sh) {
             cudaError_t e = allow_shared((const void *)interp_sh_k<T, OP>, sh);
             if (e != cudaSuccess) return e;
-            interp_sh_k<T, OP><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y);
+            interp_sh_k<T, OP><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate);
         } else {
-            interp_k<T, OP><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r);
+            interp_k<T, OP><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, gate);
         }
     }
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t gg_encode(const void *d_x, gg_grid g, int lorenzo, gg_state *d_st, uint16_t *d_sym, void *d_r,
+extern "C" cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r,
                                  cudaStream_t s)
 {
     DecodeIn in = {};
     if (g.dtype == GLIDE_FLOAT64)
-        return launch_predict<double, OP_ENCODE>(g, lorenzo, &d_st->lv, (const double *)d_x, d_sym, d_st, in, NULL,
+        return launch_predict<double, OP_ENCODE>(g, method, &d_st->lv, (const double *)d_x, d_sym, d_st, in, NULL,
                                                  (double *)d_r, s);
-    return launch_predict<float, OP_ENCODE>(g, lorenzo, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
+    return launch_predict<float, OP_ENCODE>(g, method, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
                                             (float *)d_r, s);
 }
 
-extern "C" cudaError_t gg_decode(gg_grid g, int lorenzo, const gg_state *d_st, const uint16_t *d_sym,
+extern "C" cudaError_t gg_decode(gg_grid g, int method, const gg_state *d_st, const uint16_t *d_sym,
                                  const uint32_t *d_pos, const uint8_t *d_anchors, const uint8_t *d_outliers,
                                  uint64_t n_outliers, void *d_y, void *d_r, uint32_t *d_err, cudaStream_t s)
 {
     DecodeIn in = {d_sym, d_pos, d_anchors, d_outliers, n_outliers, d_err};
     if (g.dtype == GLIDE_FLOAT64)
-        return launch_predict<double, OP_DECODE>(g, lorenzo, &d_st->lv, NULL, NULL, NULL, in, (double *)d_y,
+        return launch_predict<double, OP_DECODE>(g, method, &d_st->lv, NULL, NULL, NULL, in, (double *)d_y,
                                                  (double *)d_r, s);
-    return launch_predict<float, OP_DECODE>(g, lorenzo, &d_st->lv, NULL, NULL, NULL, in, (float *)d_y, (float *)d_r,
+    return launch_predict<float, OP_DECODE>(g, method, &d_st->lv, NULL, NULL, NULL, in, (float *)d_y, (float *)d_r,
                                             s);
+}
+
+extern "C" cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s)
+{
+    uint64_t m = 1;
+    for (int a = 0; a < 3; a++) m *= (g.nb[a] + k - 1) / k;
+    if (g.dtype == GLIDE_FLOAT64) choose_k<double><<<(unsigned)m, GG_THREADS, 0, s>>>((const double *)d_x, g, k, d_st);
+    else choose_k<float><<<(unsigned)m, GG_THREADS, 0, s>>>((const float *)d_x, g, k, d_st);
+    choose_pick_k<<<1, 1, 0, s>>>(g, d_st);
+    return cudaGetLastError();
 }
 
 extern "C" cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_dst, cudaStream_t s)

@@ -34,7 +34,11 @@ typedef enum {
     GLIDE_MODE_REL = 1  /* |x - x'| <= eb * (max - min) of the buffer's finite, non-fill values */
 } glide_mode;
 
-typedef enum { GLIDE_PRED_INTERP = 0, GLIDE_PRED_LORENZO = 1 } glide_predictor;
+typedef enum {
+    GLIDE_PRED_AUTO = 0,    /* interpolation, or Lorenzo where a sample of the buffer says it is smaller */
+    GLIDE_PRED_LORENZO = 1,
+    GLIDE_PRED_INTERP = 2   /* interpolation always */
+} glide_predictor;
 
 typedef enum {
     GLIDE_BOOK_DICT = 0,   /* a book from the frozen dictionary, chosen by encoded size */

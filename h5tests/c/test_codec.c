@@ -76,8 +76,64 @@ static void field(float *x, size_t n, int kind)
     }
 }
 
+/* The stream of x under predictor pred (REL, auto codebook), malloc'd. */
+static unsigned char *stream_of(const float *x, const uint64_t *dims, double eb, glide_predictor pred, size_t *len)
+{
+    glide_params p;
+    glide_params_init(&p, GLIDE_FLOAT32, 3, dims);
+    p.mode = GLIDE_MODE_REL; p.eb = eb; p.predictor = pred; p.backend = GLIDE_BACKEND_CPU;
+    size_t n = dims[0] * dims[1] * dims[2];
+    unsigned char *s = malloc(glide_compress_bound(&p));
+    *len = glide_compress(&p, x, n * 4, s, glide_compress_bound(&p));
+    CHECK(!glide_is_error(*len), "predictor %d: compress", (int)pred);
+    return s;
+}
+
+/* GLIDE_PRED_AUTO writes exactly the stream of the method it picks, and
+ * picks Lorenzo where it is much better (a sum of rough functions of one
+ * coordinate each, which the Lorenzo stencil cancels) and interpolation on
+ * a smooth field; the stream records the choice. */
+static void auto_predictor(void)
+{
+    uint64_t d[3] = {24, 40, 36};
+    size_t n = 24 * 40 * 36;
+    float *x = malloc(n * 4);
+    double a[40], b[40], c[40];
+    for (int i = 0; i < 40; i++) { a[i] = urand(); b[i] = urand(); c[i] = urand(); }
+    for (int kind = 0; kind < 2; kind++) {
+        for (size_t z = 0, i = 0; z < d[0]; z++)
+            for (size_t y = 0; y < d[1]; y++)
+                for (size_t xx = 0; xx < d[2]; xx++, i++)
+                    x[i] = kind == 0 ? (float)(a[z] + b[y] + c[xx]) : (float)(sin(0.2 * xx) * cos(0.15 * y) + 0.01 * z);
+        for (int e = 2; e <= 5; e += 3) {
+            double eb = pow(10, -e);
+            size_t la, ll, li;
+            unsigned char *sa = stream_of(x, d, eb, GLIDE_PRED_AUTO, &la), *sl = stream_of(x, d, eb, GLIDE_PRED_LORENZO, &ll),
+                          *si = stream_of(x, d, eb, GLIDE_PRED_INTERP, &li);
+            /* auto must take the smaller of the two where they differ by more than 10 % */
+            int lor = ll < li;
+            const unsigned char *want = lor ? sl : si;
+            size_t lw = lor ? ll : li;
+            if ((double)(lor ? li : ll) > 1.1 * (double)lw)
+                CHECK(la == lw && !memcmp(sa, want, la), "auto predictor, %s field, REL %g: the %s stream (auto %zu, Lorenzo %zu, interpolation %zu bytes)",
+                      kind == 0 ? "separable rough" : "smooth", eb, lor ? "Lorenzo" : "interpolation", la, ll, li);
+            else
+                CHECK((la == ll && !memcmp(sa, sl, la)) || (la == li && !memcmp(sa, si, la)), "auto predictor: one of the two streams");
+            if (kind == 0) CHECK(lor, "separable rough field, REL %g: Lorenzo is the smaller", eb);
+            if (kind == 1 && e == 2) CHECK(!lor, "smooth field at REL 1e-2: interpolation is the smaller");
+            glide_params info;
+            CHECK(!glide_is_error(glide_stream_info(sa, la, &info)) &&
+                      info.predictor == (la == ll && !memcmp(sa, sl, la) ? GLIDE_PRED_LORENZO : GLIDE_PRED_INTERP),
+                  "auto predictor: the stream records the method");
+            free(sa); free(sl); free(si);
+        }
+    }
+    free(x);
+}
+
 int main(void)
 {
+    auto_predictor();
     static const double ebs[] = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6};
     fillspec nofill = {0, 0};
     char what[128];
@@ -92,7 +148,7 @@ int main(void)
                 xd[i] = v + 1e-9 * sin(3.0 * i);
             }
     uint64_t d3[3] = {40, 37, 70};
-    for (int pred = 0; pred < 2; pred++)
+    for (int pred = 0; pred < 3; pred++) /* auto, Lorenzo, interpolation */
         for (int book = 0; book < 3; book++)
             for (int e = 0; e < 6; e++)
                 for (int mode = 0; mode < 2; mode++) {
@@ -112,7 +168,7 @@ int main(void)
         for (unsigned i = 0; i < shapes[s].r; i++) n *= shapes[s].d[i];
         float *x = malloc(n * 4);
         field(x, n, 0);
-        for (int pred = 0; pred < 2; pred++)
+        for (int pred = 0; pred < 3; pred++)
             for (int e = 0; e < 6; e += 2) {
                 snprintf(what, sizeof what, "shape #%zu (n=%zu) pred%d REL %.0e", s, n, pred, ebs[e]);
                 trip(what, GLIDE_FLOAT32, shapes[s].r, shapes[s].d, x, GLIDE_MODE_REL, ebs[e], pred, GLIDE_BOOK_AUTO, nofill, 1);

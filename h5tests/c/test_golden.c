@@ -19,17 +19,18 @@ typedef struct {
     uint64_t dims[4];
     glide_mode mode;
     double eb;
-    int pred, book, fill;
+    glide_predictor pred;
+    int book, fill;
 } gcase;
 
 static const gcase cases[] = {
-    {"f32_3d_interp_dict_rel1e-3", GLIDE_FLOAT32, 3, {20, 24, 28}, GLIDE_MODE_REL, 1e-3, 0, GLIDE_BOOK_DICT, 0},
-    {"f32_3d_interp_custom_abs1e-2", GLIDE_FLOAT32, 3, {20, 24, 28}, GLIDE_MODE_ABS, 1e-2, 0, GLIDE_BOOK_CUSTOM, 0},
-    {"f32_3d_lorenzo_dict_rel1e-4", GLIDE_FLOAT32, 3, {20, 24, 28}, GLIDE_MODE_REL, 1e-4, 1, GLIDE_BOOK_DICT, 0},
-    {"f64_2d_interp_auto_rel1e-5", GLIDE_FLOAT64, 2, {70, 90}, GLIDE_MODE_REL, 1e-5, 0, GLIDE_BOOK_AUTO, 0},
-    {"f32_1d_interp_auto_rel1e-2", GLIDE_FLOAT32, 1, {5000}, GLIDE_MODE_REL, 1e-2, 0, GLIDE_BOOK_AUTO, 0},
-    {"f32_4d_fill_nan_interp_rel1e-3", GLIDE_FLOAT32, 4, {3, 1, 30, 33}, GLIDE_MODE_REL, 1e-3, 0, GLIDE_BOOK_AUTO, 1},
-    {"f32_noise_raw", GLIDE_FLOAT32, 2, {40, 40}, GLIDE_MODE_ABS, 1e-9, 0, GLIDE_BOOK_AUTO, 0},
+    {"f32_3d_interp_dict_rel1e-3", GLIDE_FLOAT32, 3, {20, 24, 28}, GLIDE_MODE_REL, 1e-3, GLIDE_PRED_INTERP, GLIDE_BOOK_DICT, 0},
+    {"f32_3d_interp_custom_abs1e-2", GLIDE_FLOAT32, 3, {20, 24, 28}, GLIDE_MODE_ABS, 1e-2, GLIDE_PRED_INTERP, GLIDE_BOOK_CUSTOM, 0},
+    {"f32_3d_lorenzo_dict_rel1e-4", GLIDE_FLOAT32, 3, {20, 24, 28}, GLIDE_MODE_REL, 1e-4, GLIDE_PRED_LORENZO, GLIDE_BOOK_DICT, 0},
+    {"f64_2d_interp_auto_rel1e-5", GLIDE_FLOAT64, 2, {70, 90}, GLIDE_MODE_REL, 1e-5, GLIDE_PRED_INTERP, GLIDE_BOOK_AUTO, 0},
+    {"f32_1d_interp_auto_rel1e-2", GLIDE_FLOAT32, 1, {5000}, GLIDE_MODE_REL, 1e-2, GLIDE_PRED_INTERP, GLIDE_BOOK_AUTO, 0},
+    {"f32_4d_fill_nan_interp_rel1e-3", GLIDE_FLOAT32, 4, {3, 1, 30, 33}, GLIDE_MODE_REL, 1e-3, GLIDE_PRED_INTERP, GLIDE_BOOK_AUTO, 1},
+    {"f32_noise_raw", GLIDE_FLOAT32, 2, {40, 40}, GLIDE_MODE_ABS, 1e-9, GLIDE_PRED_INTERP, GLIDE_BOOK_AUTO, 0},
 };
 
 static double value(const gcase *c, size_t i, size_t n)

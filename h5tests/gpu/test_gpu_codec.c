@@ -84,6 +84,7 @@ static void spit(const char *dir, const char *name, const char *ext, const void 
 
 static const char *golden_dir;
 static int write_golden; /* compare() also saves input, stream and output */
+static int auto_lorenzo, auto_interp; /* GLIDE_PRED_AUTO streams by the method chosen */
 
 /* One comparison. Returns the GPU stream (malloc'd) for further use. */
 static uint8_t *compare(const char *name, const glide_params *p, const void *x, size_t *out_len)
@@ -117,6 +118,10 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
           glide_is_error(dc) ? glide_error_name(dc) : "ok", glide_is_error(dg) ? glide_error_name(dg) : "ok");
     double e = max_err(x, yg, n, esz == 8);
     CHECK(e >= 0 && e <= h.eb_abs, "%s: GPU output within the bound (max err %.3g, eb %.3g)", name, e, h.eb_abs);
+    if (p->predictor == GLIDE_PRED_AUTO) {
+        auto_lorenzo += h.method == GLIDE_METHOD_LORENZO;
+        auto_interp += h.method == GLIDE_METHOD_INTERP;
+    }
     if (verbose) printf("ok %s: %zu -> %zu bytes (method %u, book %u/%u)\n", name, n * esz, lg, h.method, h.book_kind, h.book_id);
     if (write_golden) {
         spit(golden_dir, name, "input", x, n * esz);
@@ -261,7 +266,7 @@ static void synthetic(void)
                         p.eb = ebs[ei];
                         p.mode = variant == 3 ? GLIDE_MODE_ABS : GLIDE_MODE_REL;
                         if (p.mode == GLIDE_MODE_ABS) p.eb *= 10;
-                        p.predictor = variant == 1 ? GLIDE_PRED_LORENZO : GLIDE_PRED_INTERP;
+                        p.predictor = variant == 1 ? GLIDE_PRED_LORENZO : variant == 2 ? GLIDE_PRED_INTERP : GLIDE_PRED_AUTO;
                         p.codebook = variant == 2 ? GLIDE_BOOK_CUSTOM : variant == 1 ? GLIDE_BOOK_DICT : GLIDE_BOOK_AUTO;
                         if (kind == 1) {
                             p.has_fill = 1;
@@ -308,10 +313,10 @@ static void fields(const char *dir)
         if (got != n) { free(x); continue; }
         count++;
         for (size_t ei = 0; ei < sizeof ebs / sizeof *ebs; ei++)
-            for (int variant = 0; variant < 3; variant++) {
+            for (int variant = 0; variant < 4; variant++) {
                 glide_params_init(&p, GLIDE_FLOAT32, (unsigned)rank, dims);
                 p.eb = ebs[ei];
-                p.predictor = variant == 1 ? GLIDE_PRED_LORENZO : GLIDE_PRED_INTERP;
+                p.predictor = variant == 1 ? GLIDE_PRED_LORENZO : variant >= 2 ? GLIDE_PRED_INTERP : GLIDE_PRED_AUTO;
                 p.codebook = variant == 2 ? GLIDE_BOOK_CUSTOM : GLIDE_BOOK_AUTO;
                 if (strstr(e->d_name, "tos")) { p.has_fill = 1; p.fill_bits = 0x60ad78ecu; } /* 1e20f */
                 char name[300];
@@ -447,5 +452,7 @@ int main(int argc, char **argv)
     synthetic();
     if (fdir) fields(fdir);
     if (big) large();
+    printf("predictor choice (auto): %d streams interpolation, %d Lorenzo\n", auto_interp, auto_lorenzo);
+    if (fdir) CHECK(auto_interp > 0 && auto_lorenzo > 0, "the real fields exercise both choices of the auto predictor");
     return CHECK_DONE();
 }

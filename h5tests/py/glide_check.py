@@ -31,8 +31,9 @@ import pytest  # noqa: E402
 
 FILTER_ID = 45123
 ABS, REL = 0, 1
-# options bits
+# options bits (predictor 0 = auto)
 LORENZO = 0x1
+INTERP = 0x2
 BOOK_DICT = 0x10
 BOOK_CUSTOM = 0x20
 

@@ -16,7 +16,7 @@ BAD = [
     ((0, 1, 41), "exponent 41"),
     ((1, 1, 3, 0x1000), "unknown option bits 0x1000"),
     ((1, 1, 3, 0x80000000), "unknown option bits 0x80000000"),
-    ((1, 1, 3, 0x2), "unknown predictor 2"),
+    ((1, 1, 3, 0x3), "unknown predictor 3"),
     ((1, 1, 3, 0x30), "unknown codebook 3"),
     ((1, 1, 3, 0x100), "anchor stride log2 1"),
     ((1, 1), "too few filter parameters"),
@@ -68,7 +68,8 @@ def test_good_values_accepted(tmp_path):
 
 
 OPTIONS = [
-    (0, "interp-auto"),
+    (0, "auto-auto"),
+    (gc.INTERP, "interp"),
     (gc.LORENZO, "lorenzo"),
     (gc.BOOK_DICT, "dictionary"),
     (gc.BOOK_CUSTOM, "custom"),
@@ -78,6 +79,7 @@ OPTIONS = [
     (gc.stride(5), "stride32"),
     (gc.stride(15) | gc.BOOK_DICT, "stride32768-dict"),
     (gc.stride(3) | gc.LORENZO, "stride8-lorenzo"),
+    (gc.stride(3) | gc.INTERP | gc.BOOK_CUSTOM, "stride8-interp-custom"),
 ]
 
 
