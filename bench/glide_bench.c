@@ -1,8 +1,9 @@
 /* CPU benchmarks and design measurements of the codec, single-threaded.
- *   glide_bench [--data FILE] [--reps N] [--nyx N] TABLE...
+ *   glide_bench [--data FILE] [--reps N] [--nyx N] [--hist-dir DIR] TABLE...
  * TABLE: rd (CR/PSNR, dictionary vs custom, interpolation vs Lorenzo),
  *        speed (MB/s per chunk size), blocks (anchor stride), alpha (level
- *        factor), dict (dictionary size and scoring rule), all.
+ *        factor), dict (dictionary size and scoring rule), all; and hist
+ *        (symbol histograms into DIR, for codebooks/explore_dict.py).
  * Prints Markdown. Every number in docs/BENCHMARKS.md and docs/DESIGN.md
  * comes from this program (see bench/run_cpu.sh). */
 #define _POSIX_C_SOURCE 200809L
@@ -322,6 +323,29 @@ static void table_alpha(void)
         }
 }
 
+/* Symbol histograms of every field at 1e-2..1e-4 (whole field, default
+ * options) as raw little-endian u64 x GLIDE_NSYM files, for
+ * codebooks/explore_dict.py. */
+static void table_hist(const char *dir)
+{
+    char path[1024];
+    for (int i = 0; i < n_fields; i++)
+        for (int b = 0; b < 3; b++) {
+            uint64_t hist[GLIDE_NSYM];
+            config c = base_config(bounds[b]);
+            c.o.hist_out = hist;
+            run(&fields[i], &c, 0);
+            snprintf(path, sizeof path, "%s/", dir);
+            size_t k = strlen(path);
+            for (const char *q = fields[i].name; *q && k + 16 < sizeof path; q++) path[k++] = *q == '/' ? '.' : *q;
+            snprintf(path + k, sizeof path - k, "__%.0e.hist", bounds[b]);
+            FILE *f = fopen(path, "wb");
+            if (!f || fwrite(hist, sizeof hist, 1, f) != 1) { fprintf(stderr, "cannot write %s\n", path); exit(1); }
+            fclose(f);
+        }
+    printf("\nwrote %d histograms to %s\n", 3 * n_fields, dir);
+}
+
 static void table_dict(void)
 {
     static const unsigned sizes[] = {2, 4, 8, 16, 32, 64};
@@ -353,7 +377,7 @@ static void table_dict(void)
 
 int main(int argc, char **argv)
 {
-    const char *data = "../shared/data/real_fields_dev.h5";
+    const char *data = "../shared/data/real_fields_dev.h5", *hist_dir = ".";
     size_t nyx = 0;
     int ntab = 0;
     const char *tabs[16];
@@ -361,6 +385,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--nyx") && i + 1 < argc) nyx = (size_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "--hist-dir") && i + 1 < argc) hist_dir = argv[++i];
         else if (ntab < 16) tabs[ntab++] = argv[i];
     }
     if (reps < 1) reps = 1;
@@ -376,6 +401,7 @@ int main(int argc, char **argv)
         if (all || !strcmp(tabs[t], "alpha")) table_alpha();
         if (all || !strcmp(tabs[t], "dict")) table_dict();
         if (all || !strcmp(tabs[t], "speed")) table_speed();
+        if (!strcmp(tabs[t], "hist")) table_hist(hist_dir);
     }
     return 0;
 }

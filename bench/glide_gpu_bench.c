@@ -156,7 +156,7 @@ static double err_ratio(const float *x, const float *y, size_t count, double rel
 static void cube_params(glide_params *p, size_t s, glide_backend b)
 {
     uint64_t d[3] = {s, s, s};
-    glide_params_init(p, GLIDE_FLOAT32, 3, d); /* REL 1e-3, interpolation, auto codebook */
+    glide_params_init(p, GLIDE_FLOAT32, 3, d); /* REL 1e-3, auto predictor, auto codebook */
     p->backend = b;
 }
 

@@ -18,6 +18,13 @@ data=${GLIDE_DATA_DIR:-$PWD/../shared/data}/real_fields_dev.h5
   ./build/bench/glide_bench --data "$data" --nyx 128 --reps 5 rd speed
   ./build/bench/glide_bench --data "$data" --nyx 64 blocks alpha dict
   echo
+  echo "### What a future dictionary version could gain (codebooks/explore_dict.py)"
+  echo
+  hdir=$(mktemp -d)
+  ./build/bench/glide_bench --data "$data" --nyx 64 --hist-dir "$hdir" hist >/dev/null
+  python3 codebooks/explore_dict.py "$hdir"
+  rm -rf "$hdir"
+  echo
   echo "### End to end through HDF5 (examples/glide_demo, 256^3, 64^3 chunks, REL 1e-3), 3 runs"
   echo '```'
   for i in 1 2 3; do HDF5_PLUGIN_PATH=$PWD/build/plugin ./build/examples/glide_demo -o /tmp/glide_bench_demo.h5 | grep -E "CR|H5Dwrite"; done

@@ -10,7 +10,7 @@
 
 glide_encode_opts glide_default_encode_opts(void)
 {
-    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK, 0.0};
+    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK, 0.0, NULL};
     return o;
 }
 
@@ -34,6 +34,7 @@ size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o
 {
     const glide_dictionary *d = o->dict;
     plan->o = o;
+    if (o->hist_out) memcpy(o->hist_out, hist, GLIDE_NSYM * sizeof *hist);
     uint64_t dict_bits = 0, bits;
     unsigned book;
     if (given) {
