@@ -296,8 +296,11 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     if (method != GG_LORENZO) {
         uint64_t nb[3], k = glide_tune_stride(&cg, nb);
         CK(gg_tune(G.x.p, g, k, st, G.s), "tune");
-        if (method == GG_CHOSEN) CK(gg_choose(G.x.p, g, k, st, G.s), "choose");
         stage("tune");
+        if (method == GG_CHOSEN) {
+            CK(gg_choose(G.x.p, g, k, st, G.s), "choose");
+            stage("choose predictor");
+        }
     }
     CK(gg_encode(G.x.p, g, method, st, G.sym.p, G.r.p, G.s), "predict");
     stage("predict+quantize+histogram");

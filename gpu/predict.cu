@@ -409,11 +409,14 @@ __global__ void tune_pick_k(gg_grid g, gg_state *st)
 }
 
 /* GLIDE_PRED_AUTO: cpu/interp_tmpl.h glide_interp_estimate with the tuned
- * level_cfg and cpu/lorenzo_tmpl.h glide_lorenzo_estimate, one thread block
- * per sample block, straight from global memory (the sample is 1/32 of the
- * chunk). Integer sums: any order gives the CPU's totals. */
-template <class T> __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, uint64_t k, gg_state *st)
+ * level_cfg and cpu/lorenzo_tmpl.h glide_lorenzo_estimate on the sample
+ * blocks. grid: x = sample block, y = interpolation level (y < blog) or
+ * Lorenzo (y == blog). SH: the box is read once into shared memory and
+ * indexed with 32-bit box-local arithmetic, as in tune_k. Integer sums: any
+ * order gives the CPU's totals. */
+template <class T, bool SH> __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, uint64_t k, gg_state *st)
 {
+    extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned long long red[GG_THREADS / 32];
     uint64_t m[3];
     for (int a = 0; a < 3; a++) m[a] = (g.nb[a] + k - 1) / k;
@@ -423,58 +426,76 @@ template <class T> __global__ void __launch_bounds__(GG_THREADS) choose_k(const 
     uint64_t sy = b % m[1], sz = b / m[1];
     Box bx;
     block_box(g, ((sz * k) * g.nb[1] + sy * k) * g.nb[2] + sx * k, bx);
+    uint32_t e[3];
+    const uint32_t E = box_ext(bx, e);
+    const T *base = x + (bx.lo[0] * g.st[0] + bx.lo[1] * g.st[1] + bx.lo[2]);
+    long long rs[3] = {(long long)g.st[0], (long long)g.st[1], 1};
+    if (SH) {
+        T *sb = (T *)smem;
+        for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
+            uint32_t lx = t % e[2], u = t / e[2], ly = u % e[1], lz = u / e[1];
+            sb[t] = base[lz * rs[0] + ly * rs[1] + lx];
+        }
+        __syncthreads();
+        base = sb;
+        rs[0] = (long long)e[1] * e[2];
+        rs[1] = e[2];
+    }
     const double eb = st->lv.eb_abs;
-    unsigned long long ci = 0, ni = 0, cl = 0, nl = 0;
-    for (unsigned l = g.blog; l >= 1; l--) {
-        const uint64_t s = 1ull << (l - 1);
+    unsigned long long cost = 0, pts = 0;
+    if (blockIdx.y < g.blog) {
+        const unsigned l = g.blog - blockIdx.y;
+        const uint32_t s = 1u << (l - 1);
         const unsigned cfg = st->lv.level_cfg[l - 1], spline = cfg & 3u;
         const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
         for (unsigned j = 0; j < g.eff_rank; j++) {
-            Step S;
-            step_make(S, bx, s, ax, j);
+            LStep S;
+            lstep_make(S, e, l - 1, ax, j);
             const unsigned d = ax[j];
-            const long long o1 = (long long)s * (long long)g.st[d];
+            const long long o1 = (long long)s * rs[d];
             for (uint32_t t = threadIdx.x; t < S.total; t += blockDim.x) {
-                uint64_t c[3];
-                step_point(S, t, c);
-                const T *p = x + (c[0] * g.st[0] + c[1] * g.st[1] + c[2]);
+                uint32_t lc[3];
+                lstep_point(S, t, lc);
+                const T *p = base + (lc[0] * rs[0] + lc[1] * rs[1] + lc[2]);
                 T xv = *p;
                 if (is_fill(g, xv)) continue;
-                double e = fabs((double)xv - (double)ipredict(p, o1, c[d], s, bx.lo[d], bx.hi[d], spline));
-                ci += glide_cost_bits(e, eb, GLIDE_NOISE_INTERP);
-                ni++;
+                double err = fabs((double)xv - (double)ipredict(p, o1, lc[d], s, 0u, e[d] - 1, spline));
+                cost += glide_cost_bits(err, eb, GLIDE_NOISE_INTERP);
+                pts++;
             }
         }
+    } else {
+        /* Lorenzo over the half-open block: box-local coordinates below B */
+        const uint32_t B = 1u << g.blog;
+        uint32_t o[3];
+        for (int a = 0; a < 3; a++) o[a] = e[a] < B ? e[a] : B;
+        const uint32_t O = o[0] * o[1] * o[2];
+        const long long s0 = rs[0], s1 = rs[1];
+        for (uint32_t t = threadIdx.x; t < O; t += blockDim.x) {
+            uint32_t lx = t % o[2], u = t / o[2], ly = u % o[1], lz = u / o[1];
+            int pz = lz != 0, py = ly != 0, px = lx != 0;
+            if (!pz && !py && !px) continue;
+            const T *rp = base + (lz * s0 + ly * s1 + lx);
+            T xv = *rp;
+            if (is_fill(g, xv)) continue;
+            /* cpu/lorenzo_tmpl.h lorenzo_predict, same order */
+            T pr = (px ? rp[-1] : (T)0) + (py ? rp[-s1] : (T)0);
+            pr = pr + (pz ? rp[-s0] : (T)0);
+            pr = pr - (px && py ? rp[-s1 - 1] : (T)0);
+            pr = pr - (px && pz ? rp[-s0 - 1] : (T)0);
+            pr = pr - (py && pz ? rp[-s0 - s1] : (T)0);
+            pr = pr + (px && py && pz ? rp[-s0 - s1 - 1] : (T)0);
+            double err = fabs((double)xv - (double)pr);
+            cost += glide_cost_bits(err, eb, (double)(px + py + pz + px * py + px * pz + py * pz + px * py * pz) *
+                                                 GLIDE_NOISE_LORENZO_PER_NEIGHBOUR);
+            pts++;
+        }
     }
-    /* Lorenzo over the half-open block */
-    const uint64_t B = 1ull << g.blog, M = B - 1;
-    uint64_t e3[3];
-    for (int a = 0; a < 3; a++) e3[a] = bx.lo[a] + B <= g.n[a] ? B : g.n[a] - bx.lo[a];
-    const uint64_t E = e3[0] * e3[1] * e3[2];
-    const long long s0 = (long long)g.st[0], s1 = (long long)g.st[1];
-    for (uint64_t t = threadIdx.x; t < E; t += blockDim.x) {
-        uint64_t z = bx.lo[0] + t / (e3[1] * e3[2]), y = bx.lo[1] + t / e3[2] % e3[1], xx = bx.lo[2] + t % e3[2];
-        int pz = (z & M) != 0, py = (y & M) != 0, px = (xx & M) != 0;
-        if (!pz && !py && !px) continue;
-        const T *rp = x + (z * g.st[0] + y * g.st[1] + xx);
-        T xv = *rp;
-        if (is_fill(g, xv)) continue;
-        /* cpu/lorenzo_tmpl.h lorenzo_predict, same order */
-        T pr = (px ? rp[-1] : (T)0) + (py ? rp[-s1] : (T)0);
-        pr = pr + (pz ? rp[-s0] : (T)0);
-        pr = pr - (px && py ? rp[-s1 - 1] : (T)0);
-        pr = pr - (px && pz ? rp[-s0 - 1] : (T)0);
-        pr = pr - (py && pz ? rp[-s0 - s1] : (T)0);
-        pr = pr + (px && py && pz ? rp[-s0 - s1 - 1] : (T)0);
-        double e = fabs((double)xv - (double)pr);
-        cl += glide_cost_bits(e, eb, (double)(px + py + pz + px * py + px * pz + py * pz + px * py * pz) *
-                                         GLIDE_NOISE_LORENZO_PER_NEIGHBOUR);
-        nl++;
-    }
-    unsigned long long v[4] = {ci, ni, cl, nl};
-    for (int q = 0; q < 4; q++) {
-        unsigned long long tot = block_sum(v[q], red);
-        if (threadIdx.x == 0 && tot) atomicAdd((unsigned long long *)&st->est[q >> 1][q & 1], tot);
+    const int which = blockIdx.y == g.blog;
+    unsigned long long tc = block_sum(cost, red), tp = block_sum(pts, red);
+    if (threadIdx.x == 0 && tp) {
+        atomicAdd((unsigned long long *)&st->est[which][0], tc);
+        atomicAdd((unsigned long long *)&st->est[which][1], tp);
     }
 }
 
@@ -1079,8 +1100,17 @@ extern "C" cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_stat
 {
     uint64_t m = 1;
     for (int a = 0; a < 3; a++) m *= (g.nb[a] + k - 1) / k;
-    if (g.dtype == GLIDE_FLOAT64) choose_k<double><<<(unsigned)m, GG_THREADS, 0, s>>>((const double *)d_x, g, k, d_st);
-    else choose_k<float><<<(unsigned)m, GG_THREADS, 0, s>>>((const float *)d_x, g, k, d_st);
+    dim3 grid((unsigned)m, g.blog + 1);
+    size_t sh = box_bytes(g, BOX_TUNE);
+    cudaError_t e = allow_shared(g.dtype == GLIDE_FLOAT64 ? (const void *)choose_k<double, true> : (const void *)choose_k<float, true>, sh);
+    if (e != cudaSuccess) return e;
+    if (g.dtype == GLIDE_FLOAT64) {
+        if (sh) choose_k<double, true><<<grid, GG_THREADS, sh, s>>>((const double *)d_x, g, k, d_st);
+        else choose_k<double, false><<<grid, GG_THREADS, 0, s>>>((const double *)d_x, g, k, d_st);
+    } else {
+        if (sh) choose_k<float, true><<<grid, GG_THREADS, sh, s>>>((const float *)d_x, g, k, d_st);
+        else choose_k<float, false><<<grid, GG_THREADS, 0, s>>>((const float *)d_x, g, k, d_st);
+    }
     choose_pick_k<<<1, 1, 0, s>>>(g, d_st);
     return cudaGetLastError();
 }
