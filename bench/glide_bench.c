@@ -264,7 +264,7 @@ static void table_rd(void)
 
 static void table_speed(void)
 {
-    printf("\n### Single-thread CPU speed (REL 1e-3, interpolation, auto codebook; median of %d runs)\n\n", reps);
+    printf("\n### Single-thread CPU speed (REL 1e-3, default options: auto predictor, auto codebook; median of %d runs)\n\n", reps);
     printf("| field | chunk | CR | compress MB/s | decompress MB/s |\n|---|---|---|---|---|\n");
     static const uint64_t sides3[3] = {32, 64, 128};
     static const uint64_t sides2[3] = {181, 512, 1448}; /* same element counts as 32^3, 64^3, 128^3 */
@@ -294,6 +294,7 @@ static void table_blocks(void)
             printf("| %s | %d | %.0e |", fields[i].name, er, bounds[b]);
             for (unsigned L = lo; L <= hi; L++) {
                 config c = base_config(bounds[b]);
+                c.p.predictor = GLIDE_PRED_INTERP; /* a parameter of interpolation */
                 c.p.block_log2 = L;
                 printf(" %u: %.2f", L, run(&fields[i], &c, 0).cr);
             }
@@ -312,6 +313,7 @@ static void table_alpha(void)
     for (int i = 0; i < n_fields; i++)
         for (int b = 0; b < 4; b++) {
             config c = base_config(bounds[b]);
+            c.p.predictor = GLIDE_PRED_INTERP; /* a parameter of interpolation */
             result r = run(&fields[i], &c, 0);
             printf("| %s | %.0e | %.2f/%.1f |", fields[i].name, bounds[b], r.cr, r.psnr);
             for (int a = 0; a < 6; a++) {
@@ -358,6 +360,7 @@ static void table_dict(void)
     for (int i = 0; i < n_fields; i++)
         for (int b = 0; b < 4; b++) {
             config c = base_config(bounds[b]);
+            c.p.predictor = GLIDE_PRED_INTERP; /* the histograms of the v1 design measurements */
             c.p.codebook = GLIDE_BOOK_CUSTOM;
             result rc = run(&fields[i], &c, 0);
             printf("| %s | %.0e | %.2f |", fields[i].name, bounds[b], rc.cr);
