@@ -3,6 +3,10 @@
 - every float dataset of the real-data file (default
   $GLIDE_DATA_DIR/real_fields_dev.h5, the file bench/run_cpu.sh uses), with
   the fill value its `fill_value` attribute names (netCDF _FillValue);
+- the fields of the root grid (16^3, big-endian float32) of the Enzo
+  cosmology output kept beside it (vtk-data/enzo_moving7_DD0010/
+  moving7_0010.cpu0000), where that file is present; its refined grids are
+  10^3 and smaller, too small to say anything a 16^3 grid does not;
 - generated Nyx-like fields (examples/nyx_field.h, written by nyx_gen.c as raw
   float32), because real Nyx data at scale cannot be had offline.
 
@@ -63,6 +67,26 @@ def real_fields(path):
     with h5py.File(path, "r") as f:
         f.visititems(visit)
     return sorted(out, key=lambda fl: fl.name)
+
+
+ENZO_FILE = os.path.join("vtk-data", "enzo_moving7_DD0010", "moving7_0010.cpu0000")
+
+
+def enzo_fields(path):
+    """The 3-D float fields of the Enzo file's root grid (particles are 1-D
+    lists, not fields), named enzo/Grid00000001/Field."""
+    f_path = os.path.join(os.path.dirname(path), ENZO_FILE)
+    if not os.path.exists(f_path):
+        return []
+    out = []
+    with h5py.File(f_path, "r") as f:
+        for g in sorted(f)[:1]:  # Grid00000001, the root grid
+            for d in sorted(f[g]):
+                o = f[g][d]
+                if isinstance(o, h5py.Dataset) and o.dtype.kind == "f" and o.ndim == 3:
+                    name = f"{g}/{d}"
+                    out.append(Field(f"enzo/{name}", o.shape, None, lambda n=name: _read(f_path, n), f_path))
+    return out
 
 
 def nyx_fields(directory, n, kinds=NYX_KINDS):

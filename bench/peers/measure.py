@@ -244,7 +244,7 @@ def main():
     fl = []
     kinds = a.fields.split(",")
     if "real" in kinds:
-        fl += F.real_fields(a.data)
+        fl += F.real_fields(a.data) + F.enzo_fields(a.data)
     if "nyx" in kinds:
         if not a.nyx_dir:
             sys.exit("--nyx-dir is needed for nyx fields")

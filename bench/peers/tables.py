@@ -101,7 +101,11 @@ def nyx_fields(res):
 
 
 def real_fields(res):
-    return [f["name"] for f in res["fields"] if not f["name"].startswith("generated/")]
+    return [f["name"] for f in res["fields"] if not f["name"].startswith(("generated/", "enzo/"))]
+
+
+def enzo_fields(res):
+    return [f["name"] for f in res["fields"] if f["name"].startswith("enzo/")]
 
 
 def headline_nyx(res, rel=HEADLINE_REL):
