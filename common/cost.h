@@ -37,6 +37,13 @@ GLIDE_HD unsigned glide_cost_bits(double e, double eb, double n2)
     return 8u * (l - 4u) + (unsigned)((w << 3 >> l) & 7u);
 }
 
+/* n2 of a Lorenzo point: the neighbours its stencil really has on the block
+ * faces (flags: the point is not on the block's first plane of that axis). */
+GLIDE_HD double glide_lorenzo_noise(int px, int py, int pz)
+{
+    return (double)(px + py + pz + px * py + px * pz + py * pz + px * py * pz) * GLIDE_NOISE_LORENZO_PER_NEIGHBOUR;
+}
+
 /* Lorenzo beats interpolation when its mean cost per point is lower; the
  * products of two counts are exact in double up to 2^53 and rounded the
  * same way on both backends beyond. */

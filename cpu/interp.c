@@ -19,6 +19,27 @@ uint64_t glide_tune_stride(const glide_grid *g, uint64_t nb[3])
     return k;
 }
 
+void glide_sample_lattice_init(const glide_grid *g, glide_sample_lattice *s)
+{
+    uint64_t nb[3];
+    s->k = glide_tune_stride(g, nb);
+    s->count = 1;
+    for (int a = 0; a < 3; a++) {
+        s->m[a] = (nb[a] + s->k - 1) / s->k;
+        s->count *= s->m[a];
+    }
+}
+
+void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint64_t b, uint64_t lo[3], uint64_t hi[3])
+{
+    uint64_t B = 1ull << g->blog;
+    uint64_t bi[3] = {b / (s->m[1] * s->m[2]), b / s->m[2] % s->m[1], b % s->m[2]};
+    for (int a = 0; a < 3; a++) {
+        lo[a] = bi[a] * s->k * B;
+        hi[a] = lo[a] + B < g->n[a] - 1 ? lo[a] + B : g->n[a] - 1;
+    }
+}
+
 #define GLIDE_T_IS_DOUBLE 0
 #include "tmpl_begin.h"
 #include "interp_tmpl.h"

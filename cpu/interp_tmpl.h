@@ -127,22 +127,6 @@ void FN(glide_interp_decode)(const glide_grid *g, T *r, const uint16_t *sym,
                          (T)(2.0 * level_eb[l - 1]), 0, subst, NULL);
 }
 
-/* The sample lattice that tuning and the predictor choice share: every
- * k-th block per axis (glide_tune_stride), as closed boxes, numbered in
- * index order. Returns how many there are; box b is put in *out. */
-static uint64_t FN(sample_box)(const glide_grid *g, uint64_t b, FN(box) *out)
-{
-    uint64_t B = 1ull << g->blog, nb[3], m[3];
-    uint64_t k = glide_tune_stride(g, nb);
-    for (int a = 0; a < 3; a++) m[a] = (nb[a] + k - 1) / k;
-    uint64_t bi[3] = {b / (m[1] * m[2]) * k, b / m[2] % m[1] * k, b % m[2] * k};
-    for (int a = 0; a < 3; a++) {
-        out->lo[a] = bi[a] * B;
-        out->hi[a] = out->lo[a] + B < g->n[a] - 1 ? out->lo[a] + B : g->n[a] - 1;
-    }
-    return m[0] * m[1] * m[2];
-}
-
 /* Light auto-tuning: per level, the spline then the axis order that predict
  * a lattice of sample blocks best from the original values, the cost being
  * the sum of floor(|error| / unit). Encoder-only: the choice is recorded in
@@ -150,7 +134,8 @@ static uint64_t FN(sample_box)(const glide_grid *g, uint64_t b, FN(box) *out)
 void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t *level_cfg)
 {
     FN(box) bx;
-    uint64_t nbox = FN(sample_box)(g, 0, &bx);
+    glide_sample_lattice lat;
+    glide_sample_lattice_init(g, &lat);
     static const unsigned splines[GLIDE_NSPLINES] = {GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_LINEAR,
                                                      GLIDE_SPLINE_CUBIC_NATURAL};
     unsigned n_ord = glide_n_orders(g->eff_rank);
@@ -161,8 +146,8 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t
         for (unsigned c = 0; c < GLIDE_NSPLINES + n_ord - 1; c++) {
             unsigned cfg = c < GLIDE_NSPLINES ? splines[c] : ((best_cfg & 3u) | ((c - GLIDE_NSPLINES + 1) << 2));
             uint64_t est[2] = {0, 0};
-            for (uint64_t b = 0; b < nbox; b++) {
-                FN(sample_box)(g, b, &bx);
+            for (uint64_t b = 0; b < lat.count; b++) {
+                glide_sample_block(g, &lat, b, bx.lo, bx.hi);
                 FN(interp_level)(g, OP_ESTIMATE, x, NULL, NULL, &bx, s, cfg, 0, unit, 0, est);
             }
             if (est[0] < best) { best = est[0]; best_cfg = cfg; }
@@ -177,9 +162,10 @@ void FN(glide_interp_estimate)(const glide_grid *g, const T *x, const uint8_t *l
 {
     est[0] = est[1] = 0;
     FN(box) bx;
-    uint64_t nbox = FN(sample_box)(g, 0, &bx);
-    for (uint64_t b = 0; b < nbox; b++) {
-        FN(sample_box)(g, b, &bx);
+    glide_sample_lattice lat;
+    glide_sample_lattice_init(g, &lat);
+    for (uint64_t b = 0; b < lat.count; b++) {
+        glide_sample_block(g, &lat, b, bx.lo, bx.hi);
         for (unsigned l = g->blog; l >= 1; l--)
             FN(interp_level)(g, OP_BITS, x, NULL, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1], 0, eb, 0, est);
     }

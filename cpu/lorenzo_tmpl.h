@@ -56,25 +56,27 @@ void FN(glide_lorenzo_decode)(const glide_grid *g, T *r, const uint16_t *sym, do
  * original values (see glide_interp_estimate). */
 void FN(glide_lorenzo_estimate)(const glide_grid *g, const T *x, double eb, uint64_t est[2])
 {
-    const uint64_t B = 1ull << g->blog, M = B - 1;
+    const uint64_t M = (1ull << g->blog) - 1;
     const size_t s0 = g->st[0], s1 = g->st[1];
-    uint64_t nb[3], k = glide_tune_stride(g, nb), acc = 0, cnt = 0;
-    for (uint64_t bz = 0; bz < nb[0]; bz += k)
-        for (uint64_t by = 0; by < nb[1]; by += k)
-            for (uint64_t bx = 0; bx < nb[2]; bx += k)
-                for (uint64_t z = bz * B; z < g->n[0] && z < (bz + 1) * B; z++)
-                    for (uint64_t y = by * B; y < g->n[1] && y < (by + 1) * B; y++)
-                        for (uint64_t xx = bx * B; xx < g->n[2] && xx < (bx + 1) * B; xx++) {
-                            int pz = (z & M) != 0, py = (y & M) != 0, px = (xx & M) != 0;
-                            if (!pz && !py && !px) continue;
-                            size_t i = (size_t)z * s0 + (size_t)y * s1 + (size_t)xx;
-                            T xv = x[i];
-                            if (FN(is_fill)(g, xv)) continue;
-                            double e = fabs((double)xv - (double)FN(lorenzo_predict)(x, i, s0, s1, pz, py, px));
-                            /* the noise of the neighbours this point really has */
-                            acc += glide_cost_bits(e, eb, (double)(px + py + pz + px * py + px * pz + py * pz + px * py * pz) * GLIDE_NOISE_LORENZO_PER_NEIGHBOUR);
-                            cnt++;
-                        }
+    uint64_t acc = 0, cnt = 0, lo[3], hi[3];
+    glide_sample_lattice lat;
+    glide_sample_lattice_init(g, &lat);
+    for (uint64_t b = 0; b < lat.count; b++) {
+        glide_sample_block(g, &lat, b, lo, hi);
+        /* the block's own points: its closed box less the upper faces it shares */
+        for (uint64_t z = lo[0]; z <= hi[0] && (z == lo[0] || (z & M)); z++)
+            for (uint64_t y = lo[1]; y <= hi[1] && (y == lo[1] || (y & M)); y++)
+                for (uint64_t xx = lo[2]; xx <= hi[2] && (xx == lo[2] || (xx & M)); xx++) {
+                    int pz = (z & M) != 0, py = (y & M) != 0, px = (xx & M) != 0;
+                    if (!pz && !py && !px) continue;
+                    size_t i = (size_t)z * s0 + (size_t)y * s1 + (size_t)xx;
+                    T xv = x[i];
+                    if (FN(is_fill)(g, xv)) continue;
+                    double e = fabs((double)xv - (double)FN(lorenzo_predict)(x, i, s0, s1, pz, py, px));
+                    acc += glide_cost_bits(e, eb, glide_lorenzo_noise(px, py, pz));
+                    cnt++;
+                }
+    }
     est[0] = acc;
     est[1] = cnt;
 }

@@ -29,6 +29,13 @@ const uint8_t *glide_order_axes(unsigned eff_rank, unsigned order);
  * blocks per axis): about 1/32 of the points. */
 uint64_t glide_tune_stride(const glide_grid *g, uint64_t nb[3]);
 
+/* That sample as a lattice of blocks numbered in index order, shared by
+ * tuning and the predictor choice: block b's closed box [lo, hi] (its
+ * upper faces included where the grid goes on). */
+typedef struct { uint64_t k, m[3], count; } glide_sample_lattice;
+void glide_sample_lattice_init(const glide_grid *g, glide_sample_lattice *s);
+void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint64_t b, uint64_t lo[3], uint64_t hi[3]);
+
 /* The predictor choice's cost of one open-loop prediction error e, in 1/8
  * bits: about 8 log2(1 + u), u = sqrt(e^2 + n2 eb^2) / (2 eb) the error in
  * quantization steps once the noise that reconstructed neighbours add in the

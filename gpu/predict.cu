@@ -101,6 +101,19 @@ __device__ __forceinline__ T ipredict(const T *p, O o1, I c, I s, I lo, I hi, un
     return (b + cc) * (T)0.5;
 }
 
+/* cpu/lorenzo_tmpl.h lorenzo_predict, same order; rp points at the
+ * predicted element, s0/s1 are the element strides of the two slow axes. */
+template <class T>
+__device__ __forceinline__ T lpredict(const T *rp, long long s0, long long s1, int px, int py, int pz)
+{
+    T p = (px ? rp[-1] : (T)0) + (py ? rp[-s1] : (T)0);
+    p = p + (pz ? rp[-s0] : (T)0);
+    p = p - (px && py ? rp[-s1 - 1] : (T)0);
+    p = p - (px && pz ? rp[-s0 - 1] : (T)0);
+    p = p - (py && pz ? rp[-s0 - s1] : (T)0);
+    return p + (px && py && pz ? rp[-s0 - s1 - 1] : (T)0);
+}
+
 template <class T> __device__ __forceinline__ T load_le(const uint8_t *p)
 {
     typename Bits<T>::U b = 0;
@@ -197,6 +210,15 @@ __device__ __forceinline__ void block_box(const gg_grid &g, uint64_t b, Box &bx)
         bx.lo[a] = bi[a] * B;
         bx.hi[a] = bx.lo[a] + B < g.n[a] - 1 ? bx.lo[a] + B : g.n[a] - 1;
     }
+}
+
+/* Box of sample block b: cpu/interp.c glide_sample_block (every k-th
+ * anchor block per axis, numbered in index order). */
+__device__ __forceinline__ void sample_box(const gg_grid &g, uint64_t k, uint64_t b, Box &bx)
+{
+    uint64_t m1 = (g.nb[1] + k - 1) / k, m2 = (g.nb[2] + k - 1) / k;
+    uint64_t sx = b % m2, sy = b / m2 % m1, sz = b / m2 / m1;
+    block_box(g, ((sz * k) * g.nb[1] + sy * k) * g.nb[2] + sx * k, bx);
 }
 
 /* The points of step j of level s inside a closed box (docs/FORMAT.md §8.1). */
@@ -318,15 +340,8 @@ template <class T, bool SH> __global__ void __launch_bounds__(GG_THREADS) tune_k
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned long long red[GG_THREADS / 32];
-    uint64_t m[3];
-    for (int a = 0; a < 3; a++) m[a] = (g.nb[a] + k - 1) / k;
-    uint64_t b = blockIdx.x;
-    uint64_t sx = b % m[2];
-    b /= m[2];
-    uint64_t sy = b % m[1], sz = b / m[1];
-    uint64_t blk = ((sz * k) * g.nb[1] + sy * k) * g.nb[2] + sx * k;
     Box bx;
-    block_box(g, blk, bx);
+    sample_box(g, k, blockIdx.x, bx);
     RView<const T> v;
     uint32_t e[3];
     uint32_t E = box_ext(bx, e);
@@ -418,14 +433,8 @@ template <class T, bool SH> __global__ void __launch_bounds__(GG_THREADS) choose
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned long long red[GG_THREADS / 32];
-    uint64_t m[3];
-    for (int a = 0; a < 3; a++) m[a] = (g.nb[a] + k - 1) / k;
-    uint64_t b = blockIdx.x;
-    uint64_t sx = b % m[2];
-    b /= m[2];
-    uint64_t sy = b % m[1], sz = b / m[1];
     Box bx;
-    block_box(g, ((sz * k) * g.nb[1] + sy * k) * g.nb[2] + sx * k, bx);
+    sample_box(g, k, blockIdx.x, bx);
     uint32_t e[3];
     const uint32_t E = box_ext(bx, e);
     const T *base = x + (bx.lo[0] * g.st[0] + bx.lo[1] * g.st[1] + bx.lo[2]);
@@ -478,16 +487,8 @@ template <class T, bool SH> __global__ void __launch_bounds__(GG_THREADS) choose
             const T *rp = base + (lz * s0 + ly * s1 + lx);
             T xv = *rp;
             if (is_fill(g, xv)) continue;
-            /* cpu/lorenzo_tmpl.h lorenzo_predict, same order */
-            T pr = (px ? rp[-1] : (T)0) + (py ? rp[-s1] : (T)0);
-            pr = pr + (pz ? rp[-s0] : (T)0);
-            pr = pr - (px && py ? rp[-s1 - 1] : (T)0);
-            pr = pr - (px && pz ? rp[-s0 - 1] : (T)0);
-            pr = pr - (py && pz ? rp[-s0 - s1] : (T)0);
-            pr = pr + (px && py && pz ? rp[-s0 - s1 - 1] : (T)0);
-            double err = fabs((double)xv - (double)pr);
-            cost += glide_cost_bits(err, eb, (double)(px + py + pz + px * py + px * pz + py * pz + px * py * pz) *
-                                                 GLIDE_NOISE_LORENZO_PER_NEIGHBOUR);
+            double err = fabs((double)xv - (double)lpredict(rp, s0, s1, px, py, pz));
+            cost += glide_cost_bits(err, eb, glide_lorenzo_noise(px, py, pz));
             pts++;
         }
     }
@@ -903,15 +904,7 @@ __global__ void __launch_bounds__(GG_THREADS)
             int pz = a != 0, py = b != 0, px = w - a - b != 0;
             const long long s0 = rv.rs[0], s1 = rv.rs[1];
             T pred = (T)0;
-            if (OP == OP_ENCODE || in.sym[i] < GLIDE_NQUANT) {
-                /* cpu/lorenzo_tmpl.h lorenzo_predict, same order */
-                T p = (px ? rp[-1] : (T)0) + (py ? rp[-s1] : (T)0);
-                p = p + (pz ? rp[-s0] : (T)0);
-                p = p - (px && py ? rp[-s1 - 1] : (T)0);
-                p = p - (px && pz ? rp[-s0 - 1] : (T)0);
-                p = p - (py && pz ? rp[-s0 - s1] : (T)0);
-                pred = p + (px && py && pz ? rp[-s0 - s1 - 1] : (T)0);
-            }
+            if (OP == OP_ENCODE || in.sym[i] < GLIDE_NQUANT) pred = lpredict(rp, s0, s1, px, py, pz);
             visit<T, OP>(g, x, sym, in, y, hist, i, true, pred, e2, eb, subst, rp);
         }
         __syncthreads();
@@ -963,6 +956,14 @@ static unsigned grid_for(uint64_t n)
 }
 
 static uint64_t n_blocks(const gg_grid &g) { return g.nb[0] * g.nb[1] * g.nb[2]; }
+
+/* sample blocks of tuning and the predictor choice (every k-th per axis) */
+static uint64_t n_samples(const gg_grid &g, uint64_t k)
+{
+    uint64_t m = 1;
+    for (int a = 0; a < 3; a++) m *= (g.nb[a] + k - 1) / k;
+    return m;
+}
 
 enum { BOX_TUNE, BOX_INTERP, BOX_LORENZO };
 /* largest dynamic shared memory a block may opt in to on this device
@@ -1030,8 +1031,7 @@ extern "C" cudaError_t gg_plan(gg_grid g, int mode, double eb, double alpha_opt,
 
 extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s)
 {
-    uint64_t m = 1;
-    for (int a = 0; a < 3; a++) m *= (g.nb[a] + k - 1) / k;
+    const uint64_t m = n_samples(g, k);
     unsigned n_ord = g.eff_rank == 3 ? 6 : g.eff_rank == 2 ? 2 : 1;
     dim3 grid((unsigned)m, GLIDE_NSPLINES * n_ord);
     size_t sh = box_bytes(g, BOX_TUNE);
@@ -1098,8 +1098,7 @@ extern "C" cudaError_t gg_decode(gg_grid g, int method, const gg_state *d_st, co
 
 extern "C" cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s)
 {
-    uint64_t m = 1;
-    for (int a = 0; a < 3; a++) m *= (g.nb[a] + k - 1) / k;
+    const uint64_t m = n_samples(g, k);
     dim3 grid((unsigned)m, g.blog + 1);
     size_t sh = box_bytes(g, BOX_TUNE);
     cudaError_t e = allow_shared(g.dtype == GLIDE_FLOAT64 ? (const void *)choose_k<double, true> : (const void *)choose_k<float, true>, sh);

@@ -80,16 +80,9 @@ else
 fi
 mkdir -p "$R" "$B/data" "$B/tmp"
 
-# 4. The Nyx-like fields (cached; remade when the generator changes). One
-#    process per field, so a machine with more cores makes them in parallel.
-pids=()
-for k in density temperature velocity; do
-  f=$B/data/nyx_${k}_$n.f32
-  if [ ! -f "$f" ] || [ "$(stat -c %s "$f")" -ne $((n * n * n * 4)) ] || [ "$B/nyx_gen" -nt "$f" ]; then
-    "$B/nyx_gen" "$n" 1 "$B/data" "$k" & pids+=($!)
-  fi
-done
-for p in "${pids[@]}"; do wait "$p"; done
+# 4. The Nyx-like fields (cached; remade when the generator changes).
+. bench/peers/nyx_data.sh
+make_nyx "$B/nyx_gen" "$B/data" "$n"
 
 common=(--fields real,nyx --data "$data" --nyx-dir "$B/data" --nyx-n "$n" --bounds "$real_bounds"
         --reps "$real_reps" --nyx-bounds "$nyx_bounds" --nyx-reps "$nyx_reps" --tmp "$B/tmp")

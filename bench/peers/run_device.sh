@@ -47,14 +47,8 @@ if [ $quick = 1 ]; then
 else
   n=${NYX_N:-512}; bounds=1e-2,1e-3,1e-4,1e-5; real_reps=${REAL_REPS:-5}; nyx_reps=${NYX_REPS:-*:3}
 fi
-pids=()
-for k in density temperature velocity; do
-  f=$B/data/nyx_${k}_$n.f32
-  if [ ! -f "$f" ] || [ "$(stat -c %s "$f")" -ne $((n * n * n * 4)) ] || [ "$B/nyx_gen" -nt "$f" ]; then
-    "$B/nyx_gen" "$n" 1 "$B/data" "$k" & pids+=($!)
-  fi
-done
-for p in "${pids[@]}"; do wait "$p"; done
+. bench/peers/nyx_data.sh
+make_nyx "$B/nyx_gen" "$B/data" "$n"
 
 common=(--fields "$fields" --nyx-dir "$B/data" --nyx-n "$n" --bounds "$bounds" --reps "$real_reps"
         --nyx-bounds "$bounds" --nyx-reps "$nyx_reps" --tmp "$B/tmp")
