@@ -15,13 +15,6 @@ __global__ void finish_k(uint8_t *buf, uint64_t stream_off, gg_state *st)
     st->total = stream_off + sb + GLIDE_CRC_BYTES;
 }
 
-__global__ void put_crc_k(uint8_t *buf, gg_state *st)
-{
-    if (!st->total) return;
-    uint32_t c = st->crc;
-    for (int k = 0; k < 4; k++) buf[st->crc_len + k] = (uint8_t)(c >> (8 * k));
-}
-
 __global__ void check_crc_k(const uint8_t *buf, uint64_t crc_off, gg_state *st)
 {
     uint32_t want = 0;
@@ -33,10 +26,8 @@ extern "C" cudaError_t gg_finish(uint8_t *d_buf, uint64_t stream_off, uint64_t n
                                  void *d_scratch, size_t scratch_bytes, cudaStream_t s)
 {
     finish_k<<<1, 1, 0, s>>>(d_buf, stream_off, d_st);
-    cudaError_t e = gg_crc32_dn(d_buf, n_max, &d_st->crc_len, &d_st->crc, d_scratch, scratch_bytes, s);
-    if (e != cudaSuccess) return e;
-    put_crc_k<<<1, 1, 0, s>>>(d_buf, d_st);
-    return cudaGetLastError();
+    /* crc_len is 0 for a stream that did not fit: nothing is stored then */
+    return gg_crc32_dn_store(d_buf, n_max, &d_st->crc_len, &d_st->crc, d_scratch, scratch_bytes, s);
 }
 
 extern "C" cudaError_t gg_check_crc(const uint8_t *d_buf, uint64_t crc_off, gg_state *d_st, void *d_scratch,

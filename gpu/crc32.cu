@@ -160,6 +160,14 @@ unsigned crc_blocks(uint64_t n_max)
     return (unsigned)(((n_max + L - 1) / L + 2 + kThreads - 1) / kThreads);
 }
 
+/* the final register, and its little-endian bytes after the n covered ones */
+__device__ __forceinline__ void put_crc(uint32_t c, uint32_t *d_crc, uint8_t *store, uint64_t n)
+{
+    *d_crc = c;
+    if (store && n)
+        for (int k = 0; k < 4; k++) store[n + k] = (uint8_t)(c >> (8 * k));
+}
+
 __device__ __forceinline__ uint32_t block_xor(uint32_t v, uint32_t *s_red)
 {
     for (int o = 16; o > 0; o >>= 1) v ^= __shfl_xor_sync(0xFFFFFFFFu, v, o);
@@ -174,19 +182,27 @@ __device__ __forceinline__ uint32_t block_xor(uint32_t v, uint32_t *s_red)
 
 __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restrict__ buf, uint64_t n,
                                                          const uint64_t *__restrict__ d_n, uint64_t piece,
-                                                         uint32_t *__restrict__ partial, uint32_t *__restrict__ d_crc)
+                                                         uint32_t *__restrict__ partial, uint32_t *__restrict__ d_crc,
+                                                         uint8_t *store)
 {
     __shared__ __align__(16) crc_tables s_t;
     __shared__ uint32_t s_red[kThreads / 32];
+    if (d_n) {
+        const uint64_t dn = *d_n;
+        n = dn < n ? dn : n; /* n is the bound here; never read past it */
+    }
+    /* The grid is sized for the bound; a block past the real length's pieces
+     * (most of them when the stream compressed well) leaves before loading
+     * the tables. */
+    if ((uint64_t)blockIdx.x * blockDim.x > n / piece + 2) {
+        if (threadIdx.x == 0 && gridDim.x > 1) partial[blockIdx.x] = 0;
+        return;
+    }
     {
         /* both tables now, so that no global load is left on the way out */
         const uint4 *src = reinterpret_cast<const uint4 *>(&g_crc_tab);
         uint4 *dst = reinterpret_cast<uint4 *>(&s_t);
         for (unsigned i = threadIdx.x; i < sizeof(crc_tables) / 16; i += blockDim.x) dst[i] = src[i];
-    }
-    if (d_n) {
-        const uint64_t dn = *d_n;
-        n = dn < n ? dn : n; /* n is the bound here; never read past it */
     }
     const crc_plan p = crc_make_plan(buf, n, piece);
     __syncthreads();
@@ -229,36 +245,41 @@ __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restri
     term = block_xor(term, s_red);
     if (threadIdx.x == 0) {
         if (gridDim.x == 1)
-            *d_crc = ~term;
+            put_crc(~term, d_crc, store, n);
         else
             partial[blockIdx.x] = term;
     }
 }
 
 __global__ void __launch_bounds__(kThreads) k_crc_finish(const uint32_t *__restrict__ partial, unsigned count,
-                                                         uint32_t *__restrict__ d_crc)
+                                                         uint32_t *__restrict__ d_crc, uint8_t *store,
+                                                         uint64_t n_max, const uint64_t *__restrict__ d_n)
 {
     __shared__ uint32_t s_red[kThreads / 32];
     uint32_t v = 0;
     for (unsigned i = threadIdx.x; i < count; i += blockDim.x) v ^= partial[i];
     v = block_xor(v, s_red);
-    if (threadIdx.x == 0) *d_crc = ~v;
+    if (threadIdx.x == 0) {
+        uint64_t n = n_max;
+        if (d_n) n = *d_n < n_max ? *d_n : n_max;
+        put_crc(~v, d_crc, store, n);
+    }
 }
 
 } /* namespace */
 
 static cudaError_t crc_launch(const uint8_t *d_buf, uint64_t n_max, const uint64_t *d_n, uint32_t *d_crc,
-                              void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+                              void *d_scratch, size_t scratch_bytes, cudaStream_t s, uint8_t *store = nullptr)
 {
     if (!d_crc || (n_max && !d_buf)) return cudaErrorInvalidValue;
     if (n_max >= ((uint64_t)1 << 40)) return cudaErrorInvalidValue; /* xpow8 takes five base-256 digits */
     const unsigned blocks = crc_blocks(n_max);
     if (blocks > 1 && (!d_scratch || scratch_bytes < (size_t)blocks * sizeof(uint32_t))) return cudaErrorInvalidValue;
     uint32_t *partial = static_cast<uint32_t *>(d_scratch);
-    k_crc_pieces<<<blocks, kThreads, 0, s>>>(d_buf, n_max, d_n, crc_piece_bytes(n_max), partial, d_crc);
+    k_crc_pieces<<<blocks, kThreads, 0, s>>>(d_buf, n_max, d_n, crc_piece_bytes(n_max), partial, d_crc, store);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess || blocks == 1) return e;
-    k_crc_finish<<<1, kThreads, 0, s>>>(partial, blocks, d_crc);
+    k_crc_finish<<<1, kThreads, 0, s>>>(partial, blocks, d_crc, store, n_max, d_n);
     return cudaGetLastError();
 }
 
@@ -284,4 +305,11 @@ extern "C" cudaError_t gg_crc32_dn(const uint8_t *d_buf, uint64_t n_max, const u
 {
     if (!d_n) return cudaErrorInvalidValue;
     return crc_launch(d_buf, n_max, d_n, d_crc, d_scratch, scratch_bytes, s);
+}
+
+extern "C" cudaError_t gg_crc32_dn_store(uint8_t *d_buf, uint64_t n_max, const uint64_t *d_n, uint32_t *d_crc,
+                                         void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+{
+    if (!d_n) return cudaErrorInvalidValue;
+    return crc_launch(d_buf, n_max, d_n, d_crc, d_scratch, scratch_bytes, s, d_buf);
 }

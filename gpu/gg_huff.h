@@ -65,6 +65,10 @@ cudaError_t gg_crc32(const uint8_t *d_buf, uint64_t n, uint32_t *d_crc, void *d_
  * device (n_max bounds it; *d_n = 0 gives the CRC of nothing). */
 cudaError_t gg_crc32_dn(const uint8_t *d_buf, uint64_t n_max, const uint64_t *d_n, uint32_t *d_crc,
                         void *d_scratch, size_t scratch_bytes, cudaStream_t s);
+/* gg_crc32_dn that also stores the CRC little-endian at d_buf + *d_n when
+ * *d_n > 0 (a stream's trailing checksum), without another launch. */
+cudaError_t gg_crc32_dn_store(uint8_t *d_buf, uint64_t n_max, const uint64_t *d_n, uint32_t *d_crc,
+                              void *d_scratch, size_t scratch_bytes, cudaStream_t s);
 
 #ifdef __cplusplus
 }

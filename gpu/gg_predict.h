@@ -10,10 +10,11 @@ extern "C" {
 #endif
 
 /* Encoder, in this order: */
-/* min/max of the finite non-fill values into st->lo_key/hi_key (zeroed by gg_state_reset) */
-cudaError_t gg_range(const void *d_x, gg_grid g, gg_state *d_st, cudaStream_t s);
-/* eb_abs, subst, unit, alpha, level bounds: exactly cpu/codec_tmpl.h's compress() */
-cudaError_t gg_plan(gg_grid g, int mode, double eb, double alpha_opt, int interp, gg_state *d_st, cudaStream_t s);
+/* min/max of the finite non-fill values into st->lo_key/hi_key (st zeroed
+ * and lo_key all ones before), then eb_abs, subst, unit, alpha and level
+ * bounds from them: exactly cpu/codec_tmpl.h's compress() */
+cudaError_t gg_range_plan(const void *d_x, gg_grid g, int mode, double eb, double alpha_opt, int interp,
+                          gg_state *d_st, cudaStream_t s);
 /* tuning costs on the sample lattice (every k-th block per axis), then the choice */
 cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s);
 /* GLIDE_PRED_AUTO, after gg_tune: both methods' cost on the same sample

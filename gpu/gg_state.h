@@ -32,6 +32,7 @@ typedef struct {
     uint64_t cost[GLIDE_MAX_LEVELS][GG_MAX_CFG]; /* tuning cost per level and config */
     uint64_t est[2][2];            /* GLIDE_PRED_AUTO: [interp, Lorenzo] x [cost, points] on the sample */
     uint32_t lorenzo;              /* the method chosen: 1 Lorenzo, 0 interpolation */
+    uint32_t done[3];              /* blocks finished: tuning, predictor choice, range (the last one decides) */
     uint64_t hist[GLIDE_NSYM];
     gg_select sel;
     uint64_t n_outliers;           /* outlier symbols counted by the scan */

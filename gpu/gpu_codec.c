@@ -31,6 +31,7 @@ typedef struct {
     uint8_t *d_dict_len;
     float *d_dict_log2q;
     glide_huff_dec *d_dict_dec;
+    glide_huff_enc *d_dict_enc; /* every book's codewords: a dictionary chunk uploads no code */
     unsigned n_books;
     gg_state *d_st, *h_st;
     glide_huff_enc *d_enc, *h_enc;
@@ -93,21 +94,26 @@ static void ctx_init(void)
     uint8_t *hl = malloc(nl);
     float *hq = malloc(nl * sizeof(float));
     glide_huff_dec *hd = malloc(d->n_books * sizeof *hd);
-    int ok = hl && hq && hd;
+    glide_huff_enc *he = malloc(d->n_books * sizeof *he);
+    int ok = hl && hq && hd && he;
     for (unsigned b = 0; ok && b < d->n_books; b++) {
         memcpy(hl + (size_t)b * GLIDE_NSYM, d->books[b].len, GLIDE_NSYM);
         memcpy(hq + (size_t)b * GLIDE_NSYM, d->books[b].log2q, GLIDE_NSYM * sizeof(float));
         ok = glide_huff_dec_init(&hd[b], d->books[b].len) == 0;
+        glide_huff_enc_init(&he[b], d->books[b].len);
     }
     ok = ok && cudaMalloc((void **)&G.d_dict_len, nl) == cudaSuccess &&
          cudaMalloc((void **)&G.d_dict_log2q, nl * sizeof(float)) == cudaSuccess &&
          cudaMalloc((void **)&G.d_dict_dec, d->n_books * sizeof *hd) == cudaSuccess &&
          cudaMemcpy(G.d_dict_len, hl, nl, cudaMemcpyHostToDevice) == cudaSuccess &&
          cudaMemcpy(G.d_dict_log2q, hq, nl * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess &&
-         cudaMemcpy(G.d_dict_dec, hd, d->n_books * sizeof *hd, cudaMemcpyHostToDevice) == cudaSuccess;
+         cudaMemcpy(G.d_dict_dec, hd, d->n_books * sizeof *hd, cudaMemcpyHostToDevice) == cudaSuccess &&
+         cudaMalloc((void **)&G.d_dict_enc, d->n_books * sizeof *he) == cudaSuccess &&
+         cudaMemcpy(G.d_dict_enc, he, d->n_books * sizeof *he, cudaMemcpyHostToDevice) == cudaSuccess;
     free(hl);
     free(hq);
     free(hd);
+    free(he);
     if (!ok) goto fail;
     if (cudaMalloc((void **)&G.d_st, sizeof(gg_state)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_enc, sizeof(glide_huff_enc)) != cudaSuccess ||
@@ -290,8 +296,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     stage("upload");
     CK(cudaMemsetAsync(st, 0, sizeof *st, G.s), "reset");
     CK(cudaMemsetAsync(&st->lo_key, 0xFF, sizeof st->lo_key, G.s), "reset");
-    CK(gg_range(G.x.p, g, st, G.s), "range");
-    CK(gg_plan(g, p->mode, p->eb, o->alpha, method != GG_LORENZO, st, G.s), "plan");
+    CK(gg_range_plan(G.x.p, g, p->mode, p->eb, o->alpha, method != GG_LORENZO, st, G.s), "range");
     stage("range+plan");
     if (method != GG_LORENZO) {
         uint64_t nb[3], k = glide_tune_stride(&cg, nb);
@@ -328,9 +333,14 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     if (h.method != GLIDE_METHOD_RAW) {
         glide_header_write(&h, G.h_head);
         memcpy(G.h_head + plan.lay.book_off, plan.book, h.book_bytes);
-        glide_huff_enc_init(G.h_enc, plan.len);
         CK(cudaMemcpyAsync(buf, G.h_head, plan.lay.anchors_off, cudaMemcpyHostToDevice, G.s), "upload header");
-        CK(cudaMemcpyAsync(G.d_enc, G.h_enc, sizeof *G.h_enc, cudaMemcpyHostToDevice, G.s), "upload code");
+        const glide_huff_enc *d_enc = G.d_enc;
+        if (own_dict && h.book_kind == GLIDE_BOOKKIND_DICT) {
+            d_enc = G.d_dict_enc + h.book_id;
+        } else {
+            glide_huff_enc_init(G.h_enc, plan.len);
+            CK(cudaMemcpyAsync(G.d_enc, G.h_enc, sizeof *G.h_enc, cudaMemcpyHostToDevice, G.s), "upload code");
+        }
         CK(gg_anchors_store(G.x.p, g, buf + plan.lay.anchors_off, G.s), "anchors");
         if (h.n_outliers) { /* most chunks have none: skip two passes */
             CK(gg_outlier_scan(G.sym.p, n, G.pos.p, st, G.scratch.p, G.scratch.cap, G.s), "outlier scan");
@@ -339,7 +349,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         stage("anchors+outliers");
         /* never larger than the raw stream */
         size_t room = plan.raw_total - GLIDE_CRC_BYTES - plan.lay.stream_off;
-        CK(gg_huff_encode(G.sym.p, n, G.d_enc, buf + plan.lay.segtab_off, buf + plan.lay.stream_off, room,
+        CK(gg_huff_encode(G.sym.p, n, d_enc, buf + plan.lay.segtab_off, buf + plan.lay.stream_off, room,
                           &st->stream_bytes, G.scratch.p, G.scratch.cap, G.s),
            "huffman encode");
         stage("huffman encode");

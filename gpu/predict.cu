@@ -10,6 +10,7 @@
 #include <float.h>
 
 #define GG_THREADS 256
+#define GG_THREADS_MAX 1024 /* interp_sh_k on chunks with few blocks */
 #define GG_SHARED_LIMIT (40 * 1024) /* box bytes kept in shared memory; larger boxes use global scratch */
 
 enum { OP_ENCODE, OP_DECODE };
@@ -127,10 +128,31 @@ template <class T> __device__ __forceinline__ void store_le(uint8_t *p, T v)
     for (int k = 0; k < (int)sizeof(T); k++) p[k] = (uint8_t)(b >> (8 * k));
 }
 
+/* True in the one block of the grid that finishes last, once every other
+ * block's atomics are visible: lets a reduction's last block take the
+ * decision that would otherwise need one more (single-thread) launch. */
+__device__ bool last_block(uint32_t *count)
+{
+    __shared__ bool last;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(count, 1u) == gridDim.x * gridDim.y - 1;
+    }
+    __syncthreads();
+    if (last) __threadfence();
+    return last;
+}
+
 /* ---------------------------------------------------------------- range */
 
-/* One atomic per thread block: the grid is a few waves, each thread strides. */
-template <class T> __global__ void __launch_bounds__(GG_THREADS) range_k(const T *x, gg_grid g, gg_state *st)
+template <class T> __device__ void plan(const gg_grid &g, int mode, double eb, double alpha_opt, int interp, gg_state *st);
+
+/* One atomic per thread block: the grid is a few waves, each thread strides.
+ * The last block to finish plans the levels (plan below). */
+template <class T>
+__global__ void __launch_bounds__(GG_THREADS)
+    range_k(const T *x, gg_grid g, int mode, double eb, double alpha_opt, int interp, gg_state *st)
 {
     __shared__ unsigned long long smn[GG_THREADS / 32], smx[GG_THREADS / 32];
     unsigned long long mn = ~0ull, mx = 0;
@@ -162,13 +184,16 @@ template <class T> __global__ void __launch_bounds__(GG_THREADS) range_k(const T
             atomicMax((unsigned long long *)&st->hi_key, mx);
         }
     }
+    if (last_block(&st->done[2]) && threadIdx.x == 0) plan<T>(g, mode, eb, alpha_opt, interp, st);
 }
 
 /* cpu/codec_tmpl.h compress(): the bound, substitute, cost unit and level bounds */
-template <class T> __global__ void plan_k(gg_grid g, int mode, double eb, double alpha_opt, int interp, gg_state *st)
+template <class T> __device__ void plan(const gg_grid &g, int mode, double eb, double alpha_opt, int interp, gg_state *st)
 {
-    int any = st->lo_key != ~0ull;
-    double lo = any ? (double)Bits<T>::unkey(st->lo_key) : 0.0, hi = any ? (double)Bits<T>::unkey(st->hi_key) : 0.0;
+    const unsigned long long lo_key = *(volatile unsigned long long *)&st->lo_key,
+                             hi_key = *(volatile unsigned long long *)&st->hi_key;
+    int any = lo_key != ~0ull;
+    double lo = any ? (double)Bits<T>::unkey(lo_key) : 0.0, hi = any ? (double)Bits<T>::unkey(hi_key) : 0.0;
     double range = any ? hi - lo : 0;
     double eb_abs = mode == GLIDE_MODE_REL && eb > 0 ? eb * range : eb;
     if (!(eb_abs <= DBL_MAX)) eb_abs = DBL_MAX;
@@ -257,7 +282,26 @@ __device__ __forceinline__ void step_make(Step &S, const Box &bx, uint64_t s, co
  * of B, and 2s <= B, so a level's classes start at 0 or s locally. */
 struct LStep {
     uint32_t start[3], lg[3], cnt[3], total;
+    float inv1, inv2; /* 1 / cnt[1], 1 / cnt[2], for div_small */
 };
+
+/* q = t / d and t - q d for t < 2^24, d >= 1: a float estimate, off by at
+ * most one, then corrected, so the result is exact; a hardware integer
+ * division costs several times more, and every step point needs two. */
+__device__ __forceinline__ uint32_t div_small(uint32_t t, uint32_t d, float inv, uint32_t *rem)
+{
+    uint32_t q = (uint32_t)__fmul_rz((float)t, inv);
+    int r = (int)t - (int)(q * d);
+    if (r < 0) {
+        q--;
+        r += (int)d;
+    } else if (r >= (int)d) {
+        q++;
+        r -= (int)d;
+    }
+    *rem = (uint32_t)r;
+    return q;
+}
 
 __device__ __forceinline__ void lstep_make(LStep &S, const uint32_t e[3], unsigned ls, const uint8_t *ax, unsigned j)
 {
@@ -276,13 +320,22 @@ __device__ __forceinline__ void lstep_make(LStep &S, const uint32_t e[3], unsign
         tot *= S.cnt[a];
     }
     S.total = tot;
+    S.inv1 = S.cnt[1] ? 1.0f / (float)S.cnt[1] : 0.0f;
+    S.inv2 = S.cnt[2] ? 1.0f / (float)S.cnt[2] : 0.0f;
 }
 
 __device__ __forceinline__ void lstep_point(const LStep &S, uint32_t t, uint32_t l[3])
 {
-    uint32_t ix = t % S.cnt[2];
-    t /= S.cnt[2];
-    uint32_t iy = t % S.cnt[1], iz = t / S.cnt[1];
+    uint32_t ix, iy, iz;
+    if (S.total < (1u << 24)) { /* every box of the default strides */
+        t = div_small(t, S.cnt[2], S.inv2, &ix);
+        iz = div_small(t, S.cnt[1], S.inv1, &iy);
+    } else {
+        ix = t % S.cnt[2];
+        t /= S.cnt[2];
+        iy = t % S.cnt[1];
+        iz = t / S.cnt[1];
+    }
     l[0] = S.start[0] + (iz << S.lg[0]);
     l[1] = S.start[1] + (iy << S.lg[1]);
     l[2] = S.start[2] + (ix << S.lg[2]);
@@ -299,6 +352,7 @@ __device__ __forceinline__ void step_point(const Step &S, uint32_t t, uint64_t c
 }
 
 /* ------------------------------------------------------------- tuning */
+
 
 __device__ __forceinline__ unsigned long long block_sum(unsigned long long v, unsigned long long *red)
 {
@@ -333,15 +387,53 @@ __device__ __forceinline__ uint32_t box_ext(const Box &bx, uint32_t e[3])
     return e[0] * e[1] * e[2];
 }
 
-/* grid: x = sample block, y = config (order * 3 + spline index). The cost is
- * cpu/interp_tmpl.h OP_ESTIMATE: integer sums, so any summation order gives
- * the CPU's totals. SH: the box's values are read once into shared memory. */
-template <class T, bool SH> __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint64_t k, gg_state *st)
+/* cpu/interp_tmpl.h glide_interp_tune's choice: per level the best spline
+ * (first minimum in the order NAK, linear, natural) with order 0, then the
+ * best order with that spline. Run by the last block of tune_k to finish. */
+__device__ void tune_pick(const gg_grid &g, gg_state *st)
+{
+    __shared__ unsigned long long cost[GLIDE_MAX_LEVELS][GG_MAX_CFG];
+    const volatile unsigned long long *src = (const volatile unsigned long long *)&st->cost[0][0];
+    for (unsigned t = threadIdx.x; t < GLIDE_MAX_LEVELS * GG_MAX_CFG; t += blockDim.x) (&cost[0][0])[t] = src[t];
+    __syncthreads();
+    if (threadIdx.x) return;
+    unsigned n_ord = g.eff_rank == 3 ? 6 : g.eff_rank == 2 ? 2 : 1;
+    for (unsigned l = g.blog; l >= 1; l--) {
+        unsigned long long best = ~0ull;
+        unsigned best_cfg = 0, best_si = 0;
+        for (unsigned c = 0; c < GLIDE_NSPLINES + n_ord - 1; c++) {
+            unsigned cfg, idx;
+            if (c < GLIDE_NSPLINES) {
+                cfg = c_splines[c];
+                idx = c;
+            } else {
+                unsigned o = c - GLIDE_NSPLINES + 1;
+                cfg = (best_cfg & 3u) | (o << 2);
+                idx = o * GLIDE_NSPLINES + best_si;
+            }
+            unsigned long long est = cost[l - 1][idx];
+            if (est < best) {
+                best = est;
+                best_cfg = cfg;
+                if (c < GLIDE_NSPLINES) best_si = c;
+            }
+        }
+        st->lv.level_cfg[l - 1] = (uint8_t)best_cfg;
+    }
+}
+
+/* grid: x = sample block x part, y = config (order * 3 + spline index). The
+ * cost is cpu/interp_tmpl.h OP_ESTIMATE: integer sums, so any summation
+ * order and any split of a box's points over `parts` blocks gives the CPU's
+ * totals. SH: the box's values are read once into shared memory (parts 1). */
+template <class T, bool SH>
+__global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned long long red[GG_THREADS / 32];
     Box bx;
-    sample_box(g, k, blockIdx.x, bx);
+    sample_box(g, k, blockIdx.x / parts, bx);
+    const uint32_t t0 = (blockIdx.x % parts) * blockDim.x + threadIdx.x, dt = parts * blockDim.x;
     RView<const T> v;
     uint32_t e[3];
     uint32_t E = box_ext(bx, e);
@@ -374,7 +466,7 @@ template <class T, bool SH> __global__ void __launch_bounds__(GG_THREADS) tune_k
             lstep_make(S, e, l - 1, ax, j);
             const unsigned d = ax[j];
             const long long o1 = (long long)s * (SH ? rl[d] : v.rs[d]);
-            for (uint32_t t = threadIdx.x; t < S.total; t += blockDim.x) {
+            for (uint32_t t = t0; t < S.total; t += dt) {
                 uint32_t lc[3];
                 lstep_point(S, t, lc);
                 const T *p = SH ? v.base + (lc[0] * rl[0] + lc[1] * rl[1] + lc[2])
@@ -391,50 +483,38 @@ template <class T, bool SH> __global__ void __launch_bounds__(GG_THREADS) tune_k
         unsigned long long tot = block_sum(acc, red);
         if (threadIdx.x == 0 && tot) atomicAdd((unsigned long long *)&st->cost[l - 1][blockIdx.y], tot);
     }
+    if (last_block(&st->done[0])) tune_pick(g, st);
 }
 
-/* cpu/interp_tmpl.h glide_interp_tune's choice: per level the best spline
- * (first minimum in the order NAK, linear, natural) with order 0, then the
- * best order with that spline. */
-__global__ void tune_pick_k(gg_grid g, gg_state *st)
+/* cpu/codec_tmpl.h: Lorenzo streams have alpha 1 and no level_cfg. Run by
+ * the last block of choose_k to finish. */
+__device__ void choose_pick(const gg_grid &g, gg_state *st)
 {
-    unsigned n_ord = g.eff_rank == 3 ? 6 : g.eff_rank == 2 ? 2 : 1;
-    for (unsigned l = g.blog; l >= 1; l--) {
-        unsigned long long best = ~0ull;
-        unsigned best_cfg = 0, best_si = 0;
-        for (unsigned c = 0; c < GLIDE_NSPLINES + n_ord - 1; c++) {
-            unsigned cfg, idx;
-            if (c < GLIDE_NSPLINES) {
-                cfg = c_splines[c];
-                idx = c;
-            } else {
-                unsigned o = c - GLIDE_NSPLINES + 1;
-                cfg = (best_cfg & 3u) | (o << 2);
-                idx = o * GLIDE_NSPLINES + best_si;
-            }
-            unsigned long long est = st->cost[l - 1][idx];
-            if (est < best) {
-                best = est;
-                best_cfg = cfg;
-                if (c < GLIDE_NSPLINES) best_si = c;
-            }
-        }
-        st->lv.level_cfg[l - 1] = (uint8_t)best_cfg;
+    const volatile unsigned long long *est = (const volatile unsigned long long *)&st->est[0][0];
+    uint64_t ei[2] = {est[0], est[1]}, el[2] = {est[2], est[3]};
+    st->lorenzo = glide_prefer_lorenzo(ei, el);
+    if (!st->lorenzo) return;
+    st->lv.alpha = 1.0;
+    for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) {
+        st->lv.level_eb[l] = l < g.blog ? st->lv.eb_abs : 0.0;
+        st->lv.level_cfg[l] = 0;
     }
 }
 
 /* GLIDE_PRED_AUTO: cpu/interp_tmpl.h glide_interp_estimate with the tuned
  * level_cfg and cpu/lorenzo_tmpl.h glide_lorenzo_estimate on the sample
- * blocks. grid: x = sample block, y = interpolation level (y < blog) or
+ * blocks. grid: x = sample block x part, y = interpolation level (y < blog) or
  * Lorenzo (y == blog). SH: the box is read once into shared memory and
  * indexed with 32-bit box-local arithmetic, as in tune_k. Integer sums: any
  * order gives the CPU's totals. */
-template <class T, bool SH> __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, uint64_t k, gg_state *st)
+template <class T, bool SH>
+__global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned long long red[GG_THREADS / 32];
     Box bx;
-    sample_box(g, k, blockIdx.x, bx);
+    sample_box(g, k, blockIdx.x / parts, bx);
+    const uint32_t t0 = (blockIdx.x % parts) * blockDim.x + threadIdx.x, dt = parts * blockDim.x;
     uint32_t e[3];
     const uint32_t E = box_ext(bx, e);
     const T *base = x + (bx.lo[0] * g.st[0] + bx.lo[1] * g.st[1] + bx.lo[2]);
@@ -462,7 +542,7 @@ template <class T, bool SH> __global__ void __launch_bounds__(GG_THREADS) choose
             lstep_make(S, e, l - 1, ax, j);
             const unsigned d = ax[j];
             const long long o1 = (long long)s * rs[d];
-            for (uint32_t t = threadIdx.x; t < S.total; t += blockDim.x) {
+            for (uint32_t t = t0; t < S.total; t += dt) {
                 uint32_t lc[3];
                 lstep_point(S, t, lc);
                 const T *p = base + (lc[0] * rs[0] + lc[1] * rs[1] + lc[2]);
@@ -480,7 +560,7 @@ template <class T, bool SH> __global__ void __launch_bounds__(GG_THREADS) choose
         for (int a = 0; a < 3; a++) o[a] = e[a] < B ? e[a] : B;
         const uint32_t O = o[0] * o[1] * o[2];
         const long long s0 = rs[0], s1 = rs[1];
-        for (uint32_t t = threadIdx.x; t < O; t += blockDim.x) {
+        for (uint32_t t = t0; t < O; t += dt) {
             uint32_t lx = t % o[2], u = t / o[2], ly = u % o[1], lz = u / o[1];
             int pz = lz != 0, py = ly != 0, px = lx != 0;
             if (!pz && !py && !px) continue;
@@ -498,19 +578,7 @@ template <class T, bool SH> __global__ void __launch_bounds__(GG_THREADS) choose
         atomicAdd((unsigned long long *)&st->est[which][0], tc);
         atomicAdd((unsigned long long *)&st->est[which][1], tp);
     }
-}
-
-/* cpu/codec_tmpl.h: Lorenzo streams have alpha 1 and no level_cfg */
-__global__ void choose_pick_k(gg_grid g, gg_state *st)
-{
-    uint64_t ei[2] = {st->est[0][0], st->est[0][1]}, el[2] = {st->est[1][0], st->est[1][1]};
-    st->lorenzo = glide_prefer_lorenzo(ei, el);
-    if (!st->lorenzo) return;
-    st->lv.alpha = 1.0;
-    for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) {
-        st->lv.level_eb[l] = l < g.blog ? st->lv.eb_abs : 0.0;
-        st->lv.level_cfg[l] = 0;
-    }
+    if (last_block(&st->done[1]) && threadIdx.x == 0) choose_pick(g, st);
 }
 
 /* ------------------------------------------------- encode and decode */
@@ -599,8 +667,8 @@ __device__ __forceinline__ void hist_add(unsigned *hist, unsigned sy)
  * (encode: the input, overwritten in place by the reconstruction, since a
  * point is read as input only before its own step) and symbols. Global
  * memory is touched only by coalesced row-order passes. */
-template <class T, int OP>
-__global__ void __launch_bounds__(GG_THREADS)
+template <class T, int OP, int NT>
+__global__ void __launch_bounds__(NT)
     interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate)
 {
     if (gate && st->lorenzo) return; /* GG_CHOSEN: Lorenzo was */
@@ -1011,40 +1079,42 @@ extern "C" int gg_needs_global_r(gg_grid g, int method)
            (method != GG_LORENZO && box_bytes(g, BOX_INTERP) == 0);
 }
 
-extern "C" cudaError_t gg_range(const void *d_x, gg_grid g, gg_state *d_st, cudaStream_t s)
+extern "C" cudaError_t gg_range_plan(const void *d_x, gg_grid g, int mode, double eb, double alpha_opt, int interp,
+                                    gg_state *d_st, cudaStream_t s)
 {
     /* about 8 values per thread at least, at most a few waves of blocks */
     uint64_t b = (g.count + 8 * GG_THREADS - 1) / (8 * GG_THREADS);
     unsigned nb = b > 1024 ? 1024u : (unsigned)(b ? b : 1);
-    if (g.dtype == GLIDE_FLOAT64) range_k<double><<<nb, GG_THREADS, 0, s>>>((const double *)d_x, g, d_st);
-    else range_k<float><<<nb, GG_THREADS, 0, s>>>((const float *)d_x, g, d_st);
+    if (g.dtype == GLIDE_FLOAT64)
+        range_k<double><<<nb, GG_THREADS, 0, s>>>((const double *)d_x, g, mode, eb, alpha_opt, interp, d_st);
+    else
+        range_k<float><<<nb, GG_THREADS, 0, s>>>((const float *)d_x, g, mode, eb, alpha_opt, interp, d_st);
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t gg_plan(gg_grid g, int mode, double eb, double alpha_opt, int interp, gg_state *d_st,
-                               cudaStream_t s)
+/* Small chunks have one or a few sample boxes: split each box's points over
+ * enough blocks to fill the device (about 512 blocks in all). */
+static unsigned split_parts(uint64_t blocks)
 {
-    if (g.dtype == GLIDE_FLOAT64) plan_k<double><<<1, 1, 0, s>>>(g, mode, eb, alpha_opt, interp, d_st);
-    else plan_k<float><<<1, 1, 0, s>>>(g, mode, eb, alpha_opt, interp, d_st);
-    return cudaGetLastError();
+    uint64_t p = (512 + blocks - 1) / blocks;
+    return p > 32 ? 32u : (unsigned)p;
 }
 
 extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s)
 {
     const uint64_t m = n_samples(g, k);
-    unsigned n_ord = g.eff_rank == 3 ? 6 : g.eff_rank == 2 ? 2 : 1;
-    dim3 grid((unsigned)m, GLIDE_NSPLINES * n_ord);
-    size_t sh = box_bytes(g, BOX_TUNE);
+    unsigned n_ord = g.eff_rank == 3 ? 6 : g.eff_rank == 2 ? 2 : 1, parts = split_parts(m * GLIDE_NSPLINES * n_ord);
+    dim3 grid((unsigned)(m * parts), GLIDE_NSPLINES * n_ord);
+    size_t sh = parts == 1 ? box_bytes(g, BOX_TUNE) : 0;
     cudaError_t e = allow_shared(g.dtype == GLIDE_FLOAT64 ? (const void *)tune_k<double, true> : (const void *)tune_k<float, true>, sh);
     if (e != cudaSuccess) return e;
     if (g.dtype == GLIDE_FLOAT64) {
-        if (sh) tune_k<double, true><<<grid, GG_THREADS, sh, s>>>((const double *)d_x, g, k, d_st);
-        else tune_k<double, false><<<grid, GG_THREADS, 0, s>>>((const double *)d_x, g, k, d_st);
+        if (sh) tune_k<double, true><<<grid, GG_THREADS, sh, s>>>((const double *)d_x, g, k, parts, d_st);
+        else tune_k<double, false><<<grid, GG_THREADS, 0, s>>>((const double *)d_x, g, k, parts, d_st);
     } else {
-        if (sh) tune_k<float, true><<<grid, GG_THREADS, sh, s>>>((const float *)d_x, g, k, d_st);
-        else tune_k<float, false><<<grid, GG_THREADS, 0, s>>>((const float *)d_x, g, k, d_st);
+        if (sh) tune_k<float, true><<<grid, GG_THREADS, sh, s>>>((const float *)d_x, g, k, parts, d_st);
+        else tune_k<float, false><<<grid, GG_THREADS, 0, s>>>((const float *)d_x, g, k, parts, d_st);
     }
-    tune_pick_k<<<1, 1, 0, s>>>(g, d_st);
     return cudaGetLastError();
 }
 
@@ -1063,9 +1133,18 @@ static cudaError_t launch_predict(gg_grid g, int method, const gg_levels *lv, co
     if (method != GG_LORENZO) {
         size_t sh = box_bytes(g, BOX_INTERP);
         if (sh) {
-            cudaError_t e = allow_shared((const void *)interp_sh_k<T, OP>, sh);
+            /* A block walks its levels step by step, with a barrier after
+             * each: chunks with few blocks (64^3 has 64) leave most of the
+             * device idle, so their blocks get more threads per step. Two
+             * instantiations: the launch bound sets the register budget,
+             * and the large one's would cost the many-block case occupancy. */
+            const bool few = nb < 512;
+            const void *k = few ? (const void *)interp_sh_k<T, OP, GG_THREADS_MAX>
+                                : (const void *)interp_sh_k<T, OP, GG_THREADS>;
+            cudaError_t e = allow_shared(k, sh);
             if (e != cudaSuccess) return e;
-            interp_sh_k<T, OP><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate);
+            if (few) interp_sh_k<T, OP, GG_THREADS_MAX><<<nb, GG_THREADS_MAX, sh, s>>>(g, lv, x, sym, st, in, y, gate);
+            else interp_sh_k<T, OP, GG_THREADS><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate);
         } else {
             interp_k<T, OP><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, gate);
         }
@@ -1099,18 +1178,18 @@ extern "C" cudaError_t gg_decode(gg_grid g, int method, const gg_state *d_st, co
 extern "C" cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s)
 {
     const uint64_t m = n_samples(g, k);
-    dim3 grid((unsigned)m, g.blog + 1);
-    size_t sh = box_bytes(g, BOX_TUNE);
+    const unsigned parts = split_parts(m * (g.blog + 1));
+    dim3 grid((unsigned)(m * parts), g.blog + 1);
+    size_t sh = parts == 1 ? box_bytes(g, BOX_TUNE) : 0;
     cudaError_t e = allow_shared(g.dtype == GLIDE_FLOAT64 ? (const void *)choose_k<double, true> : (const void *)choose_k<float, true>, sh);
     if (e != cudaSuccess) return e;
     if (g.dtype == GLIDE_FLOAT64) {
-        if (sh) choose_k<double, true><<<grid, GG_THREADS, sh, s>>>((const double *)d_x, g, k, d_st);
-        else choose_k<double, false><<<grid, GG_THREADS, 0, s>>>((const double *)d_x, g, k, d_st);
+        if (sh) choose_k<double, true><<<grid, GG_THREADS, sh, s>>>((const double *)d_x, g, k, parts, d_st);
+        else choose_k<double, false><<<grid, GG_THREADS, 0, s>>>((const double *)d_x, g, k, parts, d_st);
     } else {
-        if (sh) choose_k<float, true><<<grid, GG_THREADS, sh, s>>>((const float *)d_x, g, k, d_st);
-        else choose_k<float, false><<<grid, GG_THREADS, 0, s>>>((const float *)d_x, g, k, d_st);
+        if (sh) choose_k<float, true><<<grid, GG_THREADS, sh, s>>>((const float *)d_x, g, k, parts, d_st);
+        else choose_k<float, false><<<grid, GG_THREADS, 0, s>>>((const float *)d_x, g, k, parts, d_st);
     }
-    choose_pick_k<<<1, 1, 0, s>>>(g, d_st);
     return cudaGetLastError();
 }
 

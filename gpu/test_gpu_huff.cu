@@ -208,6 +208,33 @@ static void test_crc(void)
             }
         }
         check(bad == 0, "crc32_dn: %d lengths known on the device under bounds n_max, %d wrong", cases, bad);
+        /* the store variant: the same CRC, and its 4 LE bytes right after the n bytes (none for n = 0) */
+        uint8_t *d2 = dalloc<uint8_t>(((size_t)3 << 20) + 16);
+        int sbad = 0, scases = 0;
+        for (size_t n : lens) {
+            for (size_t n_max : {n, n + 1000, (size_t)3 << 20}) {
+                if (n_max < n || n_max > ((size_t)3 << 20) || n_max + 16 > h.size()) continue;
+                const size_t off = (size_t)rbelow(4);
+                const uint64_t n64 = n;
+                CK(cudaMemcpy(d2, h.data(), n_max + 16, cudaMemcpyHostToDevice));
+                CK(cudaMemcpy(d_n, &n64, 8, cudaMemcpyHostToDevice));
+                CK(gg_crc32_dn_store(d2 + off, n_max, d_n, d_crc, scr, gg_crc32_scratch(n_max), 0));
+                uint8_t got[8];
+                uint32_t g;
+                CK(cudaMemcpy(got, d2 + off + n, 8, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(&g, d_crc, 4, cudaMemcpyDeviceToHost));
+                const uint32_t c = glide_crc32(h.data() + off, n);
+                bool ok = g == c;
+                for (int k = 0; k < 8; k++) {
+                    const uint8_t want = n && k < 4 ? (uint8_t)(c >> (8 * k)) : h[off + n + k];
+                    ok = ok && got[k] == want;
+                }
+                scases++;
+                if (!ok && sbad++ < 5) printf("     crc32_dn_store n=%zu n_max=%zu: wrong crc or bytes\n", n, n_max);
+            }
+        }
+        check(sbad == 0, "crc32_dn_store: %d cases, CRC stored after the covered bytes, %d wrong", scases, sbad);
+        CK(cudaFree(d2));
         CK(cudaFree(d_n));
     }
     }

@@ -1,0 +1,82 @@
+/* gpu_probe: per-call latency of one cube size through the codec API with
+ * the GPU backend, small enough to run under ncu (kernel durations) and to
+ * compare pipeline variants quickly; glide_gpu_bench is the full report.
+ *   gpu_probe [SIDE [RUNS]]     (defaults 64 and 200)
+ * Prints median compress / decompress µs (pageable buffers, as the filter)
+ * and, for the transfer question, the host memcpy into pinned memory and the
+ * pinned and pageable host->device copy times of the same bytes. */
+#include "glide.h"
+#include "nyx_field.h"
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int main(int argc, char **argv)
+{
+    size_t s = argc > 1 ? (size_t)atol(argv[1]) : 64;
+    int runs = argc > 2 ? atoi(argv[2]) : 200;
+    if (s < 2 || runs < 1) return 2;
+    size_t n = s * s * s, bytes = n * sizeof(float);
+    float *x = malloc(bytes), *back = malloc(bytes);
+    if (!x || !back || nyx_field(x, s, NYX_DENSITY, 7)) return 1;
+    uint64_t d[3] = {s, s, s};
+    glide_params p;
+    glide_params_init(&p, GLIDE_FLOAT32, 3, d);
+    p.backend = GLIDE_BACKEND_GPU;
+    size_t cap = glide_compress_bound(&p), sz = 0;
+    uint8_t *dst = malloc(cap);
+    double *tc = malloc(runs * sizeof *tc), *td = malloc(runs * sizeof *td);
+    if (!dst || !tc || !td) return 1;
+    for (int i = -3; i < runs; i++) {
+        double t0 = now();
+        sz = glide_compress(&p, x, bytes, dst, cap);
+        if (i >= 0) tc[i] = (now() - t0) * 1e6;
+        if (glide_is_error(sz)) return fprintf(stderr, "compress: %s\n", glide_error_name(sz)), 1;
+    }
+    for (int i = -3; i < runs; i++) {
+        double t0 = now();
+        size_t r = glide_decompress_with(GLIDE_BACKEND_GPU, dst, sz, back, bytes);
+        if (i >= 0) td[i] = (now() - t0) * 1e6;
+        if (glide_is_error(r)) return fprintf(stderr, "decompress: %s\n", glide_error_name(r)), 1;
+    }
+    printf("side %zu, %d runs: compress %.1f us, decompress %.1f us, CR %.2f\n", s, runs, median(tc, runs),
+           median(td, runs), (double)bytes / sz);
+
+    void *pin, *dev;
+    if (cudaMallocHost(&pin, bytes) != cudaSuccess || cudaMalloc(&dev, bytes) != cudaSuccess) return 1;
+    double *tm = malloc(runs * sizeof *tm), *tp = malloc(runs * sizeof *tp), *tg = malloc(runs * sizeof *tg);
+    for (int i = -3; i < runs; i++) {
+        double t0 = now();
+        memcpy(pin, x, bytes);
+        double t1 = now();
+        cudaMemcpy(dev, pin, bytes, cudaMemcpyHostToDevice);
+        double t2 = now();
+        cudaMemcpy(dev, x, bytes, cudaMemcpyHostToDevice);
+        double t3 = now();
+        if (i >= 0) tm[i] = (t1 - t0) * 1e6, tp[i] = (t2 - t1) * 1e6, tg[i] = (t3 - t2) * 1e6;
+    }
+    printf("host memcpy to pinned %.1f us, pinned H2D %.1f us, pageable H2D %.1f us\n", median(tm, runs),
+           median(tp, runs), median(tg, runs));
+    return 0;
+}
