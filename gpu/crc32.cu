@@ -146,7 +146,7 @@ __device__ __forceinline__ crc_plan crc_make_plan(const uint8_t *buf, uint64_t n
     return p;
 }
 
-uint64_t crc_piece_bytes(uint64_t n_max)
+__host__ __device__ uint64_t crc_piece_bytes(uint64_t n_max)
 {
     uint64_t L = kMinPiece;
     while (L * kTargetPieces < n_max) L <<= 1;
@@ -194,6 +194,7 @@ __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restri
     /* The grid is sized for the bound; a block past the real length's pieces
      * (most of them when the stream compressed well) leaves before loading
      * the tables. */
+    if (d_n) piece = crc_piece_bytes(n); /* pieces sized for the real length, not the bound */
     if ((uint64_t)blockIdx.x * blockDim.x > n / piece + 2) {
         if (threadIdx.x == 0 && gridDim.x > 1) partial[blockIdx.x] = 0;
         return;
@@ -209,39 +210,45 @@ __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restri
     const slice_tab &T = s_t.slice;
     const xpow_tab &X = s_t.xpow;
 
-    const uint64_t idx = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    uint64_t lo = 0, len = 0; /* byte range of this thread's piece */
-    bool vec = false;
-    if (idx < p.n_main) {
-        lo = p.head + idx * piece;
-        len = p.main - idx * piece < piece ? p.main - idx * piece : piece;
-        vec = true;
-    } else if (idx == p.n_main) {
-        lo = 0;
-        len = p.head;
-    } else if (idx == p.n_main + 1) {
-        lo = p.head + p.main;
-        len = p.tail;
-    }
-    uint32_t c = 0;
-    if (vec) {
-        const uint4 *q = reinterpret_cast<const uint4 *>(buf + lo); /* 16-byte aligned by the plan */
-        const uint64_t nv = len >> 4;
-        uint64_t i = 0;
-        for (; i + 4 <= nv; i += 4) { /* four loads in flight before the dependent lookups */
-            const uint4 v0 = __ldg(q + i), v1 = __ldg(q + i + 1), v2 = __ldg(q + i + 2), v3 = __ldg(q + i + 3);
-            c = step16(c, v0, T);
-            c = step16(c, v1, T);
-            c = step16(c, v2, T);
-            c = step16(c, v3, T);
-        }
-        for (; i < nv; i++) c = step16(c, __ldg(q + i), T);
-    } else {
-        for (uint64_t i = 0; i < len; i++) c = T[0][(c ^ buf[lo + i]) & 0xFFu] ^ (c >> 8);
-    }
+    /* pieces are combined by XOR, so a thread may take several (the piece
+     * count follows the real length, the grid the bound) */
     uint32_t term = 0;
-    if (len) term = gf_mul(c, xpow8(n - lo - len, T, X), T);
-    if (idx == 0) term ^= gf_mul(0xFFFFFFFFu, xpow8(n, T, X), T); /* the initial register's share */
+    for (uint64_t idx = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; idx < p.n_main + 2;
+         idx += (uint64_t)gridDim.x * blockDim.x) {
+        uint64_t lo = 0, len = 0; /* byte range of this thread's piece */
+        bool vec = false;
+        if (idx < p.n_main) {
+            lo = p.head + idx * piece;
+            len = p.main - idx * piece < piece ? p.main - idx * piece : piece;
+            vec = true;
+        } else if (idx == p.n_main) {
+            lo = 0;
+            len = p.head;
+        } else if (idx == p.n_main + 1) {
+            lo = p.head + p.main;
+            len = p.tail;
+        }
+        uint32_t c = 0;
+        if (vec) {
+            const uint4 *q = reinterpret_cast<const uint4 *>(buf + lo); /* 16-byte aligned by the plan */
+            const uint64_t nv = len >> 4;
+            uint64_t i = 0;
+            for (; i + 4 <= nv; i += 4) { /* four loads in flight before the dependent lookups */
+                const uint4 v0 = __ldg(q + i), v1 = __ldg(q + i + 1), v2 = __ldg(q + i + 2), v3 = __ldg(q + i + 3);
+                c = step16(c, v0, T);
+                c = step16(c, v1, T);
+                c = step16(c, v2, T);
+                c = step16(c, v3, T);
+            }
+            for (; i < nv; i++) c = step16(c, __ldg(q + i), T);
+        } else {
+            for (uint64_t i = 0; i < len; i++) c = T[0][(c ^ buf[lo + i]) & 0xFFu] ^ (c >> 8);
+        }
+        uint32_t t = 0;
+        if (len) t = gf_mul(c, xpow8(n - lo - len, T, X), T);
+        if (idx == 0) t ^= gf_mul(0xFFFFFFFFu, xpow8(n, T, X), T); /* the initial register's share */
+        term ^= t;
+    }
     term = block_xor(term, s_red);
     if (threadIdx.x == 0) {
         if (gridDim.x == 1)

@@ -102,6 +102,34 @@ __device__ __forceinline__ T ipredict(const T *p, O o1, I c, I s, I lo, I hi, un
     return (b + cc) * (T)0.5;
 }
 
+/* ipredict for the three splines of c_splines at once (NAK, linear,
+ * natural: out[0..2]), with the same expressions, loading the neighbours
+ * once; tuning costs every spline on every point. */
+template <class T, class I, class O>
+__device__ __forceinline__ void ipredict3(const T *p, O o1, I c, I s, I lo, I hi, T out[3])
+{
+    const T b = p[-o1];
+    if (c + s > hi) {
+        out[1] = b;
+        out[0] = out[2] = c >= lo + 3 * s ? b * (T)1.5 - p[-3 * o1] * (T)0.5 : b;
+        return;
+    }
+    const T cc = p[o1];
+    out[1] = (b + cc) * (T)0.5;
+    const bool l3 = c >= lo + 3 * s, r3 = c + 3 * s <= hi;
+    if (l3 && r3) {
+        const T a = p[-3 * o1], d = p[3 * o1];
+        out[0] = ((b + cc) * (T)9 - (a + d)) * (T)0.0625;
+        out[2] = ((b + cc) * (T)23 - (a + d) * (T)3) * (T)(1.0 / 40.0);
+    } else if (l3) {
+        out[0] = out[2] = (b * (T)6 + cc * (T)3 - p[-3 * o1]) * (T)0.125;
+    } else if (r3) {
+        out[0] = out[2] = (cc * (T)6 + b * (T)3 - p[3 * o1]) * (T)0.125;
+    } else {
+        out[0] = out[2] = out[1];
+    }
+}
+
 /* cpu/lorenzo_tmpl.h lorenzo_predict, same order; rp points at the
  * predicted element, s0/s1 are the element strides of the two slow axes. */
 template <class T>
@@ -148,6 +176,10 @@ __device__ bool last_block(uint32_t *count)
 
 template <class T> __device__ void plan(const gg_grid &g, int mode, double eb, double alpha_opt, int interp, gg_state *st);
 
+template <class T> struct Vec16;
+template <> struct Vec16<float> { typedef float4 V; };
+template <> struct Vec16<double> { typedef double2 V; };
+
 /* One atomic per thread block: the grid is a few waves, each thread strides.
  * The last block to finish plans the levels (plan below). */
 template <class T>
@@ -156,14 +188,26 @@ __global__ void __launch_bounds__(GG_THREADS)
 {
     __shared__ unsigned long long smn[GG_THREADS / 32], smx[GG_THREADS / 32];
     unsigned long long mn = ~0ull, mx = 0;
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < g.count;
-         i += (uint64_t)gridDim.x * blockDim.x) {
-        T v = x[i];
-        if (!isfinite(v) || is_fill(g, v)) continue;
+    auto take = [&](T v) {
+        if (!isfinite(v) || is_fill(g, v)) return;
         unsigned long long k = Bits<T>::key(v);
         mn = k < mn ? k : mn;
         mx = k > mx ? k : mx;
+    };
+    /* 16-byte loads (the work buffer is cudaMalloc'd, so aligned), several
+     * in flight per thread: the scan is bound by memory latency */
+    typedef typename Vec16<T>::V V;
+    constexpr unsigned W = sizeof(V) / sizeof(T);
+    const uint64_t nv = g.count / W, stride = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t tid = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+#pragma unroll 4
+    for (uint64_t i = tid; i < nv; i += stride) {
+        const V v = __ldg(reinterpret_cast<const V *>(x) + i);
+        const T *e = reinterpret_cast<const T *>(&v);
+#pragma unroll
+        for (unsigned w = 0; w < W; w++) take(e[w]);
     }
+    for (uint64_t i = nv * W + tid; i < g.count; i += stride) take(x[i]);
     for (int o = 16; o > 0; o >>= 1) {
         unsigned long long a = __shfl_down_sync(0xFFFFFFFFu, mn, o), b = __shfl_down_sync(0xFFFFFFFFu, mx, o);
         mn = a < mn ? a : mn;
@@ -422,7 +466,8 @@ __device__ void tune_pick(const gg_grid &g, gg_state *st)
     }
 }
 
-/* grid: x = sample block x part, y = config (order * 3 + spline index). The
+/* grid: x = sample block x part, y = axis order; every thread costs the
+ * three splines of its point (cost index order * 3 + spline index). The
  * cost is cpu/interp_tmpl.h OP_ESTIMATE: integer sums, so any summation
  * order and any split of a box's points over `parts` blocks gives the CPU's
  * totals. SH: the box's values are read once into shared memory (parts 1). */
@@ -454,13 +499,14 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
         for (int a = 0; a < 3; a++) v.org[a] = 0;
         for (int a = 0; a < 3; a++) v.rs[a] = (long long)g.st[a];
     }
-    unsigned order = blockIdx.y / GLIDE_NSPLINES, spline = c_splines[blockIdx.y % GLIDE_NSPLINES];
+    static_assert(GLIDE_NSPLINES == 3, "ipredict3 costs three splines");
+    const unsigned order = blockIdx.y;
     const uint8_t *ax = c_axes[g.eff_rank - 1][order];
     const double unit = st->lv.unit;
     const int rl[3] = {(int)e[1] * (int)e[2], (int)e[2], 1};
     for (unsigned l = g.blog; l >= 1; l--) {
         const uint32_t s = 1u << (l - 1);
-        unsigned long long acc = 0;
+        unsigned long long acc[GLIDE_NSPLINES] = {0, 0, 0};
         for (unsigned j = 0; j < g.eff_rank; j++) {
             LStep S;
             lstep_make(S, e, l - 1, ax, j);
@@ -473,15 +519,24 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
                                 : x + ((bx.lo[0] + lc[0]) * g.st[0] + (bx.lo[1] + lc[1]) * g.st[1] + bx.lo[2] + lc[2]);
                 T xv = *p;
                 if (is_fill(g, xv)) continue;
-                double err = fabs((double)xv - (double)ipredict(p, o1, lc[d], s, 0u, e[d] - 1, spline));
-                if (err < INFINITY) {
-                    double q = err / unit;
-                    acc += q < 4294967296.0 ? (unsigned long long)q : 4294967296ull;
+                T pr[GLIDE_NSPLINES];
+                ipredict3(p, o1, lc[d], s, 0u, e[d] - 1, pr);
+#pragma unroll
+                for (int si = 0; si < GLIDE_NSPLINES; si++) {
+                    double err = fabs((double)xv - (double)pr[si]);
+                    if (err < INFINITY) {
+                        double q = err / unit;
+                        acc[si] += q < 4294967296.0 ? (unsigned long long)q : 4294967296ull;
+                    }
                 }
             }
         }
-        unsigned long long tot = block_sum(acc, red);
-        if (threadIdx.x == 0 && tot) atomicAdd((unsigned long long *)&st->cost[l - 1][blockIdx.y], tot);
+#pragma unroll
+        for (int si = 0; si < GLIDE_NSPLINES; si++) {
+            unsigned long long tot = block_sum(acc[si], red);
+            if (threadIdx.x == 0 && tot)
+                atomicAdd((unsigned long long *)&st->cost[l - 1][order * GLIDE_NSPLINES + si], tot);
+        }
     }
     if (last_block(&st->done[0])) tune_pick(g, st);
 }
@@ -1103,8 +1158,8 @@ static unsigned split_parts(uint64_t blocks)
 extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s)
 {
     const uint64_t m = n_samples(g, k);
-    unsigned n_ord = g.eff_rank == 3 ? 6 : g.eff_rank == 2 ? 2 : 1, parts = split_parts(m * GLIDE_NSPLINES * n_ord);
-    dim3 grid((unsigned)(m * parts), GLIDE_NSPLINES * n_ord);
+    unsigned n_ord = g.eff_rank == 3 ? 6 : g.eff_rank == 2 ? 2 : 1, parts = split_parts(m * n_ord);
+    dim3 grid((unsigned)(m * parts), n_ord);
     size_t sh = parts == 1 ? box_bytes(g, BOX_TUNE) : 0;
     cudaError_t e = allow_shared(g.dtype == GLIDE_FLOAT64 ? (const void *)tune_k<double, true> : (const void *)tune_k<float, true>, sh);
     if (e != cudaSuccess) return e;
