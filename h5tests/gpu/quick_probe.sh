@@ -16,20 +16,7 @@ cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DGLIDE_CUDA_ARCHITECTURES="$
 data=${GLIDE_DATA_DIR:-.devdata}
 farg=()
 if [ -f "$data/real_fields_dev.h5" ]; then
-    python3 - "$data/real_fields_dev.h5" build-gpu/fields <<'PY' >/dev/null
-import sys, os, h5py, numpy as np
-src, dst = sys.argv[1], sys.argv[2]
-os.makedirs(dst, exist_ok=True)
-with h5py.File(src, "r") as f:
-    def visit(name, obj):
-        if isinstance(obj, h5py.Dataset) and obj.dtype == np.float32 and obj.ndim >= 1:
-            a = np.ascontiguousarray(obj[...]).astype("<f4")
-            shape = "x".join(str(s) for s in a.shape[-3:])
-            n = int(np.prod(a.shape[-3:]))
-            if a.ndim > 3: a = a.reshape(-1, n)[0]
-            a.tofile(os.path.join(dst, name.replace("/", "_").strip("_") + "__" + shape + ".f32"))
-    f.visititems(visit)
-PY
+    python3 h5tests/gpu/extract_fields.py "$data/real_fields_dev.h5" build-gpu/fields >/dev/null
     farg=(--fields build-gpu/fields)
 fi
 timeout 200 build-gpu/h5tests/gpu/test_gpu_codec "${farg[@]}" >"$OUT/codec.log" 2>&1

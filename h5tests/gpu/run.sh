@@ -36,22 +36,7 @@ data=${GLIDE_DATA_DIR:-}
 [ -z "$data" ] && for d in ../shared/data .devdata; do [ -f "$d/real_fields_dev.h5" ] && data=$d && break; done
 fields=build-gpu/fields
 if [ -n "$data" ]; then
-    step extract_fields python3 - "$data/real_fields_dev.h5" "$fields" <<'EOF'
-import sys, os, h5py, numpy as np
-src, dst = sys.argv[1], sys.argv[2]
-os.makedirs(dst, exist_ok=True)
-with h5py.File(src, "r") as f:
-    def visit(name, obj):
-        if isinstance(obj, h5py.Dataset) and obj.dtype == np.float32 and obj.ndim >= 1:
-            a = np.ascontiguousarray(obj[...]).astype("<f4")
-            shape = "x".join(str(s) for s in a.shape[-3:])
-            n = int(np.prod(a.shape[-3:]))
-            if a.ndim > 3:  # the leading axes are a stack: keep the first 3-D slab
-                a = a.reshape(-1, n)[0]
-            a.tofile(os.path.join(dst, name.replace("/", "_").strip("_") + "__" + shape + ".f32"))
-            print(name, a.size)
-    f.visititems(visit)
-EOF
+    step extract_fields python3 h5tests/gpu/extract_fields.py "$data/real_fields_dev.h5" "$fields"
     farg=(--fields "$fields")
 else
     echo "no real fields found (GLIDE_DATA_DIR); synthetic only"
