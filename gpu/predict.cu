@@ -326,26 +326,8 @@ __device__ __forceinline__ void step_make(Step &S, const Box &bx, uint64_t s, co
  * of B, and 2s <= B, so a level's classes start at 0 or s locally. */
 struct LStep {
     uint32_t start[3], lg[3], cnt[3], total;
-    float inv1, inv2; /* 1 / cnt[1], 1 / cnt[2], for div_small */
 };
 
-/* q = t / d and t - q d for t < 2^24, d >= 1: a float estimate, off by at
- * most one, then corrected, so the result is exact; a hardware integer
- * division costs several times more, and every step point needs two. */
-__device__ __forceinline__ uint32_t div_small(uint32_t t, uint32_t d, float inv, uint32_t *rem)
-{
-    uint32_t q = (uint32_t)__fmul_rz((float)t, inv);
-    int r = (int)t - (int)(q * d);
-    if (r < 0) {
-        q--;
-        r += (int)d;
-    } else if (r >= (int)d) {
-        q++;
-        r -= (int)d;
-    }
-    *rem = (uint32_t)r;
-    return q;
-}
 
 __device__ __forceinline__ void lstep_make(LStep &S, const uint32_t e[3], unsigned ls, const uint8_t *ax, unsigned j)
 {
@@ -364,22 +346,13 @@ __device__ __forceinline__ void lstep_make(LStep &S, const uint32_t e[3], unsign
         tot *= S.cnt[a];
     }
     S.total = tot;
-    S.inv1 = S.cnt[1] ? 1.0f / (float)S.cnt[1] : 0.0f;
-    S.inv2 = S.cnt[2] ? 1.0f / (float)S.cnt[2] : 0.0f;
 }
 
 __device__ __forceinline__ void lstep_point(const LStep &S, uint32_t t, uint32_t l[3])
 {
-    uint32_t ix, iy, iz;
-    if (S.total < (1u << 24)) { /* every box of the default strides */
-        t = div_small(t, S.cnt[2], S.inv2, &ix);
-        iz = div_small(t, S.cnt[1], S.inv1, &iy);
-    } else {
-        ix = t % S.cnt[2];
-        t /= S.cnt[2];
-        iy = t % S.cnt[1];
-        iz = t / S.cnt[1];
-    }
+    uint32_t ix = t % S.cnt[2];
+    t /= S.cnt[2];
+    uint32_t iy = t % S.cnt[1], iz = t / S.cnt[1];
     l[0] = S.start[0] + (iz << S.lg[0]);
     l[1] = S.start[1] + (iy << S.lg[1]);
     l[2] = S.start[2] + (ix << S.lg[2]);
