@@ -10,6 +10,7 @@
 #include "glide.h"
 #include "codec.h"
 #include "nyx_field.h"
+#include "bench_time.h"
 #include <hdf5.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,25 +31,6 @@ typedef struct {
 static field fields[64];
 static int n_fields;
 static int reps = 5;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static herr_t visit(hid_t obj, const char *name, const H5O_info_t *info, void *op)
 {

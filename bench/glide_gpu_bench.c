@@ -27,6 +27,7 @@
 #include "huff_codec.h"
 #include "book_select.h"
 #include "nyx_field.h"
+#include "bench_time.h"
 #include <hdf5.h>
 
 #include <errno.h>
@@ -89,27 +90,6 @@ static void flush_all(void)
 }
 
 /* ------------------------------------------------------------------ helpers */
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* median of v[0..n) (v is left sorted); NAN for n == 0 */
-static double median(double *v, int n)
-{
-    if (n <= 0) return NAN;
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static void *xmalloc(size_t n)
 {
@@ -441,7 +421,6 @@ static void section_bandwidth(void)
         "| device→host | pinned | %s |\n\n",
         g_nogpu_why, g_nogpu_why, g_nogpu_why, g_nogpu_why);
 }
-
 
 /* ============================================================ stage timing */
 

@@ -128,8 +128,9 @@ __device__ __forceinline__ uint32_t step16(uint32_t c, uint4 v, const slice_tab 
  * `piece` bytes (the last one shorter), and a `tail` of < 16 bytes. The
  * head and tail are two extra pieces done byte by byte, so that every other
  * piece reads aligned uint4 vectors whatever the buffer's alignment. The
- * piece size depends only on the bound n_max, so the grid can be sized on
- * the host while the length itself may be known only on the device. */
+ * grid is sized on the host for the bound n_max; the piece size follows the
+ * length itself (which may be known only on the device), and a thread takes
+ * several pieces when there are more pieces than threads. */
 struct crc_plan {
     uint64_t head, main, tail, n_main;
 };
@@ -181,7 +182,7 @@ __device__ __forceinline__ uint32_t block_xor(uint32_t v, uint32_t *s_red)
 }
 
 __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restrict__ buf, uint64_t n,
-                                                         const uint64_t *__restrict__ d_n, uint64_t piece,
+                                                         const uint64_t *__restrict__ d_n,
                                                          uint32_t *__restrict__ partial, uint32_t *__restrict__ d_crc,
                                                          uint8_t *store)
 {
@@ -194,7 +195,7 @@ __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restri
     /* The grid is sized for the bound; a block past the real length's pieces
      * (most of them when the stream compressed well) leaves before loading
      * the tables. */
-    if (d_n) piece = crc_piece_bytes(n); /* pieces sized for the real length, not the bound */
+    const uint64_t piece = crc_piece_bytes(n); /* sized for the real length, not the bound */
     if ((uint64_t)blockIdx.x * blockDim.x > n / piece + 2) {
         if (threadIdx.x == 0 && gridDim.x > 1) partial[blockIdx.x] = 0;
         return;
@@ -283,7 +284,7 @@ static cudaError_t crc_launch(const uint8_t *d_buf, uint64_t n_max, const uint64
     const unsigned blocks = crc_blocks(n_max);
     if (blocks > 1 && (!d_scratch || scratch_bytes < (size_t)blocks * sizeof(uint32_t))) return cudaErrorInvalidValue;
     uint32_t *partial = static_cast<uint32_t *>(d_scratch);
-    k_crc_pieces<<<blocks, kThreads, 0, s>>>(d_buf, n_max, d_n, crc_piece_bytes(n_max), partial, d_crc, store);
+    k_crc_pieces<<<blocks, kThreads, 0, s>>>(d_buf, n_max, d_n, partial, d_crc, store);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess || blocks == 1) return e;
     k_crc_finish<<<1, kThreads, 0, s>>>(partial, blocks, d_crc, store, n_max, d_n);

@@ -1128,22 +1128,34 @@ static unsigned split_parts(uint64_t blocks)
     return p > 32 ? 32u : (unsigned)p;
 }
 
-extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s)
+/* tune_k and choose_k: one row of blocks per sample box (times parts) and
+ * `rows` rows; the box in shared memory when each box has one block */
+template <class T> using sample_kernel = void (*)(const T *, gg_grid, uint64_t, unsigned, gg_state *);
+
+template <class T>
+static cudaError_t launch_sample(sample_kernel<T> with_box, sample_kernel<T> without_box, const void *d_x, gg_grid g,
+                                 uint64_t k, unsigned rows, gg_state *d_st, cudaStream_t s)
 {
     const uint64_t m = n_samples(g, k);
-    unsigned n_ord = g.eff_rank == 3 ? 6 : g.eff_rank == 2 ? 2 : 1, parts = split_parts(m * n_ord);
-    dim3 grid((unsigned)(m * parts), n_ord);
-    size_t sh = parts == 1 ? box_bytes(g, BOX_TUNE) : 0;
-    cudaError_t e = allow_shared(g.dtype == GLIDE_FLOAT64 ? (const void *)tune_k<double, true> : (const void *)tune_k<float, true>, sh);
-    if (e != cudaSuccess) return e;
-    if (g.dtype == GLIDE_FLOAT64) {
-        if (sh) tune_k<double, true><<<grid, GG_THREADS, sh, s>>>((const double *)d_x, g, k, parts, d_st);
-        else tune_k<double, false><<<grid, GG_THREADS, 0, s>>>((const double *)d_x, g, k, parts, d_st);
+    const unsigned parts = split_parts(m * rows);
+    const dim3 grid((unsigned)(m * parts), rows);
+    const size_t sh = parts == 1 ? box_bytes(g, BOX_TUNE) : 0;
+    if (sh) {
+        cudaError_t e = allow_shared((const void *)with_box, sh);
+        if (e != cudaSuccess) return e;
+        with_box<<<grid, GG_THREADS, sh, s>>>((const T *)d_x, g, k, parts, d_st);
     } else {
-        if (sh) tune_k<float, true><<<grid, GG_THREADS, sh, s>>>((const float *)d_x, g, k, parts, d_st);
-        else tune_k<float, false><<<grid, GG_THREADS, 0, s>>>((const float *)d_x, g, k, parts, d_st);
+        without_box<<<grid, GG_THREADS, 0, s>>>((const T *)d_x, g, k, parts, d_st);
     }
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s)
+{
+    const unsigned n_ord = g.eff_rank == 3 ? 6 : g.eff_rank == 2 ? 2 : 1;
+    if (g.dtype == GLIDE_FLOAT64)
+        return launch_sample<double>(tune_k<double, true>, tune_k<double, false>, d_x, g, k, n_ord, d_st, s);
+    return launch_sample<float>(tune_k<float, true>, tune_k<float, false>, d_x, g, k, n_ord, d_st, s);
 }
 
 template <class T, int OP>
@@ -1205,20 +1217,9 @@ extern "C" cudaError_t gg_decode(gg_grid g, int method, const gg_state *d_st, co
 
 extern "C" cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s)
 {
-    const uint64_t m = n_samples(g, k);
-    const unsigned parts = split_parts(m * (g.blog + 1));
-    dim3 grid((unsigned)(m * parts), g.blog + 1);
-    size_t sh = parts == 1 ? box_bytes(g, BOX_TUNE) : 0;
-    cudaError_t e = allow_shared(g.dtype == GLIDE_FLOAT64 ? (const void *)choose_k<double, true> : (const void *)choose_k<float, true>, sh);
-    if (e != cudaSuccess) return e;
-    if (g.dtype == GLIDE_FLOAT64) {
-        if (sh) choose_k<double, true><<<grid, GG_THREADS, sh, s>>>((const double *)d_x, g, k, parts, d_st);
-        else choose_k<double, false><<<grid, GG_THREADS, 0, s>>>((const double *)d_x, g, k, parts, d_st);
-    } else {
-        if (sh) choose_k<float, true><<<grid, GG_THREADS, sh, s>>>((const float *)d_x, g, k, parts, d_st);
-        else choose_k<float, false><<<grid, GG_THREADS, 0, s>>>((const float *)d_x, g, k, parts, d_st);
-    }
-    return cudaGetLastError();
+    if (g.dtype == GLIDE_FLOAT64)
+        return launch_sample<double>(choose_k<double, true>, choose_k<double, false>, d_x, g, k, g.blog + 1, d_st, s);
+    return launch_sample<float>(choose_k<float, true>, choose_k<float, false>, d_x, g, k, g.blog + 1, d_st, s);
 }
 
 extern "C" cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_dst, cudaStream_t s)

@@ -587,6 +587,64 @@ static void huff_case(const std::vector<uint16_t> &sym, const uint8_t *len, cons
     if (corrupt_trials) corrupt_tests(dec, segtab, stream, n, name, corrupt_trials);
 }
 
+/* Device buffers for timing or profiling a Huffman round trip of sym with
+ * its best dictionary book: the symbols, both tables, a stream of cap bytes
+ * and scratch for either direction. */
+struct dev_huff {
+    uint64_t n, n_seg, cap;
+    uint16_t *sym;
+    glide_huff_enc *enc;
+    glide_huff_dec *dec;
+    uint8_t *segtab, *stream;
+    uint64_t *bytes;
+    unsigned *err;
+    size_t se, sd;
+    void *scr;
+};
+
+static dev_huff dev_huff_setup(const glide_dictionary *d, const std::vector<uint16_t> &sym, uint64_t cap)
+{
+    dev_huff h;
+    h.n = sym.size();
+    h.n_seg = glide_segment_count(h.n);
+    h.cap = cap;
+    std::vector<uint64_t> hist(GLIDE_NSYM);
+    histogram(sym, hist.data());
+    uint64_t bits;
+    const unsigned book = glide_book_select(d, hist.data(), GLIDE_SCORE_SIZE, &bits);
+    glide_huff_enc enc;
+    glide_huff_enc_init(&enc, d->books[book].len);
+    glide_huff_dec dec;
+    glide_huff_dec_init(&dec, d->books[book].len);
+    h.sym = dalloc<uint16_t>(h.n);
+    CK(cudaMemcpy(h.sym, sym.data(), h.n * 2, cudaMemcpyHostToDevice));
+    h.enc = dalloc<glide_huff_enc>(1);
+    CK(cudaMemcpy(h.enc, &enc, sizeof enc, cudaMemcpyHostToDevice));
+    h.dec = dalloc<glide_huff_dec>(1);
+    CK(cudaMemcpy(h.dec, &dec, sizeof dec, cudaMemcpyHostToDevice));
+    h.segtab = dalloc<uint8_t>(2 * h.n_seg);
+    h.stream = dalloc<uint8_t>(cap);
+    h.bytes = dalloc<uint64_t>(1);
+    h.err = dalloc<unsigned>(1);
+    CK(cudaMemset(h.err, 0, 4));
+    h.se = gg_huff_encode_scratch(h.n);
+    h.sd = gg_huff_decode_scratch(h.n);
+    h.scr = dscratch(h.se > h.sd ? h.se : h.sd);
+    return h;
+}
+
+static void dev_huff_free(dev_huff &h)
+{
+    CK(cudaFree(h.scr));
+    CK(cudaFree(h.err));
+    CK(cudaFree(h.bytes));
+    CK(cudaFree(h.stream));
+    CK(cudaFree(h.segtab));
+    CK(cudaFree(h.dec));
+    CK(cudaFree(h.enc));
+    CK(cudaFree(h.sym));
+}
+
 static void test_huffman(void)
 {
     const glide_dictionary *d = glide_dict_get(GLIDE_DICT_VERSION);
@@ -686,48 +744,22 @@ static void test_huffman(void)
         for (uint64_t n : {(uint64_t)1 << 18, (uint64_t)1 << 22, (uint64_t)1 << 24}) {
             if (g_quick && n > ((uint64_t)1 << 18)) continue;
             const std::vector<uint16_t> sym = make_symbols(DIST_LAPLACE, n);
-            histogram(sym, hist.data());
-            uint64_t bits;
-            const unsigned book = glide_book_select(d, hist.data(), GLIDE_SCORE_SIZE, &bits);
-            glide_huff_enc enc;
-            glide_huff_enc_init(&enc, d->books[book].len);
-            glide_huff_dec dec;
-            glide_huff_dec_init(&dec, d->books[book].len);
-            const uint64_t n_seg = glide_segment_count(n), cap = 2 * n + 16;
-            uint16_t *d_sym = dalloc<uint16_t>(n);
-            CK(cudaMemcpy(d_sym, sym.data(), n * 2, cudaMemcpyHostToDevice));
-            glide_huff_enc *d_enc = dalloc<glide_huff_enc>(1);
-            CK(cudaMemcpy(d_enc, &enc, sizeof enc, cudaMemcpyHostToDevice));
-            glide_huff_dec *d_dec = dalloc<glide_huff_dec>(1);
-            CK(cudaMemcpy(d_dec, &dec, sizeof dec, cudaMemcpyHostToDevice));
-            uint8_t *d_segtab = dalloc<uint8_t>(2 * n_seg), *d_stream = dalloc<uint8_t>(cap);
-            uint64_t *d_bytes = dalloc<uint64_t>(1);
-            unsigned *d_err = dalloc<unsigned>(1);
-            CK(cudaMemset(d_err, 0, 4));
-            const size_t se = gg_huff_encode_scratch(n), sd = gg_huff_decode_scratch(n);
-            void *scr = dscratch(se > sd ? se : sd);
-            double us = time_us([&] { CK(gg_huff_encode(d_sym, n, d_enc, d_segtab, d_stream, cap, d_bytes, scr, se, 0)); }, 10);
+            dev_huff h = dev_huff_setup(d, sym, 2 * n + 16);
+            double us = time_us([&] { CK(gg_huff_encode(h.sym, n, h.enc, h.segtab, h.stream, h.cap, h.bytes, h.scr, h.se, 0)); }, 10);
             uint64_t sb;
-            CK(cudaMemcpy(&sb, d_bytes, 8, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(&sb, h.bytes, 8, cudaMemcpyDeviceToHost));
             printf("time encode %llu symbols (%.2f bits/sym): %.1f us (%.2f Gsym/s)\n", (unsigned long long)n,
                    8.0 * sb / n, us, n / (1e3 * us));
             uint16_t *d_out = dalloc<uint16_t>(n);
-            us = time_us([&] { CK(gg_huff_decode(d_dec, d_segtab, (uint32_t)n_seg, d_stream, sb, d_out, n, d_err, scr, sd, 0)); }, 10);
+            us = time_us([&] { CK(gg_huff_decode(h.dec, h.segtab, (uint32_t)h.n_seg, h.stream, sb, d_out, n, h.err, h.scr, h.sd, 0)); }, 10);
             unsigned err;
-            CK(cudaMemcpy(&err, d_err, 4, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(&err, h.err, 4, cudaMemcpyDeviceToHost));
             std::vector<uint16_t> back(n);
             CK(cudaMemcpy(back.data(), d_out, n * 2, cudaMemcpyDeviceToHost));
             printf("time decode %llu symbols: %.1f us (%.2f Gsym/s)%s\n", (unsigned long long)n, us, n / (1e3 * us),
                    err || back != sym ? " WRONG RESULT" : "");
             CK(cudaFree(d_out));
-            CK(cudaFree(scr));
-            CK(cudaFree(d_err));
-            CK(cudaFree(d_bytes));
-            CK(cudaFree(d_stream));
-            CK(cudaFree(d_segtab));
-            CK(cudaFree(d_dec));
-            CK(cudaFree(d_enc));
-            CK(cudaFree(d_sym));
+            dev_huff_free(h);
         }
     }
 }
@@ -757,31 +789,12 @@ static void profile_once(void)
     CK(gg_book_select(d_hist, dd.g, 0, d_sel, 0));
     CK(gg_book_select(d_hist, dd.g, 1, d_sel, 0));
 
-    const uint64_t n = (uint64_t)1 << 18, n_seg = glide_segment_count(n), cap = 2 * n;
-    const std::vector<uint16_t> sym = make_symbols(DIST_LAPLACE, n);
-    histogram(sym, hist.data());
-    uint64_t bits;
-    const unsigned book = glide_book_select(dict, hist.data(), GLIDE_SCORE_SIZE, &bits);
-    glide_huff_enc enc;
-    glide_huff_enc_init(&enc, dict->books[book].len);
-    glide_huff_dec dec;
-    glide_huff_dec_init(&dec, dict->books[book].len);
-    uint16_t *d_sym = dalloc<uint16_t>(n);
-    CK(cudaMemcpy(d_sym, sym.data(), n * 2, cudaMemcpyHostToDevice));
-    glide_huff_enc *d_enc = dalloc<glide_huff_enc>(1);
-    CK(cudaMemcpy(d_enc, &enc, sizeof enc, cudaMemcpyHostToDevice));
-    glide_huff_dec *d_dec = dalloc<glide_huff_dec>(1);
-    CK(cudaMemcpy(d_dec, &dec, sizeof dec, cudaMemcpyHostToDevice));
-    uint8_t *d_segtab = dalloc<uint8_t>(2 * n_seg), *d_stream = dalloc<uint8_t>(cap);
-    uint64_t *d_bytes = dalloc<uint64_t>(1);
-    unsigned *d_err = dalloc<unsigned>(1);
-    CK(cudaMemset(d_err, 0, 4));
-    const size_t se = gg_huff_encode_scratch(n), sd = gg_huff_decode_scratch(n);
-    void *hs = dscratch(se > sd ? se : sd);
-    CK(gg_huff_encode(d_sym, n, d_enc, d_segtab, d_stream, cap, d_bytes, hs, se, 0));
+    const uint64_t n = (uint64_t)1 << 18;
+    dev_huff dh = dev_huff_setup(dict, make_symbols(DIST_LAPLACE, n), 2 * n);
+    CK(gg_huff_encode(dh.sym, n, dh.enc, dh.segtab, dh.stream, dh.cap, dh.bytes, dh.scr, dh.se, 0));
     uint64_t sbytes;
-    CK(cudaMemcpy(&sbytes, d_bytes, 8, cudaMemcpyDeviceToHost));
-    CK(gg_huff_decode(d_dec, d_segtab, (uint32_t)n_seg, d_stream, sbytes, d_sym, n, d_err, hs, sd, 0));
+    CK(cudaMemcpy(&sbytes, dh.bytes, 8, cudaMemcpyDeviceToHost));
+    CK(gg_huff_decode(dh.dec, dh.segtab, (uint32_t)dh.n_seg, dh.stream, sbytes, dh.sym, n, dh.err, dh.scr, dh.sd, 0));
     CK(cudaDeviceSynchronize());
     printf("profile calls done\n");
 }
