@@ -51,8 +51,30 @@
 #define GLIDE_MAX_LEVELS 16
 #define GLIDE_MAX_EFF_RANK 3
 
-/* Fixed header: 96 bytes, then rank x u64 dims, then the sections. */
+/* Fixed header: 96 bytes, then rank x u64 dims, then the sections.
+ * Byte offsets of its fields (docs/FORMAT.md §2.1); all little-endian. */
 #define GLIDE_HEADER_FIXED 96
+#define GLIDE_HDR_FORMAT_VERSION 4
+#define GLIDE_HDR_DICT_VERSION 5
+#define GLIDE_HDR_DTYPE 6
+#define GLIDE_HDR_METHOD 7
+#define GLIDE_HDR_MODE 8
+#define GLIDE_HDR_BOOK_KIND 9
+#define GLIDE_HDR_BOOK_ID 10     /* u16 */
+#define GLIDE_HDR_RANK 12
+#define GLIDE_HDR_BLOCK_LOG2 13
+#define GLIDE_HDR_FLAGS 14
+#define GLIDE_HDR_RESERVED 15    /* zero */
+#define GLIDE_HDR_EB_USER 16     /* f64 */
+#define GLIDE_HDR_EB_ABS 24      /* f64 */
+#define GLIDE_HDR_ALPHA 32       /* f64 */
+#define GLIDE_HDR_FILL_BITS 40   /* u64 */
+#define GLIDE_HDR_SUBST_BITS 48  /* u64 */
+#define GLIDE_HDR_BOOK_BYTES 56  /* u32 */
+#define GLIDE_HDR_N_SEGMENTS 60  /* u32 */
+#define GLIDE_HDR_N_OUTLIERS 64  /* u64 */
+#define GLIDE_HDR_STREAM_BYTES 72 /* u64 */
+#define GLIDE_HDR_LEVEL_CFG 80   /* GLIDE_MAX_LEVELS bytes */
 #define GLIDE_CRC_BYTES 4
 
 /* Header flags */

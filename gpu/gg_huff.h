@@ -29,6 +29,17 @@ typedef struct {
     uint64_t bits;  /* sum hist[i] * len[book][i]: the encoded size in bits */
 } gg_select;
 
+/* Where the entropy sections go. The encoder's device plan (gg_plan)
+ * fills it from the histogram; when the host plans, it sets it. ok = 0
+ * makes every later encoder kernel return at once (the host then plans
+ * and runs them again, or writes a RAW stream). */
+typedef struct {
+    uint64_t anchors_off, outliers_off, segtab_off, stream_off; /* byte offsets in the stream */
+    uint64_t cap;                                              /* room for the Huffman stream */
+    uint32_t ok;
+    uint32_t outlier_ticket;         /* blocks done counting outliers (the last one scans) */
+} gg_place;
+
 /* Scores every book against the histogram (GLIDE_NSYM u64 counts) and writes
  * the winner: exactly cpu/book_select.c's glide_book_select (score 0 =
  * GLIDE_SCORE_SIZE: integer size, first minimum wins; 1 = cross entropy,
@@ -44,6 +55,13 @@ size_t gg_huff_encode_scratch(uint64_t n);
 cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const glide_huff_enc *d_enc, uint8_t *d_segtab,
                            uint8_t *d_stream, uint64_t cap, uint64_t *d_stream_bytes, void *d_scratch,
                            size_t scratch_bytes, cudaStream_t s);
+/* The same into a stream whose layout is only known on the device: the
+ * table goes to d_buf + place->segtab_off, the segments to
+ * d_buf + place->stream_off with room place->cap; with place->ok = 0
+ * nothing is written but *d_stream_bytes = UINT64_MAX. */
+cudaError_t gg_huff_encode_placed(const uint16_t *d_sym, uint64_t n, const glide_huff_enc *d_enc, uint8_t *d_buf,
+                                  const gg_place *d_place, uint64_t *d_stream_bytes, void *d_scratch,
+                                  size_t scratch_bytes, cudaStream_t s);
 
 /* Decodes n symbols, segments in parallel, with every check of
  * glide_huff_decode: on any inconsistency *d_err becomes nonzero (it is

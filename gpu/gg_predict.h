@@ -27,15 +27,19 @@ enum { GG_INTERP = 0, GG_LORENZO = 1, GG_CHOSEN = 2 };
 cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r,
                       cudaStream_t s);
 int gg_needs_global_r(gg_grid g, int method);
-/* anchors in index order as little-endian bytes at d_dst */
-cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_dst, cudaStream_t s);
-/* exclusive count of OUTLIER symbols before each point into d_pos, total into st->n_outliers */
+/* anchors in index order as little-endian bytes at d_buf +
+ * st->place.anchors_off (nothing when place.ok is 0) */
+cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_buf, const gg_state *d_st, cudaStream_t s);
+/* Decoder: exclusive count of OUTLIER symbols before each point into d_pos, total into st->n_outliers */
 size_t gg_outlier_scan_scratch(uint64_t n);
 cudaError_t gg_outlier_scan(const uint16_t *d_sym, uint64_t n, uint32_t *d_pos, gg_state *d_st, void *d_scratch,
                             size_t scratch_bytes, cudaStream_t s);
-/* outlier values in index order as little-endian bytes at d_dst */
-cudaError_t gg_outliers_store(const void *d_x, gg_grid g, const uint16_t *d_sym, const uint32_t *d_pos,
-                              uint8_t *d_dst, cudaStream_t s);
+/* The encoder's outlier section: OUTLIER values in index order as
+ * little-endian bytes at d_buf + st->place.outliers_off, as many as
+ * st->hist counts; nothing when place.ok is 0. d_tiles: scratch of
+ * ceil(count / 4096) u32. */
+cudaError_t gg_outliers_pack(const void *d_x, gg_grid g, const uint16_t *d_sym, uint32_t *d_tiles, gg_state *d_st,
+                             uint8_t *d_buf, cudaStream_t s);
 
 /* Decoder: after Huffman decode and gg_outlier_scan, every check of §7 and
  * the reconstruction, written to d_y. Anchors and outliers are read from the

@@ -35,6 +35,7 @@ typedef struct {
     uint32_t done[3];              /* blocks finished: tuning, predictor choice, range (the last one decides) */
     uint64_t hist[GLIDE_NSYM];
     gg_select sel;
+    gg_place place;
     uint64_t n_outliers;           /* outlier symbols counted by the scan */
     uint64_t stream_bytes;           /* Huffman stream size, UINT64_MAX if it did not fit */
     uint64_t crc_len;                /* bytes the CRC covers (header to end of the Huffman stream) */

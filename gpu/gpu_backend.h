@@ -34,6 +34,16 @@ void glide_gpu_time_stages(int on);
  * tests can show the CPU takes over and nothing is lost. */
 void glide_gpu_inject_failures(int n);
 
+/* Who planned the last compressed chunk's entropy stage (tests and
+ * benchmarks): the device alone; the device, which found the chunk
+ * incompressible (RAW); the host (forced, or a trial dictionary); or the
+ * host after the two disagreed (possible only for a tie within rounding
+ * in GLIDE_BOOK_AUTO's entropy test), the tail of the pipeline rerun. */
+enum { GLIDE_GPU_PLAN_DEVICE, GLIDE_GPU_PLAN_RAW, GLIDE_GPU_PLAN_HOST, GLIDE_GPU_PLAN_DISAGREED };
+int glide_gpu_last_plan(void);
+/* Test hook: 1 makes the host plan every chunk (the fallback path). */
+void glide_gpu_force_host_plan(int on);
+
 /* The device in use, for reports ("none" without one). */
 const char *glide_gpu_device_name(void);
 

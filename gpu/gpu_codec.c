@@ -1,8 +1,11 @@
 /* The GPU backend's host side: one per-process context (device, stream,
  * buffers grown on demand and kept, the dictionary on the device), and the
- * per-chunk pipelines. A chunk costs two host waits when compressing (the
- * histogram, so the shared host code takes the codebook decision exactly as
- * the CPU does, then the result) and one when decompressing. */
+ * per-chunk pipelines. A chunk costs one host wait: the device takes the
+ * codebook decision and lays the stream out itself (gg_plan), and the host
+ * re-checks that decision with the CPU codec's own code once the stream is
+ * back. Where the device declines (a custom book may win, or RAW) or the
+ * two disagree, or the user asked for a custom book, the host plans from
+ * the device's histogram and the tail of the pipeline runs again. */
 #include "gpu_backend.h"
 #include "gg_assemble.h"
 #include "gg_huff.h"
@@ -19,7 +22,7 @@
 #include <string.h>
 
 typedef struct {
-    void *p;
+    void *p, *dp; /* dp: the device's address of mapped host memory */
     size_t cap;
 } gbuf;
 
@@ -33,12 +36,12 @@ typedef struct {
     glide_huff_dec *d_dict_dec;
     glide_huff_enc *d_dict_enc; /* every book's codewords: a dictionary chunk uploads no code */
     unsigned n_books;
-    gg_state *d_st, *h_st;
+    gg_state *d_st, *h_st, *dh_st; /* h_st: mapped, dh_st its device address */
     glide_huff_enc *d_enc, *h_enc;
     glide_huff_dec *d_dec, *h_dec;
     uint8_t *h_head; /* header + custom book, uploaded */
     gbuf x, sym, pos, buf, r, scratch, h_out;
-    int timing, inject;
+    int timing, inject, force_host_plan, last_plan;
     cudaEvent_t ev[GG_MAX_STAGES + 1];
     const char *ev_name[GG_MAX_STAGES];
     int n_ev;
@@ -118,7 +121,8 @@ static void ctx_init(void)
     if (cudaMalloc((void **)&G.d_st, sizeof(gg_state)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_enc, sizeof(glide_huff_enc)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_dec, sizeof(glide_huff_dec)) != cudaSuccess ||
-        cudaMallocHost((void **)&G.h_st, sizeof(gg_state)) != cudaSuccess ||
+        cudaHostAlloc((void **)&G.h_st, sizeof(gg_state), cudaHostAllocMapped) != cudaSuccess ||
+        cudaHostGetDevicePointer((void **)&G.dh_st, G.h_st, 0) != cudaSuccess ||
         cudaMallocHost((void **)&G.h_enc, sizeof(glide_huff_enc)) != cudaSuccess ||
         cudaMallocHost((void **)&G.h_dec, sizeof(glide_huff_dec)) != cudaSuccess ||
         cudaMallocHost((void **)&G.h_head, HEAD_BYTES) != cudaSuccess)
@@ -179,6 +183,21 @@ static void stages_end(void)
     }
 }
 
+void glide_gpu_force_host_plan(int on)
+{
+    pthread_mutex_lock(&G.lock);
+    G.force_host_plan = on;
+    pthread_mutex_unlock(&G.lock);
+}
+
+int glide_gpu_last_plan(void)
+{
+    pthread_mutex_lock(&G.lock);
+    int r = G.last_plan;
+    pthread_mutex_unlock(&G.lock);
+    return r;
+}
+
 void glide_gpu_inject_failures(int n)
 {
     pthread_mutex_lock(&G.lock);
@@ -204,14 +223,18 @@ static int grow_dev(gbuf *b, size_t need)
     return 1;
 }
 
-static int grow_host(gbuf *b, size_t need)
+/* pinned host memory the kernels write directly (gg_copy_out) */
+static int grow_mapped(gbuf *b, size_t need)
 {
     if (need <= b->cap) return 1;
     cudaFreeHost(b->p);
-    b->p = NULL;
+    b->p = b->dp = NULL;
     b->cap = 0;
-    if (cudaMallocHost(&b->p, need) != cudaSuccess) {
+    if (cudaHostAlloc(&b->p, need, cudaHostAllocMapped) != cudaSuccess ||
+        cudaHostGetDevicePointer(&b->dp, b->p, 0) != cudaSuccess) {
         cudaGetLastError();
+        cudaFreeHost(b->p);
+        b->p = b->dp = NULL;
         return 0;
     }
     b->cap = need;
@@ -262,6 +285,54 @@ static size_t scratch_need(uint64_t n, uint64_t buf_bytes)
     return m > d ? m : d;
 }
 
+/* The chunk as the encoder sees it, for the steps below. */
+typedef struct {
+    const glide_params *p;
+    const glide_encode_opts *o;
+    gg_grid g;
+    uint64_t n;
+    size_t esz, raw_total;
+    int method; /* GG_* */
+} enc_job;
+
+/* The host's entropy plan (codebook and layout) from the device's state,
+ * by the CPU codec's own code: h holds the parameters' fields. */
+static size_t host_plan(const enc_job *j, const gg_state *hs, glide_header *h, glide_entropy_plan *plan)
+{
+    h->eb_abs = hs->lv.eb_abs;
+    h->subst_bits = hs->lv.subst_bits;
+    h->alpha = hs->lv.alpha;
+    const int lorenzo = j->method == GG_LORENZO || (j->method == GG_CHOSEN && hs->lorenzo);
+    h->method = lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
+    if (!lorenzo) memcpy(h->level_cfg, hs->lv.level_cfg, GLIDE_MAX_LEVELS);
+    glide_book_choice choice = {hs->sel.book, hs->sel.bits};
+    const int own_dict = j->o->dict == glide_dict_get(GLIDE_DICT_VERSION);
+    return glide_entropy_plan_hist(j->p, j->o, h, hs->hist, own_dict ? &choice : NULL, j->n, j->esz, plan);
+}
+
+/* Anchors, outliers, Huffman stream, stream size and CRC, and the one copy
+ * back: the same kernels whichever side planned (st->place says where). */
+static size_t encode_tail(const enc_job *j, const glide_huff_enc *d_enc)
+{
+    size_t r = 0;
+    gg_state *st = G.d_st;
+    uint8_t *buf = G.buf.p;
+    CK(gg_anchors_store(G.x.p, j->g, buf, st, G.s), "anchors");
+    CK(gg_outliers_pack(G.x.p, j->g, G.sym.p, G.pos.p, st, buf, G.s), "outliers");
+    stage("anchors+outliers");
+    CK(gg_huff_encode_placed(G.sym.p, j->n, d_enc, buf, &st->place, &st->stream_bytes, G.scratch.p, G.scratch.cap,
+                             G.s),
+       "huffman encode");
+    stage("huffman encode");
+    CK(gg_finish(buf, j->raw_total - GLIDE_CRC_BYTES, st, G.scratch.p, G.scratch.cap, G.s), "crc");
+    stage("crc");
+    CK(gg_copy_out(buf, j->raw_total, st, G.h_out.dp, G.dh_st, G.s), "download");
+    CK(cudaStreamSynchronize(G.s), "sync");
+    stage("download");
+done:
+    return r;
+}
+
 size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src, void *dst, size_t cap)
 {
     if (!glide_gpu_usable()) return GLIDE_ERROR(GPU);
@@ -272,95 +343,133 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     glide_shape_from_dims(p->rank, p->dims, &sh);
     glide_header h;
     glide_header_begin(&h, p, o);
-    const size_t esz = glide_dtype_size(p->dtype);
-    const uint64_t n = sh.count;
     const unsigned blog = p->block_log2 ? p->block_log2 : glide_default_block_log2(sh.rank);
+    h.block_log2 = (uint8_t)blog;
     glide_grid cg;
     glide_grid_init(&cg, &sh, blog, p->has_fill, h.fill_bits);
-    gg_grid g = grid_of(&cg, p->dtype);
-    const int method = p->predictor == GLIDE_PRED_LORENZO ? GG_LORENZO
-                       : p->predictor == GLIDE_PRED_INTERP ? GG_INTERP
-                                                           : GG_CHOSEN;
-    const size_t raw_total = glide_header_size(p->rank) + n * esz + GLIDE_CRC_BYTES;
+    enc_job j = {p, o, grid_of(&cg, p->dtype), sh.count, glide_dtype_size(p->dtype), 0,
+                 p->predictor == GLIDE_PRED_LORENZO ? GG_LORENZO
+                 : p->predictor == GLIDE_PRED_INTERP ? GG_INTERP
+                                                     : GG_CHOSEN};
+    const uint64_t n = j.n;
+    const size_t esz = j.esz, hsize = glide_header_size(p->rank);
+    j.raw_total = hsize + n * esz + GLIDE_CRC_BYTES;
+    /* the device plans with the frozen dictionary (the benchmarks' trial ones are the host's) */
+    const int device_plans = o->dict == glide_dict_get(GLIDE_DICT_VERSION) && !G.force_host_plan;
+    G.last_plan = device_plans ? GLIDE_GPU_PLAN_DEVICE : GLIDE_GPU_PLAN_HOST;
 
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, n * 4) ||
-        !grow_dev(&G.buf, raw_total) || !grow_dev(&G.scratch, scratch_need(n, raw_total)) ||
-        (gg_needs_global_r(g, method) && !grow_dev(&G.r, n * esz)) || !grow_host(&G.h_out, raw_total)) {
+        !grow_dev(&G.buf, j.raw_total) || !grow_dev(&G.scratch, scratch_need(n, j.raw_total)) ||
+        (gg_needs_global_r(j.g, j.method) && !grow_dev(&G.r, n * esz)) || !grow_mapped(&G.h_out, j.raw_total)) {
         r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
         goto done;
     }
-    gg_state *st = G.d_st;
+    gg_state *st = G.d_st, *hs = G.h_st;
     uint8_t *buf = G.buf.p;
     stages_begin();
     CK(cudaMemcpyAsync(G.x.p, src, n * esz, cudaMemcpyHostToDevice, G.s), "upload");
+    if (device_plans) {
+        /* every field the parameters fix; gg_plan writes the others */
+        h.dict_version = (uint8_t)o->dict->version;
+        h.book_kind = GLIDE_BOOKKIND_DICT;
+        h.n_segments = (uint32_t)glide_segment_count(n);
+        glide_header_write(&h, G.h_head);
+        CK(cudaMemcpyAsync(buf, G.h_head, hsize, cudaMemcpyHostToDevice, G.s), "upload header");
+    }
     stage("upload");
     CK(cudaMemsetAsync(st, 0, sizeof *st, G.s), "reset");
     CK(cudaMemsetAsync(&st->lo_key, 0xFF, sizeof st->lo_key, G.s), "reset");
-    CK(gg_range_plan(G.x.p, g, p->mode, p->eb, o->alpha, method != GG_LORENZO, st, G.s), "range");
+    CK(gg_range_plan(G.x.p, j.g, p->mode, p->eb, o->alpha, j.method != GG_LORENZO, st, G.s), "range");
     stage("range+plan");
-    if (method != GG_LORENZO) {
+    if (j.method != GG_LORENZO) {
         uint64_t nb[3], k = glide_tune_stride(&cg, nb);
-        CK(gg_tune(G.x.p, g, k, st, G.s), "tune");
+        CK(gg_tune(G.x.p, j.g, k, st, G.s), "tune");
         stage("tune");
-        if (method == GG_CHOSEN) {
-            CK(gg_choose(G.x.p, g, k, st, G.s), "choose");
+        if (j.method == GG_CHOSEN) {
+            CK(gg_choose(G.x.p, j.g, k, st, G.s), "choose");
             stage("choose predictor");
         }
     }
-    CK(gg_encode(G.x.p, g, method, st, G.sym.p, G.r.p, G.s), "predict");
+    CK(gg_encode(G.x.p, j.g, j.method, st, G.sym.p, G.r.p, G.s), "predict");
     stage("predict+quantize+histogram");
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
     CK(gg_book_select(st->hist, dict, (int)o->score, &st->sel, G.s), "book select");
     stage("book select");
-    CK(cudaMemcpyAsync(G.h_st, st, sizeof *st, cudaMemcpyDeviceToHost, G.s), "download state");
-    CK(cudaStreamSynchronize(G.s), "sync");
-    stage("histogram to host");
 
-    /* the codebook decision and the layout, by the CPU codec's own code */
-    gg_state *hs = G.h_st;
-    h.block_log2 = (uint8_t)blog;
-    h.eb_abs = hs->lv.eb_abs;
-    h.subst_bits = hs->lv.subst_bits;
-    h.alpha = hs->lv.alpha;
-    const int lorenzo = method == GG_LORENZO || (method == GG_CHOSEN && hs->lorenzo);
-    h.method = lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
-    if (!lorenzo) memcpy(h.level_cfg, hs->lv.level_cfg, GLIDE_MAX_LEVELS);
+    glide_header hh = h; /* the host's plan starts from the parameters' fields */
     glide_entropy_plan plan;
-    glide_book_choice choice = {hs->sel.book, hs->sel.bits};
-    const int own_dict = o->dict == glide_dict_get(GLIDE_DICT_VERSION);
-    r = glide_entropy_plan_hist(p, o, &h, hs->hist, own_dict ? &choice : NULL, n, esz, &plan);
+    if (device_plans) {
+        gg_plan_in in = {n,
+                         glide_segment_count(n),
+                         glide_anchor_count(&sh, blog),
+                         hsize,
+                         j.raw_total,
+                         1.0 + o->auto_slack,
+                         (uint32_t)esz,
+                         (uint32_t)p->codebook,
+                         (uint32_t)j.method};
+        CK(gg_plan(in, G.d_dict_enc, G.d_enc, buf, st, G.s), "plan");
+        stage("plan");
+        r = encode_tail(&j, G.d_enc);
+        if (r) goto done;
+        stages_end();
+        /* the CPU codec's own decisions from the same histogram */
+        r = host_plan(&j, hs, &hh, &plan);
+        if (glide_is_error(r)) goto done;
+        if (!hs->place.ok && hh.method == GLIDE_METHOD_RAW) {
+            G.last_plan = GLIDE_GPU_PLAN_RAW;
+            goto raw;
+        }
+        const uint8_t *out = G.h_out.p;
+        const int agree = hs->place.ok && hh.method != GLIDE_METHOD_RAW && plan.lay.anchors_off == hs->place.anchors_off &&
+                          plan.lay.segtab_off == hs->place.segtab_off && plan.lay.stream_off == hs->place.stream_off &&
+                          (hs->total == 0 || memcmp(out + plan.lay.book_off, plan.book, hh.book_bytes) == 0);
+        if (agree && hs->total) {
+            hh.stream_bytes = hs->stream_bytes;
+            glide_header_write(&hh, G.h_head);
+            if (memcmp(G.h_head, out, hsize) == 0) { /* method, book kind and id, counts */
+                if (hs->total > cap) r = GLIDE_ERROR(DST_TOO_SMALL);
+                else {
+                    memcpy(dst, G.h_out.p, hs->total);
+                    r = hs->total;
+                }
+                goto done;
+            }
+            G.last_plan = GLIDE_GPU_PLAN_DISAGREED;
+        } else if (agree) { /* the Huffman stream did not fit: RAW, as the CPU codec decides */
+            G.last_plan = GLIDE_GPU_PLAN_RAW;
+            goto raw;
+        } else {
+            G.last_plan = GLIDE_GPU_PLAN_DISAGREED;
+        }
+        if (getenv("GLIDE_GPU_DEBUG")) fprintf(stderr, "glide: GPU plan differs from the host's; replanning\n");
+        hh = h;
+    } else {
+        CK(gg_copy_out(buf, 0, st, G.h_out.dp, G.dh_st, G.s), "download state");
+        CK(cudaStreamSynchronize(G.s), "sync");
+        stage("histogram to host");
+    }
+
+    /* the host plans; the tail runs (again) */
+    r = host_plan(&j, hs, &hh, &plan);
     if (glide_is_error(r)) goto done;
-    if (h.method != GLIDE_METHOD_RAW) {
-        glide_header_write(&h, G.h_head);
-        memcpy(G.h_head + plan.lay.book_off, plan.book, h.book_bytes);
+    if (hh.method != GLIDE_METHOD_RAW) {
+        glide_header_write(&hh, G.h_head);
+        memcpy(G.h_head + plan.lay.book_off, plan.book, hh.book_bytes);
         CK(cudaMemcpyAsync(buf, G.h_head, plan.lay.anchors_off, cudaMemcpyHostToDevice, G.s), "upload header");
         const glide_huff_enc *d_enc = G.d_enc;
-        if (own_dict && h.book_kind == GLIDE_BOOKKIND_DICT) {
-            d_enc = G.d_dict_enc + h.book_id;
+        if (hh.book_kind == GLIDE_BOOKKIND_DICT && o->dict == glide_dict_get(GLIDE_DICT_VERSION)) {
+            d_enc = G.d_dict_enc + hh.book_id;
         } else {
             glide_huff_enc_init(G.h_enc, plan.len);
             CK(cudaMemcpyAsync(G.d_enc, G.h_enc, sizeof *G.h_enc, cudaMemcpyHostToDevice, G.s), "upload code");
         }
-        CK(gg_anchors_store(G.x.p, g, buf + plan.lay.anchors_off, G.s), "anchors");
-        if (h.n_outliers) { /* most chunks have none: skip two passes */
-            CK(gg_outlier_scan(G.sym.p, n, G.pos.p, st, G.scratch.p, G.scratch.cap, G.s), "outlier scan");
-            CK(gg_outliers_store(G.x.p, g, G.sym.p, G.pos.p, buf + plan.lay.outliers_off, G.s), "outliers");
-        }
-        stage("anchors+outliers");
         /* never larger than the raw stream */
-        size_t room = plan.raw_total - GLIDE_CRC_BYTES - plan.lay.stream_off;
-        CK(gg_huff_encode(G.sym.p, n, d_enc, buf + plan.lay.segtab_off, buf + plan.lay.stream_off, room,
-                          &st->stream_bytes, G.scratch.p, G.scratch.cap, G.s),
-           "huffman encode");
-        stage("huffman encode");
-        CK(gg_finish(buf, plan.lay.stream_off, plan.raw_total - GLIDE_CRC_BYTES, st, G.scratch.p, G.scratch.cap,
-                     G.s),
-           "crc");
-        stage("crc");
-        CK(cudaMemcpyAsync(G.h_out.p, buf, plan.lay.total, cudaMemcpyDeviceToHost, G.s), "download");
-        CK(cudaMemcpyAsync(G.h_st, st, sizeof *st, cudaMemcpyDeviceToHost, G.s), "download state");
-        CK(cudaStreamSynchronize(G.s), "sync");
-        stage("download");
+        gg_place pl = {plan.lay.anchors_off, plan.lay.outliers_off, plan.lay.segtab_off, plan.lay.stream_off,
+                       plan.raw_total - GLIDE_CRC_BYTES - plan.lay.stream_off, 1, 0};
+        CK(gg_set_place(st, pl, G.s), "plan");
+        r = encode_tail(&j, d_enc);
+        if (r) goto done;
         stages_end();
         if (hs->total) {
             if (hs->total > cap) r = GLIDE_ERROR(DST_TOO_SMALL);
@@ -371,9 +480,9 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
             goto done;
         }
     }
-    /* incompressible: the CPU writes the same raw stream the CPU codec would */
-    if (raw_total > cap) { r = GLIDE_ERROR(DST_TOO_SMALL); goto done; }
-    r = glide_write_raw(&h, src, n, dst, cap);
+raw: /* incompressible: the CPU writes the same raw stream the CPU codec would */
+    if (j.raw_total > cap) { r = GLIDE_ERROR(DST_TOO_SMALL); goto done; }
+    r = glide_write_raw(&hh, src, n, dst, cap);
 done:
     pthread_mutex_unlock(&G.lock);
     return r;

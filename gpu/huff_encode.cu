@@ -54,9 +54,13 @@ __device__ __forceinline__ void load4(const uint16_t *__restrict__ sym, uint64_t
 
 __global__ void __launch_bounds__(kSizeThreads) k_enc_sizes(const uint16_t *__restrict__ sym, uint64_t n,
                                                             uint64_t n_seg, const glide_huff_enc *__restrict__ enc,
-                                                            uint8_t *__restrict__ segtab,
+                                                            uint8_t *__restrict__ segtab, const gg_place *place,
                                                             uint64_t *__restrict__ counts)
 {
+    if (place) {
+        if (!place->ok) return;
+        segtab += place->segtab_off;
+    }
     __shared__ uint8_t s_len[GLIDE_NSYM + 1]; /* + 1: entry GLIDE_NSYM is "no symbol" */
     for (unsigned i = threadIdx.x; i <= GLIDE_NSYM; i += blockDim.x)
         s_len[i] = i < GLIDE_NSYM ? (uint8_t)clamp_len(enc->len[i]) : 0;
@@ -101,8 +105,17 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write(const uint16_t *__r
                                                              const uint64_t *__restrict__ counts,
                                                              const uint64_t *__restrict__ offs,
                                                              uint8_t *__restrict__ out, uint64_t cap,
+                                                             const gg_place *place,
                                                              uint64_t *__restrict__ d_stream_bytes)
 {
+    if (place) { /* uniform over the grid */
+        if (!place->ok) {
+            if (blockIdx.x == 0 && threadIdx.x == 0) *d_stream_bytes = UINT64_MAX;
+            return;
+        }
+        out += place->stream_off;
+        cap = place->cap;
+    }
     __shared__ uint32_t s_tab[GLIDE_NSYM + 1]; /* code | len << 16; entry GLIDE_NSYM = nothing */
     __shared__ uint32_t s_buf[kSegWords];
     __shared__ unsigned s_wsum[kWriteThreads / 32];
@@ -231,9 +244,9 @@ extern "C" size_t gg_huff_encode_scratch(uint64_t n)
     return L.total;
 }
 
-extern "C" cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const glide_huff_enc *d_enc,
-                                      uint8_t *d_segtab, uint8_t *d_stream, uint64_t cap, uint64_t *d_stream_bytes,
-                                      void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+static cudaError_t huff_encode(const uint16_t *d_sym, uint64_t n, const glide_huff_enc *d_enc, uint8_t *d_segtab,
+                               uint8_t *d_stream, uint64_t cap, const gg_place *d_place, uint64_t *d_stream_bytes,
+                               void *d_scratch, size_t scratch_bytes, cudaStream_t s)
 {
     if (!d_stream_bytes) return cudaErrorInvalidValue;
     if (n == 0) {
@@ -253,10 +266,11 @@ extern "C" cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const g
     const uint64_t wpb = kSizeThreads / 32;
     const uint64_t g1 = (n_seg + wpb - 1) / wpb;
     k_enc_sizes<<<(unsigned)(g1 < 0x7FFFFFFFu ? g1 : 0x7FFFFFFFu), kSizeThreads, 0, s>>>(d_sym, n, n_seg, d_enc,
-                                                                                       d_segtab, counts);
+                                                                                       d_segtab, d_place, counts);
     if ((e = cudaGetLastError()) != cudaSuccess) return e;
     unsigned g2 = (unsigned)n_seg;
     if (n_seg > kFusedSegs) {
+        /* a declined placed encode scans stale counts: harmless, nothing reads the offsets */
         size_t tb = L.temp_bytes;
         e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, static_cast<const uint64_t *>(counts), offs, (int)n_seg, s);
         if (e != cudaSuccess) return e;
@@ -264,6 +278,23 @@ extern "C" cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const g
     } else {
         offs = nullptr; /* k_enc_write sums the counts itself, one segment per block */
     }
-    k_enc_write<<<g2, kWriteThreads, 0, s>>>(d_sym, n, n_seg, d_enc, counts, offs, d_stream, cap, d_stream_bytes);
+    k_enc_write<<<g2, kWriteThreads, 0, s>>>(d_sym, n, n_seg, d_enc, counts, offs, d_stream, cap, d_place,
+                                             d_stream_bytes);
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const glide_huff_enc *d_enc,
+                                      uint8_t *d_segtab, uint8_t *d_stream, uint64_t cap, uint64_t *d_stream_bytes,
+                                      void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+{
+    return huff_encode(d_sym, n, d_enc, d_segtab, d_stream, cap, nullptr, d_stream_bytes, d_scratch, scratch_bytes, s);
+}
+
+extern "C" cudaError_t gg_huff_encode_placed(const uint16_t *d_sym, uint64_t n, const glide_huff_enc *d_enc,
+                                             uint8_t *d_buf, const gg_place *d_place, uint64_t *d_stream_bytes,
+                                             void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+{
+    if (!d_place || !d_buf) return cudaErrorInvalidValue;
+    /* the kernels add the offsets; cap comes from d_place */
+    return huff_encode(d_sym, n, d_enc, d_buf, d_buf, 0, d_place, d_stream_bytes, d_scratch, scratch_bytes, s);
 }

@@ -6,6 +6,7 @@
  * points it owns (coordinates in [lo, lo + B) on every axis). */
 #include "gg_predict.h"
 #include "cost.h"
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 #include <float.h>
 
@@ -1012,8 +1013,10 @@ __global__ void __launch_bounds__(GG_THREADS)
 
 /* --------------------------------------------- anchors and outliers */
 
-template <class T> __global__ void anchors_store_k(const T *x, gg_grid g, uint8_t *dst)
+template <class T> __global__ void anchors_store_k(const T *x, gg_grid g, uint8_t *buf, const gg_place *place)
 {
+    if (!place->ok) return;
+    uint8_t *dst = buf + place->anchors_off;
     uint64_t na = g.nb[0] * g.nb[1] * g.nb[2];
     for (uint64_t k = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; k < na; k += (uint64_t)gridDim.x * blockDim.x) {
         uint64_t u = k, ax = u % g.nb[2];
@@ -1035,11 +1038,86 @@ __global__ void outlier_total_k(const uint16_t *sym, uint64_t n, const uint32_t 
     st->n_outliers = (unsigned long long)pos[n - 1] + (sym[n - 1] == GLIDE_SYM_OUTLIER);
 }
 
-template <class T>
-__global__ void outliers_store_k(const T *x, uint64_t n, const uint16_t *sym, const uint32_t *pos, uint8_t *dst)
+/* The encoder's outlier section: OUTLIER symbols' values in index order.
+ * Outliers are rare and often absent, and only the device knows how many
+ * there are, so both kernels return at once when the histogram has none
+ * (or the plan declined). Counting: one block per tile of kOutTile
+ * symbols; the last block turns the counts into exclusive offsets. */
+constexpr unsigned kOutTile = 4096;
+
+__device__ bool outliers_wanted(const gg_state *st) { return st->place.ok && st->hist[GLIDE_SYM_OUTLIER] != 0; }
+
+__device__ unsigned block_count(unsigned c)
 {
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x)
-        if (sym[i] == GLIDE_SYM_OUTLIER) store_le<T>(dst + (uint64_t)pos[i] * sizeof(T), x[i]);
+    __shared__ unsigned s_w[GG_THREADS / 32];
+    for (int o = 16; o > 0; o >>= 1) c += __shfl_xor_sync(0xFFFFFFFFu, c, o);
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0) s_w[threadIdx.x >> 5] = c;
+    __syncthreads();
+    unsigned t = 0;
+    for (unsigned w = 0; w < GG_THREADS / 32; w++) t += s_w[w];
+    return t;
+}
+
+__global__ void __launch_bounds__(GG_THREADS) outlier_count_k(const uint16_t *sym, uint64_t n, uint32_t *tile_off,
+                                                              gg_state *st)
+{
+    if (!outliers_wanted(st)) return; /* uniform */
+    const uint64_t n_tiles = (n + kOutTile - 1) / kOutTile;
+    for (uint64_t t = blockIdx.x; t < n_tiles; t += gridDim.x) {
+        const uint64_t end = (t + 1) * kOutTile < n ? (t + 1) * kOutTile : n;
+        unsigned c = 0;
+        for (uint64_t i = t * kOutTile + threadIdx.x; i < end; i += GG_THREADS) c += sym[i] == GLIDE_SYM_OUTLIER;
+        c = block_count(c);
+        if (threadIdx.x == 0) tile_off[t] = c;
+    }
+    if (!last_block(&st->place.outlier_ticket)) return;
+    /* exclusive scan in place: each thread a contiguous run, then the runs' sums */
+    typedef cub::BlockScan<uint32_t, GG_THREADS> Scan;
+    __shared__ typename Scan::TempStorage tmp;
+    const uint64_t per = (n_tiles + GG_THREADS - 1) / GG_THREADS, lo = threadIdx.x * per;
+    const uint64_t hi = lo + per < n_tiles ? lo + per : n_tiles;
+    uint32_t run = 0;
+    for (uint64_t t = lo; t < hi; t++) run += tile_off[t];
+    uint32_t before;
+    Scan(tmp).ExclusiveSum(run, before);
+    for (uint64_t t = lo; t < hi; t++) {
+        const uint32_t c = tile_off[t];
+        tile_off[t] = before;
+        before += c;
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(GG_THREADS) outlier_pack_k(const T *x, uint64_t n, const uint16_t *sym,
+                                                             const uint32_t *tile_off, const gg_state *st,
+                                                             uint8_t *buf)
+{
+    if (!outliers_wanted(st)) return; /* uniform */
+    uint8_t *dst = buf + st->place.outliers_off;
+    __shared__ unsigned s_w[GG_THREADS / 32];
+    const uint64_t n_tiles = (n + kOutTile - 1) / kOutTile, total = st->hist[GLIDE_SYM_OUTLIER];
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    for (uint64_t t = blockIdx.x; t < n_tiles; t += gridDim.x) {
+        uint64_t base = tile_off[t];
+        if (base == (t + 1 < n_tiles ? tile_off[t + 1] : total)) continue; /* none here: uniform */
+        const uint64_t end = (t + 1) * kOutTile < n ? (t + 1) * kOutTile : n;
+        for (uint64_t r = t * kOutTile; r < end; r += GG_THREADS) {
+            const uint64_t i = r + threadIdx.x;
+            const bool out = i < end && sym[i] == GLIDE_SYM_OUTLIER;
+            const unsigned m = __ballot_sync(0xFFFFFFFFu, out);
+            if (lane == 0) s_w[warp] = __popc(m);
+            __syncthreads();
+            unsigned at = __popc(m & ((1u << lane) - 1u)), round = 0;
+            for (unsigned w = 0; w < GG_THREADS / 32; w++) {
+                at += w < warp ? s_w[w] : 0;
+                round += s_w[w];
+            }
+            if (out) store_le<T>(dst + (base + at) * sizeof(T), x[i]);
+            base += round;
+            __syncthreads(); /* s_w read by all before the next round */
+        }
+    }
 }
 
 /* ------------------------------------------------------------ launchers */
@@ -1222,11 +1300,14 @@ extern "C" cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_stat
     return launch_sample<float>(choose_k<float, true>, choose_k<float, false>, d_x, g, k, g.blog + 1, d_st, s);
 }
 
-extern "C" cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_dst, cudaStream_t s)
+extern "C" cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_buf, const gg_state *d_st,
+                                        cudaStream_t s)
 {
     uint64_t na = n_blocks(g);
-    if (g.dtype == GLIDE_FLOAT64) anchors_store_k<double><<<grid_for(na), GG_THREADS, 0, s>>>((const double *)d_x, g, d_dst);
-    else anchors_store_k<float><<<grid_for(na), GG_THREADS, 0, s>>>((const float *)d_x, g, d_dst);
+    if (g.dtype == GLIDE_FLOAT64)
+        anchors_store_k<double><<<grid_for(na), GG_THREADS, 0, s>>>((const double *)d_x, g, d_buf, &d_st->place);
+    else
+        anchors_store_k<float><<<grid_for(na), GG_THREADS, 0, s>>>((const float *)d_x, g, d_buf, &d_st->place);
     return cudaGetLastError();
 }
 
@@ -1247,12 +1328,15 @@ extern "C" cudaError_t gg_outlier_scan(const uint16_t *d_sym, uint64_t n, uint32
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t gg_outliers_store(const void *d_x, gg_grid g, const uint16_t *d_sym, const uint32_t *d_pos,
-                                         uint8_t *d_dst, cudaStream_t s)
+extern "C" cudaError_t gg_outliers_pack(const void *d_x, gg_grid g, const uint16_t *d_sym, uint32_t *d_tiles,
+                                        gg_state *d_st, uint8_t *d_buf, cudaStream_t s)
 {
+    const uint64_t n_tiles = (g.count + kOutTile - 1) / kOutTile;
+    const unsigned grid = n_tiles < 4096 ? (unsigned)n_tiles : 4096u;
+    outlier_count_k<<<grid, GG_THREADS, 0, s>>>(d_sym, g.count, d_tiles, d_st);
     if (g.dtype == GLIDE_FLOAT64)
-        outliers_store_k<double><<<grid_for(g.count), GG_THREADS, 0, s>>>((const double *)d_x, g.count, d_sym, d_pos, d_dst);
+        outlier_pack_k<double><<<grid, GG_THREADS, 0, s>>>((const double *)d_x, g.count, d_sym, d_tiles, d_st, d_buf);
     else
-        outliers_store_k<float><<<grid_for(g.count), GG_THREADS, 0, s>>>((const float *)d_x, g.count, d_sym, d_pos, d_dst);
+        outlier_pack_k<float><<<grid, GG_THREADS, 0, s>>>((const float *)d_x, g.count, d_sym, d_tiles, d_st, d_buf);
     return cudaGetLastError();
 }

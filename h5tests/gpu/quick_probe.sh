@@ -22,6 +22,8 @@ fi
 timeout 200 build-gpu/h5tests/gpu/test_gpu_codec "${farg[@]}" >"$OUT/codec.log" 2>&1
 rc=$?
 echo "test_gpu_codec rc=$rc"
+grep -m8 -i "fail" "$OUT/codec.log"
+grep "entropy plans" "$OUT/codec.log"
 tail -3 "$OUT/codec.log"
 for s in 32 64 128 256; do ./build-gpu/bench/gpu_probe $s 100 | head -1; done
 HDF5_PLUGIN_PATH=$PWD/build-gpu/plugin timeout 300 ./build-gpu/bench/glide_gpu_bench --quick --out "$OUT/r.md" >"$OUT/bench.log" 2>&1

@@ -85,6 +85,8 @@ static void spit(const char *dir, const char *name, const char *ext, const void 
 static const char *golden_dir;
 static int write_golden; /* compare() also saves input, stream and output */
 static int auto_lorenzo, auto_interp; /* GLIDE_PRED_AUTO streams by the method chosen */
+static int plans[4];                  /* compressed chunks by GLIDE_GPU_PLAN_* */
+static int device_custom;             /* device-planned streams with a custom book */
 
 /* One comparison. Returns the GPU stream (malloc'd) for further use. */
 static uint8_t *compare(const char *name, const glide_params *p, const void *x, size_t *out_len)
@@ -97,10 +99,21 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
     uint8_t *sc = malloc(cap), *sg = malloc(cap);
     void *yc = malloc(n * esz), *yg = malloc(n * esz);
     size_t lc = glide_cpu_compress(p, &o, x, sc, cap);
+    /* the host's plan first (the fallback path), then the usual one */
+    glide_gpu_force_host_plan(1);
     size_t lg = glide_gpu_compress(p, &o, x, sg, cap);
+    glide_gpu_force_host_plan(0);
     int same = !glide_is_error(lc) && lc == lg && memcmp(sc, sg, lc) == 0;
-    CHECK(same, "%s: GPU stream equals CPU stream (cpu %zu%s, gpu %zu%s)", name, lc,
+    CHECK(same, "%s: GPU stream (host plan) equals CPU stream (cpu %zu%s, gpu %zu%s)", name, lc,
           glide_is_error(lc) ? glide_error_name(lc) : "", lg, glide_is_error(lg) ? glide_error_name(lg) : "");
+    if (!same && !glide_is_error(lc) && !glide_is_error(lg)) explain(sc, lc, sg, lg);
+    memset(sg, 0, cap);
+    lg = glide_gpu_compress(p, &o, x, sg, cap);
+    const int plan = glide_gpu_last_plan();
+    if (!glide_is_error(lg) && plan >= 0 && plan < 4) plans[plan]++;
+    same = !glide_is_error(lc) && lc == lg && memcmp(sc, sg, lc) == 0;
+    CHECK(same, "%s: GPU stream equals CPU stream (cpu %zu%s, gpu %zu%s, plan %d)", name, lc,
+          glide_is_error(lc) ? glide_error_name(lc) : "", lg, glide_is_error(lg) ? glide_error_name(lg) : "", plan);
     if (!same && !glide_is_error(lc) && !glide_is_error(lg)) explain(sc, lc, sg, lg);
     if (glide_is_error(lg)) goto out;
     glide_header h;
@@ -118,6 +131,7 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
           glide_is_error(dc) ? glide_error_name(dc) : "ok", glide_is_error(dg) ? glide_error_name(dg) : "ok");
     double e = max_err(x, yg, n, esz == 8);
     CHECK(e >= 0 && e <= h.eb_abs, "%s: GPU output within the bound (max err %.3g, eb %.3g)", name, e, h.eb_abs);
+    device_custom += plan == GLIDE_GPU_PLAN_DEVICE && h.book_kind == GLIDE_BOOKKIND_CUSTOM;
     if (p->predictor == GLIDE_PRED_AUTO) {
         auto_lorenzo += h.method == GLIDE_METHOD_LORENZO;
         auto_interp += h.method == GLIDE_METHOD_INTERP;
@@ -454,5 +468,13 @@ int main(int argc, char **argv)
     if (big) large();
     printf("predictor choice (auto): %d streams interpolation, %d Lorenzo\n", auto_interp, auto_lorenzo);
     if (fdir) CHECK(auto_interp > 0 && auto_lorenzo > 0, "the real fields exercise both choices of the auto predictor");
+    printf("entropy plans: %d by the device, %d RAW by the device, %d by the host, %d disagreed\n",
+           plans[GLIDE_GPU_PLAN_DEVICE], plans[GLIDE_GPU_PLAN_RAW], plans[GLIDE_GPU_PLAN_HOST],
+           plans[GLIDE_GPU_PLAN_DISAGREED]);
+    CHECK(plans[GLIDE_GPU_PLAN_DEVICE] > 0 && device_custom > 0, "the device planned streams (%d with a custom book)",
+          device_custom);
+    if (!quick) CHECK(plans[GLIDE_GPU_PLAN_RAW] > 0, "the device found incompressible chunks RAW");
+    CHECK(plans[GLIDE_GPU_PLAN_HOST] == 0, "the host planned no chunk unless forced");
+    CHECK(plans[GLIDE_GPU_PLAN_DISAGREED] == 0, "the device's plan never disagreed with the host's");
     return CHECK_DONE();
 }
