@@ -432,6 +432,7 @@ typedef struct {
     int cnt[NSTG];
     double kern[MAXR]; /* per run: the device stages, without upload, download, histogram to host (µs) */
     double wall[MAXR]; /* per run: host wall clock of the call (µs) */
+    int plans[8]; /* compress calls by who planned the entropy stage (GLIDE_GPU_PLAN_*) */
     double bytes;      /* uncompressed bytes of one call */
     double err;        /* max err / eb of the decompressed chunks checked */
     int ok;
@@ -525,6 +526,8 @@ static void gpu_stage_runs(stageset *C, stageset *D, float **chunks, int nchunks
         }
         sz[c] = r;
         if (stageset_add(C, t1 - t0)) goto off;
+        const int pk = glide_gpu_last_plan();
+        if (pk >= 0 && pk < GLIDE_GPU_PLAN_KINDS) C->plans[pk]++;
     }
     C->ok = 1;
     glide_header h;
@@ -948,8 +951,10 @@ static void section_kernels(int have512)
         say("Device-to-device cudaMemcpy of %zu MiB: skipped (cudaMalloc failed).\n\n", g_d2d_bytes >> 20);
     else
         say("Device-to-device cudaMemcpy: %s.\n\n", g_nogpu_why);
-    say("The interval after \"histogram to host\" (counted in \"anchors+outliers\") also holds the host's codebook "
-        "decision, made while the GPU waits.\n\n");
+    say("Calls whose histogram may want a custom book (GLIDE_BOOK_AUTO with the dictionary book over its slack) hand "
+        "it to the host at stage \"plan\"; the host builds the book while the device runs the queued tail empty, "
+        "then queues the tail again. The first interval of that second tail also holds the host's codebook work, "
+        "made while the device waits.\n\n");
 }
 
 /* ============================================================ 6. stage breakdown */
@@ -974,6 +979,12 @@ static void stage_table(const char *title, stageset *S, int compress)
     say("| *device stages without transfers (median of per-call sums)* | %s | |\n", fus(b1, median(S->kern, S->runs)));
     double wall = median(S->wall, S->runs);
     say("| *host wall clock of the call (median)* | %s | |\n\n", fus(b1, wall));
+#ifdef GLIDE_HAVE_GPU
+    if (compress)
+        say("Entropy stage planned by the device for %d of the %d calls (dictionary book), by the host for %d (a "
+            "custom book may win: the tail stages appear twice in those calls), RAW %d.\n\n",
+            S->plans[GLIDE_GPU_PLAN_DEVICE], S->runs, S->plans[GLIDE_GPU_PLAN_HOST_BOOK], S->plans[GLIDE_GPU_PLAN_RAW]);
+#endif
     /* cudaMemcpyAsync from / to pageable memory runs in the calling thread;
      * the stream's events may not see it. Say so when the numbers show it. */
     const char *xfer = compress ? "upload" : "download";

@@ -1,5 +1,5 @@
 /* Stream assembly on the device (see assemble.cu): the entropy stage's
- * decisions and layout, the header, the checksum, and the one copy back. */
+ * decisions and layout, the header, and the checksum. */
 #ifndef GLIDE_GG_ASSEMBLE_H
 #define GLIDE_GG_ASSEMBLE_H
 #include "gg_state.h"
@@ -17,16 +17,27 @@ typedef struct {
     uint32_t esz;
     uint32_t book_mode;  /* GLIDE_BOOK_DICT, _CUSTOM or _AUTO */
     uint32_t method;     /* GG_INTERP, GG_LORENZO or GG_CHOSEN (st->lorenzo decides) */
+    uint64_t seq;        /* the chunk's number, echoed in the flag */
 } gg_plan_in;
 
-/* After gg_book_select: cpu/codec.c's glide_entropy_plan_hist on the
- * device, custom books included (built by one block exactly as the CPU
- * builds them). Fills st->place, patches the header at d_buf (the host
- * wrote the fields the parameters fix), writes a custom book's section,
- * and puts the chosen code in d_enc. place.ok = 0 when the stream would
- * not beat RAW. The host re-checks every decision at the end. */
+/* gg_plan's word to the host, in mapped memory: flag[1] one of these,
+ * flag[2] the stream's size at most (GG_PLAN_FLAG_DEVICE), then flag[0] =
+ * the chunk's sequence number. */
+enum { GG_PLAN_FLAG_DEVICE = 1, GG_PLAN_FLAG_RAW = 2, GG_PLAN_FLAG_HOST = 3 };
+
+/* After gg_book_select: cpu/codec.c's glide_entropy_plan_hist for a
+ * dictionary book, on the device. Fills st->place, patches the header at
+ * d_buf (the host wrote the fields the parameters fix) and copies the
+ * book's code from d_dict_enc to d_enc. Where a custom book may win
+ * (GLIDE_BOOK_CUSTOM, or AUTO with the dictionary book over its slack) or
+ * the stream would not beat RAW it declines (place.ok = 0): it copies the
+ * state to h_st, and the flag tells the host (which waits for this kernel
+ * alone, not the stream), and the host plans from that histogram while the
+ * declined tail runs empty. The host re-checks every
+ * device decision at the end. h_st and h_flag: device addresses of mapped
+ * pinned memory. */
 cudaError_t gg_plan(gg_plan_in in, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc, uint8_t *d_buf,
-                    gg_state *d_st, cudaStream_t s);
+                    gg_state *d_st, gg_state *h_st, uint64_t *h_flag, cudaStream_t s);
 /* The host's plan instead of gg_plan's: st->place = {the offsets, cap,
  * ok = 1}, outlier ticket rewound. */
 cudaError_t gg_set_place(gg_state *d_st, gg_place pl, cudaStream_t s);
@@ -35,11 +46,6 @@ cudaError_t gg_set_place(gg_state *d_st, gg_place pl, cudaStream_t s);
  * declined or the Huffman stream did not fit). n_max bounds the CRC length. */
 cudaError_t gg_finish(uint8_t *d_buf, uint64_t n_max, gg_state *d_st, void *d_scratch, size_t scratch_bytes,
                       cudaStream_t s);
-/* The chunk's one copy back: d_buf[0..st->total) to h_out and the state to
- * h_st, both mapped pinned host memory (their device addresses), in one
- * kernel, so only the real size crosses the bus. n_max bounds total. */
-cudaError_t gg_copy_out(const uint8_t *d_buf, uint64_t n_max, const gg_state *d_st, uint8_t *h_out, gg_state *h_st,
-                        cudaStream_t s);
 /* Sets st->crc_bad unless the CRC of d_buf[0..crc_off)
  * equals the u32 stored at crc_off. */
 cudaError_t gg_check_crc(const uint8_t *d_buf, uint64_t crc_off, gg_state *d_st, void *d_scratch,

@@ -35,14 +35,25 @@ void glide_gpu_time_stages(int on);
 void glide_gpu_inject_failures(int n);
 
 /* Who planned the last compressed chunk's entropy stage (tests and
- * benchmarks): the device alone; the device, which found the chunk
- * incompressible (RAW); the host (forced, or a trial dictionary); or the
- * host after the two disagreed (possible only for a tie within rounding
- * in GLIDE_BOOK_AUTO's entropy test), the tail of the pipeline rerun. */
-enum { GLIDE_GPU_PLAN_DEVICE, GLIDE_GPU_PLAN_RAW, GLIDE_GPU_PLAN_HOST, GLIDE_GPU_PLAN_DISAGREED };
+ * benchmarks): the device alone (a dictionary book); the device, which
+ * found the chunk incompressible (RAW); the host, handed the histogram
+ * because a custom book may win; the host (forced, or a trial
+ * dictionary); or the host after the two disagreed (possible only for a
+ * tie within rounding in GLIDE_BOOK_AUTO's entropy test). */
+enum {
+    GLIDE_GPU_PLAN_DEVICE,
+    GLIDE_GPU_PLAN_RAW,
+    GLIDE_GPU_PLAN_HOST_BOOK,
+    GLIDE_GPU_PLAN_HOST,
+    GLIDE_GPU_PLAN_DISAGREED,
+    GLIDE_GPU_PLAN_KINDS
+};
 int glide_gpu_last_plan(void);
-/* Test hook: 1 makes the host plan every chunk (the fallback path). */
+/* Test hooks: 1 makes the host plan every chunk (the fallback path);
+ * queueing the tail before the plan is known: -1 as the previous chunk
+ * suggests (the default), 0 never, 1 always. */
 void glide_gpu_force_host_plan(int on);
+void glide_gpu_speculate(int mode);
 
 /* The device in use, for reports ("none" without one). */
 const char *glide_gpu_device_name(void);

@@ -1,11 +1,14 @@
 /* The GPU backend's host side: one per-process context (device, stream,
  * buffers grown on demand and kept, the dictionary on the device), and the
- * per-chunk pipelines. A chunk costs one host wait: the device takes the
- * codebook decision and lays the stream out itself (gg_plan), and the host
- * re-checks that decision with the CPU codec's own code once the stream is
- * back. Where the device declines (a custom book may win, or RAW) or the
- * two disagree, or the user asked for a custom book, the host plans from
- * the device's histogram and the tail of the pipeline runs again. */
+ * per-chunk pipelines. The device takes the codebook decision and lays
+ * the stream out itself (gg_plan) for dictionary books, so the whole
+ * pipeline is queued at once and the device never waits for the host; the
+ * host waits for the plan kernel alone (the tail keeps running) to learn
+ * how many bytes to copy back, and re-checks the decision with the CPU
+ * codec's own code once the stream is back. Where a custom book may win
+ * (or the user asked for one), gg_plan hands the histogram over through
+ * mapped memory; the host builds the book as the CPU codec does and queues
+ * the tail again behind the device's empty one. */
 #include "gpu_backend.h"
 #include "gg_assemble.h"
 #include "gg_huff.h"
@@ -22,7 +25,7 @@
 #include <string.h>
 
 typedef struct {
-    void *p, *dp; /* dp: the device's address of mapped host memory */
+    void *p;
     size_t cap;
 } gbuf;
 
@@ -37,18 +40,21 @@ typedef struct {
     glide_huff_enc *d_dict_enc; /* every book's codewords: a dictionary chunk uploads no code */
     unsigned n_books;
     gg_state *d_st, *h_st, *dh_st; /* h_st: mapped, dh_st its device address */
+    uint64_t *h_flag, *dh_flag;    /* gg_plan's word to the host (mapped), and the chunk number */
+    uint64_t seq;
     glide_huff_enc *d_enc, *h_enc;
     glide_huff_dec *d_dec, *h_dec;
     uint8_t *h_head; /* header + custom book, uploaded */
     gbuf x, sym, pos, buf, r, scratch, h_out;
-    int timing, inject, force_host_plan, last_plan;
+    int timing, inject, force_host_plan, last_plan, speculate;
     cudaEvent_t ev[GG_MAX_STAGES + 1];
+    cudaEvent_t ev_plan; /* after gg_plan: the host waits on it, not on the stream */
     const char *ev_name[GG_MAX_STAGES];
     int n_ev;
     glide_gpu_stages last;
 } gg_ctx;
 
-static gg_ctx G = {.lock = PTHREAD_MUTEX_INITIALIZER};
+static gg_ctx G = {.lock = PTHREAD_MUTEX_INITIALIZER, .speculate = -1};
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 #define HEAD_BYTES (GLIDE_HEADER_FIXED + 8 * GLIDE_MAX_RANK + 2 * GLIDE_NSYM)
@@ -123,12 +129,15 @@ static void ctx_init(void)
         cudaMalloc((void **)&G.d_dec, sizeof(glide_huff_dec)) != cudaSuccess ||
         cudaHostAlloc((void **)&G.h_st, sizeof(gg_state), cudaHostAllocMapped) != cudaSuccess ||
         cudaHostGetDevicePointer((void **)&G.dh_st, G.h_st, 0) != cudaSuccess ||
+        cudaHostAlloc((void **)&G.h_flag, 3 * sizeof(uint64_t), cudaHostAllocMapped) != cudaSuccess ||
+        cudaHostGetDevicePointer((void **)&G.dh_flag, G.h_flag, 0) != cudaSuccess ||
         cudaMallocHost((void **)&G.h_enc, sizeof(glide_huff_enc)) != cudaSuccess ||
         cudaMallocHost((void **)&G.h_dec, sizeof(glide_huff_dec)) != cudaSuccess ||
         cudaMallocHost((void **)&G.h_head, HEAD_BYTES) != cudaSuccess)
         goto fail;
     for (int i = 0; i <= GG_MAX_STAGES; i++)
         if (cudaEventCreate(&G.ev[i]) != cudaSuccess) goto fail;
+    if (cudaEventCreateWithFlags(&G.ev_plan, cudaEventDisableTiming) != cudaSuccess) goto fail;
     G.ok = 1;
     return;
 fail:
@@ -190,6 +199,13 @@ void glide_gpu_force_host_plan(int on)
     pthread_mutex_unlock(&G.lock);
 }
 
+void glide_gpu_speculate(int mode)
+{
+    pthread_mutex_lock(&G.lock);
+    G.speculate = mode;
+    pthread_mutex_unlock(&G.lock);
+}
+
 int glide_gpu_last_plan(void)
 {
     pthread_mutex_lock(&G.lock);
@@ -223,18 +239,14 @@ static int grow_dev(gbuf *b, size_t need)
     return 1;
 }
 
-/* pinned host memory the kernels write directly (gg_copy_out) */
-static int grow_mapped(gbuf *b, size_t need)
+static int grow_host(gbuf *b, size_t need)
 {
     if (need <= b->cap) return 1;
     cudaFreeHost(b->p);
-    b->p = b->dp = NULL;
+    b->p = NULL;
     b->cap = 0;
-    if (cudaHostAlloc(&b->p, need, cudaHostAllocMapped) != cudaSuccess ||
-        cudaHostGetDevicePointer(&b->dp, b->p, 0) != cudaSuccess) {
+    if (cudaMallocHost(&b->p, need) != cudaSuccess) {
         cudaGetLastError();
-        cudaFreeHost(b->p);
-        b->p = b->dp = NULL;
         return 0;
     }
     b->cap = need;
@@ -311,7 +323,8 @@ static size_t host_plan(const enc_job *j, const gg_state *hs, glide_header *h, g
 }
 
 /* Anchors, outliers, Huffman stream, stream size and CRC, and the one copy
- * back: the same kernels whichever side planned (st->place says where). */
+ * back: the same kernels whichever side planned (st->place says where).
+ * Only enqueues. */
 static size_t encode_tail(const enc_job *j, const glide_huff_enc *d_enc)
 {
     size_t r = 0;
@@ -326,11 +339,31 @@ static size_t encode_tail(const enc_job *j, const glide_huff_enc *d_enc)
     stage("huffman encode");
     CK(gg_finish(buf, j->raw_total - GLIDE_CRC_BYTES, st, G.scratch.p, G.scratch.cap, G.s), "crc");
     stage("crc");
-    CK(gg_copy_out(buf, j->raw_total, st, G.h_out.dp, G.dh_st, G.s), "download");
+done:
+    return r;
+}
+
+/* The one copy back: at most `bytes` of the stream, and the state; then the wait. */
+static size_t download(size_t bytes)
+{
+    size_t r = 0;
+    if (bytes) CK(cudaMemcpyAsync(G.h_out.p, G.buf.p, bytes, cudaMemcpyDeviceToHost, G.s), "download");
+    CK(cudaMemcpyAsync(G.h_st, G.d_st, sizeof *G.h_st, cudaMemcpyDeviceToHost, G.s), "download state");
     CK(cudaStreamSynchronize(G.s), "sync");
     stage("download");
 done:
     return r;
+}
+
+/* gg_plan's decision for chunk seq, once its kernel has finished (the
+ * tail is already queued behind it and keeps the device busy); 0 if the
+ * plan did not run. */
+static unsigned plan_flag(uint64_t seq, uint64_t *bound)
+{
+    if (cudaEventSynchronize(G.ev_plan) != cudaSuccess) return 0;
+    volatile uint64_t *f = G.h_flag;
+    *bound = f[2];
+    return f[0] == seq ? (unsigned)f[1] : 0;
 }
 
 size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src, void *dst, size_t cap)
@@ -356,11 +389,16 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     j.raw_total = hsize + n * esz + GLIDE_CRC_BYTES;
     /* the device plans with the frozen dictionary (the benchmarks' trial ones are the host's) */
     const int device_plans = o->dict == glide_dict_get(GLIDE_DICT_VERSION) && !G.force_host_plan;
+    /* Queue the tail before knowing the plan, unless the previous chunk
+     * needed the host's custom book: chunks of one dataset tend to agree,
+     * and a declined plan leaves the queued tail to run empty. Either way
+     * the bytes are the same. */
+    const int speculate = G.speculate >= 0 ? G.speculate : G.last_plan != GLIDE_GPU_PLAN_HOST_BOOK;
     G.last_plan = device_plans ? GLIDE_GPU_PLAN_DEVICE : GLIDE_GPU_PLAN_HOST;
 
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, n * 4) ||
         !grow_dev(&G.buf, j.raw_total) || !grow_dev(&G.scratch, scratch_need(n, j.raw_total)) ||
-        (gg_needs_global_r(j.g, j.method) && !grow_dev(&G.r, n * esz)) || !grow_mapped(&G.h_out, j.raw_total)) {
+        (gg_needs_global_r(j.g, j.method) && !grow_dev(&G.r, n * esz)) || !grow_host(&G.h_out, j.raw_total)) {
         r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
         goto done;
     }
@@ -407,45 +445,61 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
                          1.0 + o->auto_slack,
                          (uint32_t)esz,
                          (uint32_t)p->codebook,
-                         (uint32_t)j.method};
-        CK(gg_plan(in, G.d_dict_enc, G.d_enc, buf, st, G.s), "plan");
+                         (uint32_t)j.method,
+                         ++G.seq};
+        CK(gg_plan(in, G.d_dict_enc, G.d_enc, buf, st, G.dh_st, G.dh_flag, G.s), "plan");
         stage("plan");
-        r = encode_tail(&j, G.d_enc);
-        if (r) goto done;
-        stages_end();
-        /* the CPU codec's own decisions from the same histogram */
-        r = host_plan(&j, hs, &hh, &plan);
-        if (glide_is_error(r)) goto done;
-        if (!hs->place.ok && hh.method == GLIDE_METHOD_RAW) {
-            G.last_plan = GLIDE_GPU_PLAN_RAW;
-            goto raw;
-        }
-        const uint8_t *out = G.h_out.p;
-        const int agree = hs->place.ok && hh.method != GLIDE_METHOD_RAW && plan.lay.anchors_off == hs->place.anchors_off &&
-                          plan.lay.segtab_off == hs->place.segtab_off && plan.lay.stream_off == hs->place.stream_off &&
-                          (hs->total == 0 || memcmp(out + plan.lay.book_off, plan.book, hh.book_bytes) == 0);
-        if (agree && hs->total) {
-            hh.stream_bytes = hs->stream_bytes;
-            glide_header_write(&hh, G.h_head);
-            if (memcmp(G.h_head, out, hsize) == 0) { /* method, book kind and id, counts */
-                if (hs->total > cap) r = GLIDE_ERROR(DST_TOO_SMALL);
-                else {
-                    memcpy(dst, G.h_out.p, hs->total);
-                    r = hs->total;
-                }
+        CK(cudaEventRecord(G.ev_plan, G.s), "plan event");
+        if (speculate && (r = encode_tail(&j, G.d_enc)) != 0) goto done;
+        uint64_t bound = 0;
+        const unsigned flag = plan_flag(in.seq, &bound);
+        if (!speculate && flag != GG_PLAN_FLAG_HOST && (r = encode_tail(&j, G.d_enc)) != 0) goto done;
+        if (flag == GG_PLAN_FLAG_HOST) {
+            /* a custom book may win: the host plans from the histogram gg_plan
+             * handed over, while the device runs the declined tail empty */
+            G.last_plan = GLIDE_GPU_PLAN_HOST_BOOK;
+        } else {
+            if (!flag || (flag == GG_PLAN_FLAG_DEVICE && (bound == 0 || bound > j.raw_total))) {
+                r = gpu_fail(cudaErrorUnknown, "plan flag");
                 goto done;
             }
+            /* RAW: the state only (gg_plan copied it already; this keeps one path) */
+            r = download(flag == GG_PLAN_FLAG_DEVICE ? bound : 0);
+            if (r) goto done;
+            stages_end();
+            /* the CPU codec's own decisions from the same histogram */
+            r = host_plan(&j, hs, &hh, &plan);
+            if (glide_is_error(r)) goto done;
+            if (!hs->place.ok && hh.method == GLIDE_METHOD_RAW) {
+                G.last_plan = GLIDE_GPU_PLAN_RAW;
+                goto raw;
+            }
+            const uint8_t *out = G.h_out.p;
+            const int agree = hs->place.ok && hh.method != GLIDE_METHOD_RAW && hh.book_kind == GLIDE_BOOKKIND_DICT &&
+                              hh.book_id == hs->sel.book && plan.lay.segtab_off == hs->place.segtab_off &&
+                              plan.lay.stream_off == hs->place.stream_off;
+            if (agree && hs->total && hs->total <= bound) { /* only `bound` bytes came back */
+                hh.stream_bytes = hs->stream_bytes;
+                glide_header_write(&hh, G.h_head);
+                if (memcmp(G.h_head, out, hsize) == 0) { /* method, book, counts, level configuration */
+                    if (hs->total > cap) r = GLIDE_ERROR(DST_TOO_SMALL);
+                    else {
+                        memcpy(dst, out, hs->total);
+                        r = hs->total;
+                    }
+                    goto done;
+                }
+            } else if (agree) { /* the Huffman stream did not fit: RAW, as the CPU codec decides */
+                G.last_plan = GLIDE_GPU_PLAN_RAW;
+                goto raw;
+            }
             G.last_plan = GLIDE_GPU_PLAN_DISAGREED;
-        } else if (agree) { /* the Huffman stream did not fit: RAW, as the CPU codec decides */
-            G.last_plan = GLIDE_GPU_PLAN_RAW;
-            goto raw;
-        } else {
-            G.last_plan = GLIDE_GPU_PLAN_DISAGREED;
+            if (getenv("GLIDE_GPU_DEBUG")) fprintf(stderr, "glide: GPU plan differs from the host's; replanning\n");
         }
-        if (getenv("GLIDE_GPU_DEBUG")) fprintf(stderr, "glide: GPU plan differs from the host's; replanning\n");
         hh = h;
     } else {
-        CK(gg_copy_out(buf, 0, st, G.h_out.dp, G.dh_st, G.s), "download state");
+        /* a trial dictionary (benchmarks) or the forced host plan: one wait mid-chunk */
+        CK(cudaMemcpyAsync(hs, st, sizeof *st, cudaMemcpyDeviceToHost, G.s), "download state");
         CK(cudaStreamSynchronize(G.s), "sync");
         stage("histogram to host");
     }
@@ -470,6 +524,8 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         CK(gg_set_place(st, pl, G.s), "plan");
         r = encode_tail(&j, d_enc);
         if (r) goto done;
+        r = download(plan.lay.total);
+        if (r) goto done;
         stages_end();
         if (hs->total) {
             if (hs->total > cap) r = GLIDE_ERROR(DST_TOO_SMALL);
@@ -481,6 +537,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         }
     }
 raw: /* incompressible: the CPU writes the same raw stream the CPU codec would */
+    CK(cudaStreamSynchronize(G.s), "sync"); /* nothing of this chunk left running */
     if (j.raw_total > cap) { r = GLIDE_ERROR(DST_TOO_SMALL); goto done; }
     r = glide_write_raw(&hh, src, n, dst, cap);
 done:
