@@ -38,8 +38,9 @@ void glide_gpu_inject_failures(int n);
  * benchmarks): the device alone (a dictionary book); the device, which
  * found the chunk incompressible (RAW); the host, handed the histogram
  * because a custom book may win; the host (forced, or a trial
- * dictionary); or the host after the two disagreed (possible only for a
- * tie within rounding in GLIDE_BOOK_AUTO's entropy test). */
+ * dictionary, or the previous stream had a custom book); or the host after
+ * the two disagreed (possible only for a tie within rounding in
+ * GLIDE_BOOK_AUTO's entropy test). */
 enum {
     GLIDE_GPU_PLAN_DEVICE,
     GLIDE_GPU_PLAN_RAW,
@@ -50,8 +51,10 @@ enum {
 };
 int glide_gpu_last_plan(void);
 /* Test hooks: 1 makes the host plan every chunk (the fallback path);
- * queueing the tail before the plan is known: -1 as the previous chunk
- * suggests (the default), 0 never, 1 always. */
+ * speculate: -1 (the default) lets the device plan unless the previous
+ * stream had a custom book, and queues the tail ahead; 0 and 1 make the
+ * device plan every chunk, queueing the tail after the plan is known (0)
+ * or ahead (1). */
 void glide_gpu_force_host_plan(int on);
 void glide_gpu_speculate(int mode);
 

@@ -47,6 +47,7 @@ typedef struct {
     uint8_t *h_head; /* header + custom book, uploaded */
     gbuf x, sym, pos, buf, r, scratch, h_out;
     int timing, inject, force_host_plan, last_plan, speculate;
+    int custom_last; /* the last stream written had a custom book */
     cudaEvent_t ev[GG_MAX_STAGES + 1];
     cudaEvent_t ev_plan; /* after gg_plan: the host waits on it, not on the stream */
     const char *ev_name[GG_MAX_STAGES];
@@ -387,13 +388,15 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     const uint64_t n = j.n;
     const size_t esz = j.esz, hsize = glide_header_size(p->rank);
     j.raw_total = hsize + n * esz + GLIDE_CRC_BYTES;
-    /* the device plans with the frozen dictionary (the benchmarks' trial ones are the host's) */
-    const int device_plans = o->dict == glide_dict_get(GLIDE_DICT_VERSION) && !G.force_host_plan;
-    /* Queue the tail before knowing the plan, unless the previous chunk
-     * needed the host's custom book: chunks of one dataset tend to agree,
-     * and a declined plan leaves the queued tail to run empty. Either way
-     * the bytes are the same. */
-    const int speculate = G.speculate >= 0 ? G.speculate : G.last_plan != GLIDE_GPU_PLAN_HOST_BOOK;
+    /* The device plans with the frozen dictionary (the benchmarks' trial
+     * ones are the host's), unless the last stream needed a custom book:
+     * chunks of one dataset tend to agree, and for those the host's plan
+     * after one wait costs less than a declined device plan. With the
+     * test hook set the device always plans, and the tail is queued ahead
+     * (1) or after the plan is known (0). */
+    const int device_plans = o->dict == glide_dict_get(GLIDE_DICT_VERSION) && !G.force_host_plan &&
+                             (G.speculate >= 0 || !G.custom_last);
+    const int speculate = G.speculate != 0;
     G.last_plan = device_plans ? GLIDE_GPU_PLAN_DEVICE : GLIDE_GPU_PLAN_HOST;
 
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, n * 4) ||
@@ -479,6 +482,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
                               hh.book_id == hs->sel.book && plan.lay.segtab_off == hs->place.segtab_off &&
                               plan.lay.stream_off == hs->place.stream_off;
             if (agree && hs->total && hs->total <= bound) { /* only `bound` bytes came back */
+                G.custom_last = 0;
                 hh.stream_bytes = hs->stream_bytes;
                 glide_header_write(&hh, G.h_head);
                 if (memcmp(G.h_head, out, hsize) == 0) { /* method, book, counts, level configuration */
@@ -527,6 +531,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         r = download(plan.lay.total);
         if (r) goto done;
         stages_end();
+        G.custom_last = hh.book_kind == GLIDE_BOOKKIND_CUSTOM;
         if (hs->total) {
             if (hs->total > cap) r = GLIDE_ERROR(DST_TOO_SMALL);
             else {
