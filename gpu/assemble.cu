@@ -62,7 +62,6 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
         /* the host plans (a custom book may win) or checks RAW: it gets the
          * state now, in mapped memory, and learns it from the flag without
          * waiting for the stream */
-        __syncthreads();
         if (threadIdx.x == 0) st->place = pl;
         __syncthreads();
         static_assert(sizeof(gg_state) % 8 == 0, "copied as u64");

@@ -50,13 +50,11 @@ enum {
     GLIDE_GPU_PLAN_KINDS
 };
 int glide_gpu_last_plan(void);
-/* Test hooks: 1 makes the host plan every chunk (the fallback path);
- * speculate: -1 (the default) lets the device plan unless the previous
- * stream had a custom book, and queues the tail ahead; 0 and 1 make the
- * device plan every chunk, queueing the tail after the plan is known (0)
- * or ahead (1). */
-void glide_gpu_force_host_plan(int on);
-void glide_gpu_speculate(int mode);
+/* Test hook: who plans the entropy stage of the next chunks. AUTO (the
+ * default): the device, unless the previous stream had a custom book;
+ * HOST: always the host (the fallback path); DEVICE: always the device. */
+enum { GLIDE_GPU_PLANNER_AUTO, GLIDE_GPU_PLANNER_HOST, GLIDE_GPU_PLANNER_DEVICE };
+void glide_gpu_planner(int mode);
 
 /* The device in use, for reports ("none" without one). */
 const char *glide_gpu_device_name(void);

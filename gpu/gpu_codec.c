@@ -46,7 +46,7 @@ typedef struct {
     glide_huff_dec *d_dec, *h_dec;
     uint8_t *h_head; /* header + custom book, uploaded */
     gbuf x, sym, pos, buf, r, scratch, h_out;
-    int timing, inject, force_host_plan, last_plan, speculate;
+    int timing, inject, planner, last_plan; /* planner: GLIDE_GPU_PLANNER_* */
     int custom_last; /* the last stream written had a custom book */
     cudaEvent_t ev[GG_MAX_STAGES + 1];
     cudaEvent_t ev_plan; /* after gg_plan: the host waits on it, not on the stream */
@@ -55,7 +55,7 @@ typedef struct {
     glide_gpu_stages last;
 } gg_ctx;
 
-static gg_ctx G = {.lock = PTHREAD_MUTEX_INITIALIZER, .speculate = -1};
+static gg_ctx G = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 #define HEAD_BYTES (GLIDE_HEADER_FIXED + 8 * GLIDE_MAX_RANK + 2 * GLIDE_NSYM)
@@ -193,17 +193,10 @@ static void stages_end(void)
     }
 }
 
-void glide_gpu_force_host_plan(int on)
+void glide_gpu_planner(int mode)
 {
     pthread_mutex_lock(&G.lock);
-    G.force_host_plan = on;
-    pthread_mutex_unlock(&G.lock);
-}
-
-void glide_gpu_speculate(int mode)
-{
-    pthread_mutex_lock(&G.lock);
-    G.speculate = mode;
+    G.planner = mode;
     pthread_mutex_unlock(&G.lock);
 }
 
@@ -391,12 +384,9 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     /* The device plans with the frozen dictionary (the benchmarks' trial
      * ones are the host's), unless the last stream needed a custom book:
      * chunks of one dataset tend to agree, and for those the host's plan
-     * after one wait costs less than a declined device plan. With the
-     * test hook set the device always plans, and the tail is queued ahead
-     * (1) or after the plan is known (0). */
-    const int device_plans = o->dict == glide_dict_get(GLIDE_DICT_VERSION) && !G.force_host_plan &&
-                             (G.speculate >= 0 || !G.custom_last);
-    const int speculate = G.speculate != 0;
+     * after one wait costs less than a declined device plan. */
+    const int device_plans = o->dict == glide_dict_get(GLIDE_DICT_VERSION) && G.planner != GLIDE_GPU_PLANNER_HOST &&
+                             (G.planner == GLIDE_GPU_PLANNER_DEVICE || !G.custom_last);
     G.last_plan = device_plans ? GLIDE_GPU_PLAN_DEVICE : GLIDE_GPU_PLAN_HOST;
 
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, n * 4) ||
@@ -453,10 +443,10 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         CK(gg_plan(in, G.d_dict_enc, G.d_enc, buf, st, G.dh_st, G.dh_flag, G.s), "plan");
         stage("plan");
         CK(cudaEventRecord(G.ev_plan, G.s), "plan event");
-        if (speculate && (r = encode_tail(&j, G.d_enc)) != 0) goto done;
+        r = encode_tail(&j, G.d_enc); /* queued before the plan is known: a declined plan makes it run empty */
+        if (r) goto done;
         uint64_t bound = 0;
         const unsigned flag = plan_flag(in.seq, &bound);
-        if (!speculate && flag != GG_PLAN_FLAG_HOST && (r = encode_tail(&j, G.d_enc)) != 0) goto done;
         if (flag == GG_PLAN_FLAG_HOST) {
             /* a custom book may win: the host plans from the histogram gg_plan
              * handed over, while the device runs the declined tail empty */

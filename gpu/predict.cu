@@ -297,16 +297,22 @@ struct Step {
     uint32_t cnt[3], total;
 };
 
+/* Axis a at step j of a level (axes in the order ax): 2 the axis being
+ * interpolated (odd multiples of s), 1 an axis done earlier in the level
+ * (multiples of s), 0 one still to come (multiples of 2s). */
+__device__ __forceinline__ int step_class(const uint8_t *ax, unsigned j, unsigned a)
+{
+    if (a == ax[j]) return 2;
+    for (unsigned k = 0; k < j; k++)
+        if (ax[k] == a) return 1;
+    return 0;
+}
+
 __device__ __forceinline__ void step_make(Step &S, const Box &bx, uint64_t s, const uint8_t *ax, unsigned j)
 {
-    unsigned d = ax[j];
     uint64_t tot = 1;
     for (unsigned a = 0; a < 3; a++) {
-        int cls = 0;
-        if (a == d) cls = 2;
-        else
-            for (unsigned k = 0; k < j; k++)
-                if (ax[k] == a) cls = 1;
+        const int cls = step_class(ax, j, a);
         uint64_t lo = bx.lo[a];
         if (cls == 2) {
             uint64_t c0 = lo / (2 * s) * (2 * s) + s;
@@ -332,14 +338,9 @@ struct LStep {
 
 __device__ __forceinline__ void lstep_make(LStep &S, const uint32_t e[3], unsigned ls, const uint8_t *ax, unsigned j)
 {
-    unsigned d = ax[j];
     uint32_t tot = 1;
     for (unsigned a = 0; a < 3; a++) {
-        int cls = 0;
-        if (a == d) cls = 2;
-        else
-            for (unsigned k = 0; k < j; k++)
-                if (ax[k] == a) cls = 1;
+        const int cls = step_class(ax, j, a);
         uint32_t st = cls == 2 ? (1u << ls) : 0u, lg = cls == 1 ? ls : ls + 1, last = e[a] - 1;
         S.start[a] = st;
         S.lg[a] = lg;

@@ -99,19 +99,16 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
     void *yc = malloc(n * esz), *yg = malloc(n * esz);
     size_t lc = glide_cpu_compress(p, &o, x, sc, cap);
     /* the host's plan first (the fallback path), then the usual one */
-    glide_gpu_force_host_plan(1);
+    glide_gpu_planner(GLIDE_GPU_PLANNER_HOST);
     size_t lg = glide_gpu_compress(p, &o, x, sg, cap);
-    glide_gpu_force_host_plan(0);
     int same = !glide_is_error(lc) && lc == lg && memcmp(sc, sg, lc) == 0;
     CHECK(same, "%s: GPU stream (host plan) equals CPU stream (cpu %zu%s, gpu %zu%s)", name, lc,
           glide_is_error(lc) ? glide_error_name(lc) : "", lg, glide_is_error(lg) ? glide_error_name(lg) : "");
     if (!same && !glide_is_error(lc) && !glide_is_error(lg)) explain(sc, lc, sg, lg);
     memset(sg, 0, cap);
-    /* every other stream waits for the plan before queueing the tail */
-    static unsigned calls;
-    glide_gpu_speculate((int)(calls++ & 1));
+    glide_gpu_planner(GLIDE_GPU_PLANNER_DEVICE);
     lg = glide_gpu_compress(p, &o, x, sg, cap);
-    glide_gpu_speculate(-1);
+    glide_gpu_planner(GLIDE_GPU_PLANNER_AUTO);
     const int plan = glide_gpu_last_plan();
     if (!glide_is_error(lg) && plan >= 0 && plan < GLIDE_GPU_PLAN_KINDS) plans[plan]++;
     same = !glide_is_error(lc) && lc == lg && memcmp(sc, sg, lc) == 0;
