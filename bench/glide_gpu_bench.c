@@ -813,7 +813,8 @@ static void section_latency(const float *f256)
     static const size_t sides[4] = {32, 64, 128, 256};
     const int gruns[4] = {50, 50, 20, 7}, cruns[4] = {50, 50, 3, 3}, cwarm[4] = {3, 3, 1, 1};
     const int qgruns[4] = {10, 10, 5, 3}, qcruns[4] = {10, 10, 1, 1};
-    lat_res G[4], C[4];
+    lat_res G[4], C[4], G0[2];
+    memset(G0, 0, sizeof G0);
     char cn[32];
     for (int i = 0; i < 4; i++) {
         size_t s = sides[i];
@@ -831,6 +832,15 @@ static void section_latency(const float *f256)
             memset(&G[i], 0, sizeof G[i]);
             snprintf(G[i].why, sizeof G[i].why, "%s", g_nogpu_why);
         }
+#ifdef GLIDE_HAVE_GPU
+        /* the same calls with every kernel launched on its own: what the
+         * captured graphs save */
+        if (g_gpu && i < 2) {
+            glide_gpu_use_graphs(0);
+            latency(&G0[i], src, s, GLIDE_BACKEND_GPU, 3, g_quick ? qgruns[i] : gruns[i], ref, ref_size, NULL, NULL);
+            glide_gpu_use_graphs(1);
+        }
+#endif
         free(ref);
         if (src != f256) free(src);
         fprintf(stderr, "glide_gpu_bench: latency %zu^3 done\n", s);
@@ -839,8 +849,11 @@ static void section_latency(const float *f256)
     say("float32 cubes of the 256³ Nyx-like density (its corner; 256³ is the whole field), REL 1e-3, defaults "
         "(interpolation, auto codebook). glide_compress / glide_decompress_with with malloc'd (pageable) buffers, "
         "as the HDF5 filter calls them: the host↔device transfers are included. Median of the runs after 3 "
-        "warm-up calls (1 for the CPU's 128³ and 256³). MB = 10⁶ B, GB/s of uncompressed bytes.\n\n");
+        "warm-up calls (1 for the CPU's 128³ and 256³). MB = 10⁶ B, GB/s of uncompressed bytes. The GPU "
+        "encoder replays CUDA graphs for its launch sequences (the default); the second GPU table launches every "
+        "kernel on its own (GLIDE_GPU_GRAPHS=0), measured right after the first.\n\n");
     lat_table("### GPU backend", G, sides, 4);
+    if (g_gpu) lat_table("### GPU backend, graphs off (GLIDE_GPU_GRAPHS=0)", G0, sides, 2);
     if (g_gpu) {
         say("Checks: GPU stream byte-identical to the CPU's:");
         for (int i = 0; i < 4; i++)
@@ -931,7 +944,8 @@ static void section_kernels(int have512)
     say("## 5. Kernel-only throughput\n\n");
     say("Per call, the sum of the CUDA-event stage times except \"upload\", \"download\" and \"histogram to host\" "
         "(median over runs of that sum); GB/s of uncompressed bytes. The GPU backend called directly "
-        "(glide_gpu_compress / glide_gpu_decompress), stage timing on, one untimed warm-up call first. Wall = the "
+        "(glide_gpu_compress / glide_gpu_decompress), stage timing on, one untimed warm-up call first. Stage "
+        "timing launches every kernel on its own (no graphs), so that events can sit between stages. Wall = the "
         "host's clock around the whole call, transfers included.\n\n");
     say("| chunk | MB | runs | compress device µs | compress GB/s | decompress device µs | decompress GB/s | "
         "compress wall µs | decompress wall µs |\n|---|---|---|---|---|---|---|---|---|\n");
@@ -1005,7 +1019,8 @@ static void section_stages(void)
     if (g_gpu)
         say("CUDA-event intervals on the backend's stream, median over the calls (64³: %d different chunks of the 256³ "
         "field; 256³: the whole field, %d calls). The wall clock exceeds the sum by the host's own work (API "
-        "checks, copy out of the pinned staging buffer) and event latency.\n\n",
+        "checks, copy out of the pinned staging buffer) and event latency. With stage timing on, the kernels are "
+        "launched one by one, not as the graphs the untimed calls replay.\n\n",
         S64c.runs, S256c.runs);
     stage_table("64³ compress", &S64c, 1);
     stage_table("64³ decompress", &S64d, 0);

@@ -56,6 +56,11 @@ int glide_gpu_last_plan(void);
 enum { GLIDE_GPU_PLANNER_AUTO, GLIDE_GPU_PLANNER_HOST, GLIDE_GPU_PLANNER_DEVICE };
 void glide_gpu_planner(int mode);
 
+/* Test hook: replay captured CUDA graphs for the launch sequences before
+ * and after the entropy plan (on by default; GLIDE_GPU_GRAPHS=0 turns the
+ * default off). Off: the same kernels, launched one by one. */
+void glide_gpu_use_graphs(int on);
+
 /* The device in use, for reports ("none" without one). */
 const char *glide_gpu_device_name(void);
 

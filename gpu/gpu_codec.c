@@ -8,7 +8,16 @@
  * codec's own code once the stream is back. Where a custom book may win
  * (or the user asked for one), gg_plan hands the histogram over through
  * mapped memory; the host builds the book as the CPU codec does and queues
- * the tail again behind the device's empty one. */
+ * the tail again behind the device's empty one.
+ *
+ * The launch sequences before the plan (range .. book choice) and after it
+ * (anchors .. CRC) are the same for every chunk of one shape and bound:
+ * everything that varies per chunk sits in device memory. Each is captured
+ * once as a CUDA graph and replayed with one launch, so a small chunk's
+ * device no longer waits on about ten host launches after the host's
+ * codebook work; recaptured when a buffer, the shape or a parameter
+ * changes. Stage timing launches the kernels one by one instead, so that
+ * events can sit between them. */
 #include "gpu_backend.h"
 #include "gg_assemble.h"
 #include "gg_huff.h"
@@ -29,6 +38,16 @@ typedef struct {
     size_t cap;
 } gbuf;
 
+/* One captured launch sequence, and what it was captured for: the
+ * arguments its kernels were given, compared byte for byte. */
+#define GG_KEY_MAX 256
+typedef struct {
+    int ok;
+    cudaGraphExec_t exec;
+    size_t klen;
+    unsigned char key[GG_KEY_MAX];
+} gg_graph;
+
 typedef struct {
     int ok, broken, device;
     char name[300];
@@ -48,6 +67,8 @@ typedef struct {
     gbuf x, sym, pos, buf, r, scratch, h_out;
     int timing, inject, planner, last_plan; /* planner: GLIDE_GPU_PLANNER_* */
     int custom_last; /* the last stream written had a custom book */
+    int graphs;      /* replay captured graphs (GLIDE_GPU_GRAPHS=0 or the test hook turn it off) */
+    gg_graph front, tail;
     cudaEvent_t ev[GG_MAX_STAGES + 1];
     cudaEvent_t ev_plan; /* after gg_plan: the host waits on it, not on the stream */
     const char *ev_name[GG_MAX_STAGES];
@@ -139,6 +160,8 @@ static void ctx_init(void)
     for (int i = 0; i <= GG_MAX_STAGES; i++)
         if (cudaEventCreate(&G.ev[i]) != cudaSuccess) goto fail;
     if (cudaEventCreateWithFlags(&G.ev_plan, cudaEventDisableTiming) != cudaSuccess) goto fail;
+    const char *gv = getenv("GLIDE_GPU_GRAPHS");
+    G.graphs = !(gv && strcmp(gv, "0") == 0);
     G.ok = 1;
     return;
 fail:
@@ -197,6 +220,13 @@ void glide_gpu_planner(int mode)
 {
     pthread_mutex_lock(&G.lock);
     G.planner = mode;
+    pthread_mutex_unlock(&G.lock);
+}
+
+void glide_gpu_use_graphs(int on)
+{
+    pthread_mutex_lock(&G.lock);
+    G.graphs = on;
     pthread_mutex_unlock(&G.lock);
 }
 
@@ -316,23 +346,126 @@ static size_t host_plan(const enc_job *j, const gg_state *hs, glide_header *h, g
     return glide_entropy_plan_hist(j->p, j->o, h, hs->hist, own_dict ? &choice : NULL, j->n, j->esz, plan);
 }
 
-/* Anchors, outliers, Huffman stream, stream size and CRC, and the one copy
- * back: the same kernels whichever side planned (st->place says where).
- * Only enqueues. */
-static size_t encode_tail(const enc_job *j, const glide_huff_enc *d_enc)
+/* Enqueues `f` on the context's stream: as one launch of the graph captured
+ * for `key`, capturing it first if the cache holds another key (or none);
+ * without graphs (stage timing, the hook, the environment), plainly. */
+typedef cudaError_t (*enqueue_fn)(const void *arg, int timed);
+
+static cudaError_t graphed(gg_graph *c, const void *key, size_t klen, enqueue_fn f, const void *arg)
 {
-    size_t r = 0;
+    if (!G.graphs || G.timing || klen > GG_KEY_MAX) return f(arg, G.timing);
+    if (!c->ok || c->klen != klen || memcmp(c->key, key, klen) != 0) {
+        if (c->ok) cudaGraphExecDestroy(c->exec);
+        c->ok = 0;
+        cudaGraph_t gr = NULL;
+        cudaError_t e = cudaStreamBeginCapture(G.s, cudaStreamCaptureModeThreadLocal);
+        if (e != cudaSuccess) return e;
+        e = f(arg, 0);
+        cudaError_t e2 = cudaStreamEndCapture(G.s, &gr); /* ends the capture whatever f did */
+        if (e == cudaSuccess) e = e2;
+        if (e == cudaSuccess) e = cudaGraphInstantiateWithFlags(&c->exec, gr, 0);
+        if (gr) cudaGraphDestroy(gr);
+        if (e != cudaSuccess) return e;
+        c->ok = 1;
+        c->klen = klen;
+        memcpy(c->key, key, klen);
+    }
+    return cudaGraphLaunch(c->exec, G.s);
+}
+
+/* Anchors, outliers, Huffman stream, stream size and CRC: the same kernels
+ * whichever side planned (st->place says where, and G.d_enc holds the
+ * code). Only enqueues. */
+static cudaError_t tail_enqueue(const void *arg, int timed)
+{
+    const enc_job *j = arg;
     gg_state *st = G.d_st;
     uint8_t *buf = G.buf.p;
-    CK(gg_anchors_store(G.x.p, j->g, buf, st, G.s), "anchors");
-    CK(gg_outliers_pack(G.x.p, j->g, G.sym.p, G.pos.p, st, buf, G.s), "outliers");
-    stage("anchors+outliers");
-    CK(gg_huff_encode_placed(G.sym.p, j->n, d_enc, buf, &st->place, &st->stream_bytes, G.scratch.p, G.scratch.cap,
-                             G.s),
-       "huffman encode");
-    stage("huffman encode");
-    CK(gg_finish(buf, j->raw_total - GLIDE_CRC_BYTES, st, G.scratch.p, G.scratch.cap, G.s), "crc");
-    stage("crc");
+    cudaError_t e;
+    if ((e = gg_anchors_store(G.x.p, j->g, buf, st, G.s)) != cudaSuccess ||
+        (e = gg_outliers_pack(G.x.p, j->g, G.sym.p, G.pos.p, st, buf, G.s)) != cudaSuccess)
+        return e;
+    if (timed) stage("anchors+outliers");
+    e = gg_huff_encode_placed(G.sym.p, j->n, G.d_enc, buf, &st->place, &st->stream_bytes, G.scratch.p, G.scratch.cap,
+                              G.s);
+    if (e != cudaSuccess) return e;
+    if (timed) stage("huffman encode");
+    if ((e = gg_finish(buf, j->raw_total - GLIDE_CRC_BYTES, st, G.scratch.p, G.scratch.cap, G.s)) != cudaSuccess)
+        return e;
+    if (timed) stage("crc");
+    return cudaSuccess;
+}
+
+static size_t encode_tail(const enc_job *j)
+{
+    struct {
+        const void *x, *sym, *pos, *buf, *scratch, *enc, *st;
+        size_t scratch_cap;
+        uint64_t n, raw_total;
+        gg_grid g;
+    } k;
+    memset(&k, 0, sizeof k); /* padding too: the key is compared as bytes */
+    k.x = G.x.p, k.sym = G.sym.p, k.pos = G.pos.p, k.buf = G.buf.p, k.scratch = G.scratch.p, k.enc = G.d_enc;
+    k.st = G.d_st, k.scratch_cap = G.scratch.cap, k.n = j->n, k.raw_total = j->raw_total, k.g = j->g;
+    size_t r = 0;
+    CK(graphed(&G.tail, &k, sizeof k, tail_enqueue, j), "encode tail");
+done:
+    return r;
+}
+
+/* Everything before the entropy plan: state reset, range and level
+ * bounds, tuning, predictor choice, prediction with quantization and
+ * histogram, dictionary book choice. Only enqueues. */
+typedef struct {
+    const enc_job *j;
+    int mode, score;
+    double eb, alpha;
+    uint64_t k; /* tuning sample stride */
+} front_args;
+
+static cudaError_t front_enqueue(const void *arg, int timed)
+{
+    const front_args *a = arg;
+    const enc_job *j = a->j;
+    gg_state *st = G.d_st;
+    cudaError_t e;
+    if ((e = cudaMemsetAsync(st, 0, sizeof *st, G.s)) != cudaSuccess ||
+        (e = cudaMemsetAsync(&st->lo_key, 0xFF, sizeof st->lo_key, G.s)) != cudaSuccess ||
+        (e = gg_range_plan(G.x.p, j->g, a->mode, a->eb, a->alpha, j->method != GG_LORENZO, st, G.s)) != cudaSuccess)
+        return e;
+    if (timed) stage("range+plan");
+    if (j->method != GG_LORENZO) {
+        if ((e = gg_tune(G.x.p, j->g, a->k, st, G.s)) != cudaSuccess) return e;
+        if (timed) stage("tune");
+        if (j->method == GG_CHOSEN) {
+            if ((e = gg_choose(G.x.p, j->g, a->k, st, G.s)) != cudaSuccess) return e;
+            if (timed) stage("choose predictor");
+        }
+    }
+    if ((e = gg_encode(G.x.p, j->g, j->method, st, G.sym.p, G.r.p, G.s)) != cudaSuccess) return e;
+    if (timed) stage("predict+quantize+histogram");
+    gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
+    if ((e = gg_book_select(st->hist, dict, a->score, &st->sel, G.s)) != cudaSuccess) return e;
+    if (timed) stage("book select");
+    return cudaSuccess;
+}
+
+static size_t encode_front(const front_args *a)
+{
+    struct {
+        const void *x, *sym, *r, *st, *len, *log2q;
+        double eb, alpha;
+        uint64_t k;
+        int mode, score, method;
+        unsigned n_books;
+        gg_grid g;
+    } k;
+    memset(&k, 0, sizeof k);
+    k.x = G.x.p, k.sym = G.sym.p, k.r = G.r.p, k.st = G.d_st, k.len = G.d_dict_len, k.log2q = G.d_dict_log2q;
+    k.eb = a->eb, k.alpha = a->alpha, k.k = a->k, k.mode = a->mode, k.score = a->score, k.method = a->j->method;
+    k.n_books = G.n_books, k.g = a->j->g;
+    size_t r = 0;
+    CK(graphed(&G.front, &k, sizeof k, front_enqueue, a), "encode front");
 done:
     return r;
 }
@@ -408,24 +541,13 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         CK(cudaMemcpyAsync(buf, G.h_head, hsize, cudaMemcpyHostToDevice, G.s), "upload header");
     }
     stage("upload");
-    CK(cudaMemsetAsync(st, 0, sizeof *st, G.s), "reset");
-    CK(cudaMemsetAsync(&st->lo_key, 0xFF, sizeof st->lo_key, G.s), "reset");
-    CK(gg_range_plan(G.x.p, j.g, p->mode, p->eb, o->alpha, j.method != GG_LORENZO, st, G.s), "range");
-    stage("range+plan");
+    front_args fa = {&j, p->mode, (int)o->score, p->eb, o->alpha, 0};
     if (j.method != GG_LORENZO) {
-        uint64_t nb[3], k = glide_tune_stride(&cg, nb);
-        CK(gg_tune(G.x.p, j.g, k, st, G.s), "tune");
-        stage("tune");
-        if (j.method == GG_CHOSEN) {
-            CK(gg_choose(G.x.p, j.g, k, st, G.s), "choose");
-            stage("choose predictor");
-        }
+        uint64_t nb[3];
+        fa.k = glide_tune_stride(&cg, nb);
     }
-    CK(gg_encode(G.x.p, j.g, j.method, st, G.sym.p, G.r.p, G.s), "predict");
-    stage("predict+quantize+histogram");
-    gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
-    CK(gg_book_select(st->hist, dict, (int)o->score, &st->sel, G.s), "book select");
-    stage("book select");
+    r = encode_front(&fa);
+    if (r) goto done;
 
     glide_header hh = h; /* the host's plan starts from the parameters' fields */
     glide_entropy_plan plan;
@@ -443,7 +565,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         CK(gg_plan(in, G.d_dict_enc, G.d_enc, buf, st, G.dh_st, G.dh_flag, G.s), "plan");
         stage("plan");
         CK(cudaEventRecord(G.ev_plan, G.s), "plan event");
-        r = encode_tail(&j, G.d_enc); /* queued before the plan is known: a declined plan makes it run empty */
+        r = encode_tail(&j); /* queued before the plan is known: a declined plan makes it run empty */
         if (r) goto done;
         uint64_t bound = 0;
         const unsigned flag = plan_flag(in.seq, &bound);
@@ -505,9 +627,10 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         glide_header_write(&hh, G.h_head);
         memcpy(G.h_head + plan.lay.book_off, plan.book, hh.book_bytes);
         CK(cudaMemcpyAsync(buf, G.h_head, plan.lay.anchors_off, cudaMemcpyHostToDevice, G.s), "upload header");
-        const glide_huff_enc *d_enc = G.d_enc;
         if (hh.book_kind == GLIDE_BOOKKIND_DICT && o->dict == glide_dict_get(GLIDE_DICT_VERSION)) {
-            d_enc = G.d_dict_enc + hh.book_id;
+            /* the tail reads G.d_enc, whatever the book: one graph serves all */
+            CK(cudaMemcpyAsync(G.d_enc, G.d_dict_enc + hh.book_id, sizeof *G.d_enc, cudaMemcpyDeviceToDevice, G.s),
+               "copy code");
         } else {
             glide_huff_enc_init(G.h_enc, plan.len);
             CK(cudaMemcpyAsync(G.d_enc, G.h_enc, sizeof *G.h_enc, cudaMemcpyHostToDevice, G.s), "upload code");
@@ -516,7 +639,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         gg_place pl = {plan.lay.anchors_off, plan.lay.outliers_off, plan.lay.segtab_off, plan.lay.stream_off,
                        plan.raw_total - GLIDE_CRC_BYTES - plan.lay.stream_off, 1, 0};
         CK(gg_set_place(st, pl, G.s), "plan");
-        r = encode_tail(&j, d_enc);
+        r = encode_tail(&j);
         if (r) goto done;
         r = download(plan.lay.total);
         if (r) goto done;
