@@ -330,12 +330,46 @@ __device__ __forceinline__ void step_make(Step &S, const Box &bx, uint64_t s, co
 }
 
 /* The same in box-local coordinates, with shifts: boxes start at multiples
- * of B, and 2s <= B, so a level's classes start at 0 or s locally. */
+ * of B, and 2s <= B, so a level's classes start at 0 or s locally.
+ * Point t's coordinates need t / cnt[2] and (t / cnt[2]) / cnt[1]: a
+ * hardware-less 32-bit division costs about twenty instructions per point,
+ * so each step carries m = ceil(2^32 / cnt) and divides by a multiply-high.
+ * With m = (2^32 + r) / cnt, 0 <= r < cnt, floor(t * m / 2^32) = floor(t / cnt)
+ * whenever t * cnt < 2^32 (the error t * r / 2^32 / cnt stays below 1 / cnt),
+ * which `fast` checks; larger steps (strides far above the defaults)
+ * divide plainly. */
 struct LStep {
-    uint32_t start[3], lg[3], cnt[3], total;
+    uint32_t start[3], lg[3], cnt[3], total, m[3];
+    bool fast;
 };
 
+/* ceil(2^32 / d) for d >= 2 (0xFFFFFFFF / d + 1, exact also for powers of
+ * two); d <= 1 divides by selection instead. Steps of the default strides
+ * count at most 65 points per axis: those come from a table, since one
+ * division per step and thread would cost as much as it saves. */
+constexpr uint32_t kMagicTab = 66;
+struct MagicTab {
+    uint32_t m[kMagicTab];
+    constexpr MagicTab() : m()
+    {
+        for (uint32_t d = 2; d < kMagicTab; d++) m[d] = 0xFFFFFFFFu / d + 1;
+    }
+};
+__constant__ MagicTab c_magic = MagicTab();
 
+__device__ __forceinline__ uint32_t div_magic(uint32_t d)
+{
+    return d < kMagicTab ? c_magic.m[d] : 0xFFFFFFFFu / d + 1;
+}
+
+__device__ __forceinline__ uint32_t div_by(uint32_t t, uint32_t d, uint32_t m) { return d >= 2 ? __umulhi(t, m) : t; }
+
+
+/* MAGIC: divide by multiply-high where exact. Worth it in the prediction
+ * kernel, whose threads walk many points per step; the sampling kernels
+ * (tune, choose) visit few points per thread and step, and measured slower
+ * with it (H200, 256^3: tune 55 -> 62 us). */
+template <bool MAGIC = false>
 __device__ __forceinline__ void lstep_make(LStep &S, const uint32_t e[3], unsigned ls, const uint8_t *ax, unsigned j)
 {
     uint32_t tot = 1;
@@ -348,13 +382,29 @@ __device__ __forceinline__ void lstep_make(LStep &S, const uint32_t e[3], unsign
         tot *= S.cnt[a];
     }
     S.total = tot;
+    S.fast = false;
+    if (MAGIC) {
+        S.m[1] = div_magic(S.cnt[1]);
+        S.m[2] = div_magic(S.cnt[2]);
+        const uint32_t dmax = S.cnt[1] > S.cnt[2] ? S.cnt[1] : S.cnt[2];
+        S.fast = (uint64_t)tot * dmax < (1ull << 32);
+    }
 }
 
 __device__ __forceinline__ void lstep_point(const LStep &S, uint32_t t, uint32_t l[3])
 {
-    uint32_t ix = t % S.cnt[2];
-    t /= S.cnt[2];
-    uint32_t iy = t % S.cnt[1], iz = t / S.cnt[1];
+    uint32_t ix, iy, iz;
+    if (S.fast) {
+        const uint32_t u = div_by(t, S.cnt[2], S.m[2]);
+        ix = t - u * S.cnt[2];
+        iz = div_by(u, S.cnt[1], S.m[1]);
+        iy = u - iz * S.cnt[1];
+    } else {
+        ix = t % S.cnt[2];
+        t /= S.cnt[2];
+        iy = t % S.cnt[1];
+        iz = t / S.cnt[1];
+    }
     l[0] = S.start[0] + (iz << S.lg[0]);
     l[1] = S.start[1] + (iy << S.lg[1]);
     l[2] = S.start[2] + (ix << S.lg[2]);
@@ -766,7 +816,7 @@ __global__ void __launch_bounds__(NT)
         const T e2 = (T)(2.0 * lv->level_eb[l - 1]);
         for (unsigned j = 0; j < g.eff_rank; j++) {
             LStep S;
-            lstep_make(S, e, l - 1, ax, j);
+            lstep_make<true>(S, e, l - 1, ax, j);
             const unsigned d = ax[j];
             const int o1 = (int)s * ri[d];
             const uint32_t ehi = e[d] - 1;
