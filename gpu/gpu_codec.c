@@ -16,8 +16,9 @@
  * once as a CUDA graph and replayed with one launch, so a small chunk's
  * device no longer waits on about ten host launches after the host's
  * codebook work; recaptured when a buffer, the shape or a parameter
- * changes. Stage timing launches the kernels one by one instead, so that
- * events can sit between them. */
+ * changes. With stage timing, a graph is one stage; with the graphs off
+ * (glide_gpu_use_graphs), the kernels go one by one and events sit between
+ * the stages. */
 #include "gpu_backend.h"
 #include "gg_assemble.h"
 #include "gg_huff.h"
@@ -347,13 +348,14 @@ static size_t host_plan(const enc_job *j, const gg_state *hs, glide_header *h, g
 }
 
 /* Enqueues `f` on the context's stream: as one launch of the graph captured
- * for `key`, capturing it first if the cache holds another key (or none);
- * without graphs (stage timing, the hook, the environment), plainly. */
+ * for `key` (*used = 1), capturing it first if the cache holds another key
+ * (or none); without graphs (the hook, the environment), plainly. */
 typedef cudaError_t (*enqueue_fn)(const void *arg, int timed);
 
-static cudaError_t graphed(gg_graph *c, const void *key, size_t klen, enqueue_fn f, const void *arg)
+static cudaError_t graphed(gg_graph *c, const void *key, size_t klen, enqueue_fn f, const void *arg, int *used)
 {
-    if (!G.graphs || G.timing || klen > GG_KEY_MAX) return f(arg, G.timing);
+    *used = 0;
+    if (!G.graphs || klen > GG_KEY_MAX) return f(arg, G.timing);
     if (!c->ok || c->klen != klen || memcmp(c->key, key, klen) != 0) {
         if (c->ok) cudaGraphExecDestroy(c->exec);
         c->ok = 0;
@@ -370,6 +372,7 @@ static cudaError_t graphed(gg_graph *c, const void *key, size_t klen, enqueue_fn
         c->klen = klen;
         memcpy(c->key, key, klen);
     }
+    *used = 1;
     return cudaGraphLaunch(c->exec, G.s);
 }
 
@@ -408,7 +411,9 @@ static size_t encode_tail(const enc_job *j)
     k.x = G.x.p, k.sym = G.sym.p, k.pos = G.pos.p, k.buf = G.buf.p, k.scratch = G.scratch.p, k.enc = G.d_enc;
     k.st = G.d_st, k.scratch_cap = G.scratch.cap, k.n = j->n, k.raw_total = j->raw_total, k.g = j->g;
     size_t r = 0;
-    CK(graphed(&G.tail, &k, sizeof k, tail_enqueue, j), "encode tail");
+    int used;
+    CK(graphed(&G.tail, &k, sizeof k, tail_enqueue, j, &used), "encode tail");
+    if (used) stage("anchors..crc (graph)");
 done:
     return r;
 }
@@ -465,7 +470,9 @@ static size_t encode_front(const front_args *a)
     k.eb = a->eb, k.alpha = a->alpha, k.k = a->k, k.mode = a->mode, k.score = a->score, k.method = a->j->method;
     k.n_books = G.n_books, k.g = a->j->g;
     size_t r = 0;
-    CK(graphed(&G.front, &k, sizeof k, front_enqueue, a), "encode front");
+    int used;
+    CK(graphed(&G.front, &k, sizeof k, front_enqueue, a, &used), "encode front");
+    if (used) stage("range..book select (graph)");
 done:
     return r;
 }
