@@ -85,19 +85,22 @@ __global__ void __launch_bounds__(kSizeThreads) k_enc_sizes(const uint16_t *__re
     }
 }
 
-/* ORs a codeword of l <= 16 bits at stream bit o of the segment buffer;
- * words hold the bytes big-endian, so stream bit 32w is the word's MSB. */
-__device__ __forceinline__ void put_code(uint32_t *buf, unsigned o, unsigned code, unsigned l)
+/* ORs a thread's chunk of L <= 64 bits (its four codewords, the first in
+ * the high bits) at stream bit pos of the segment buffer; words hold the
+ * bytes big-endian, so stream bit 32w is the word's MSB. The chunk spans
+ * at most three words: at most three shared atomics per thread instead of
+ * up to two per codeword, which at about a bit per symbol all fell on a
+ * few words and serialised there. */
+__device__ __forceinline__ void put_chunk(uint32_t *buf, unsigned pos, unsigned long long chunk, unsigned L)
 {
-    if (!l) return;
-    const unsigned w = o >> 5;
-    const int sh = 32 - (int)(o & 31) - (int)l;
-    if (sh >= 0) {
-        atomicOr(&buf[w], code << sh);
-    } else {
-        atomicOr(&buf[w], code >> -sh);
-        atomicOr(&buf[w + 1], code << (32 + sh));
-    }
+    if (!L) return;
+    const unsigned w0 = pos >> 5, s = 96 - (pos & 31) - L; /* the chunk shifted into a 96-bit window */
+    const unsigned long long lo = s < 64 ? chunk << s : 0;
+    const unsigned p0 = (unsigned)(s >= 64 ? chunk << (s - 64) : chunk >> (64 - s));
+    const unsigned p1 = (unsigned)(lo >> 32), p2 = (unsigned)lo;
+    if (p0) atomicOr(&buf[w0], p0);
+    if (p1) atomicOr(&buf[w0 + 1], p1);
+    if (p2) atomicOr(&buf[w0 + 2], p2);
 }
 
 __global__ void __launch_bounds__(kWriteThreads) k_enc_write(const uint16_t *__restrict__ sym, uint64_t n,
@@ -191,11 +194,9 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write(const uint16_t *__r
         unsigned pos = inc - mine;
         for (unsigned w = 0; w < warp; w++) pos += s_wsum[w];
 
-        for (int j = 0; j < 4; j++) {
-            const unsigned l = e[j] >> 16;
-            put_code(s_buf, pos, e[j] & 0xFFFFu, l);
-            pos += l;
-        }
+        unsigned long long chunk = 0;
+        for (int j = 0; j < 4; j++) chunk = chunk << (e[j] >> 16) | (e[j] & 0xFFFFu); /* codes masked to length */
+        put_chunk(s_buf, pos, chunk, mine);
         __syncthreads(); /* buffer complete */
 
         const uint64_t nbytes = counts[seg], base = offs ? offs[seg] : fused_base; /* fused: seg == blockIdx.x */
