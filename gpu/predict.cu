@@ -510,7 +510,6 @@ template <class T, bool SH>
 __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    __shared__ unsigned long long red[GG_THREADS / 32];
     Box bx;
     sample_box(g, k, blockIdx.x / parts, bx);
     const uint32_t t0 = (blockIdx.x % parts) * blockDim.x + threadIdx.x, dt = parts * blockDim.x;
@@ -539,6 +538,17 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
     const uint8_t *ax = c_axes[g.eff_rank - 1][order];
     const double unit = st->lv.unit;
     const int rl[3] = {(int)e[1] * (int)e[2], (int)e[2], 1};
+    /* The costs are of the original values, so the levels do not depend on
+     * each other: a thread adds its sums of a level to the block's shared
+     * ones and goes on, one barrier for all levels instead of reductions
+     * per level (small chunks, with few points per level, were bound by
+     * those). The steps' points count as one index space, coarsest level
+     * first, so that each step starts where the last one's threads left
+     * off and the threads share the work evenly. */
+    __shared__ unsigned long long s_cost[GLIDE_MAX_LEVELS][GLIDE_NSPLINES];
+    if (threadIdx.x < GLIDE_MAX_LEVELS * GLIDE_NSPLINES) (&s_cost[0][0])[threadIdx.x] = 0;
+    __syncthreads();
+    uint32_t seg0 = 0; /* index of the step's first point */
     for (unsigned l = g.blog; l >= 1; l--) {
         const uint32_t s = 1u << (l - 1);
         unsigned long long acc[GLIDE_NSPLINES] = {0, 0, 0};
@@ -547,7 +557,7 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
             lstep_make(S, e, l - 1, ax, j);
             const unsigned d = ax[j];
             const long long o1 = (long long)s * (SH ? rl[d] : v.rs[d]);
-            for (uint32_t t = t0; t < S.total; t += dt) {
+            for (uint32_t t = (t0 + dt - seg0 % dt) % dt; t < S.total; t += dt) { /* t0 < dt */
                 uint32_t lc[3];
                 lstep_point(S, t, lc);
                 const T *p = SH ? v.base + (lc[0] * rl[0] + lc[1] * rl[1] + lc[2])
@@ -565,13 +575,20 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
                     }
                 }
             }
+            seg0 += S.total;
         }
 #pragma unroll
         for (int si = 0; si < GLIDE_NSPLINES; si++) {
-            unsigned long long tot = block_sum(acc[si], red);
-            if (threadIdx.x == 0 && tot)
-                atomicAdd((unsigned long long *)&st->cost[l - 1][order * GLIDE_NSPLINES + si], tot);
+            unsigned long long a = acc[si];
+            for (int o = 16; o > 0; o >>= 1) a += __shfl_xor_sync(0xFFFFFFFFu, a, o);
+            if ((threadIdx.x & 31) == 0 && a) atomicAdd(&s_cost[l - 1][si], a);
         }
+    }
+    __syncthreads();
+    if (threadIdx.x < g.blog * GLIDE_NSPLINES) {
+        const unsigned lv = threadIdx.x / GLIDE_NSPLINES, si = threadIdx.x % GLIDE_NSPLINES;
+        const unsigned long long tot = s_cost[lv][si];
+        if (tot) atomicAdd((unsigned long long *)&st->cost[lv][order * GLIDE_NSPLINES + si], tot);
     }
     if (last_block(&st->done[0])) tune_pick(g, st);
 }

@@ -6,8 +6,8 @@
 #   OUT=out/ab bash h5tests/gpu/ab_probe.sh run   # device (carry .ab and .devdata)
 # run: builds both, checks the working tree's GPU streams against the CPU on
 # the real fields, then alternates glide_gpu_bench --quick between the two
-# (ROUNDS, default 3) and prints the 256^3 kernel-only row and the main
-# stages of each; the reports stay in $OUT.
+# (ROUNDS, default 3) and prints the 64^3 call and 256^3 kernel-only rows and the main
+# stages of 64^3 and 256^3 for each; the reports stay in $OUT.
 set -u
 cd "$(dirname "$0")/../.."
 case "${1:-}" in
@@ -40,9 +40,12 @@ run)
             B=build-gpu
             [ $v = old ] && B=.ab/old/build-gpu
             HDF5_PLUGIN_PATH=$PWD/$B/plugin timeout 200 $B/bench/glide_gpu_bench --quick --out "$OUT/r_${v}_$r.md" >/dev/null 2>&1
-            echo "$v $r: 256^3 kernel-only compress $(grep -m1 '^| 256³ | 67.1 |' "$OUT/r_${v}_$r.md" | cut -d'|' -f5,6) µs, GB/s"
-            grep -A14 "### 256³ compress" "$OUT/r_${v}_$r.md" | grep "predict+quantize\|^| tune\|^| range\|huffman\|reconstruct" | cut -d'|' -f2,3 | tr '\n' ' '
-            echo
+            echo "$v $r: 256^3 kernel-only compress $(grep -m1 '^| 256³ | 67.1 |' "$OUT/r_${v}_$r.md" | cut -d'|' -f5,6) µs, GB/s; 64^3 call $(grep -m1 '^| 64³ | 1.05 |' "$OUT/r_${v}_$r.md" | cut -d'|' -f4,5) µs"
+            for side in 64 256; do
+                printf '%s: ' "$side^3"
+                grep -A14 "### ${side}³ compress" "$OUT/r_${v}_$r.md" | grep "predict+quantize\|^| tune\|^| range\|^| choose\|^| book\|huffman" | cut -d'|' -f2,3 | tr '\n' ' '
+                echo
+            done
             grep -A8 "### 256³ decompress" "$OUT/r_${v}_$r.md" | grep "reconstruct\|huffman" | cut -d'|' -f2,3 | tr '\n' ' '
             echo
         done
