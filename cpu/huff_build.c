@@ -4,11 +4,37 @@
 
 typedef struct { uint64_t w; unsigned sym; } leaf;
 
-static int leaf_cmp(const void *a, const void *b)
+/* Sorts the leaves by weight, ties by symbol (the Huffman tree, and so
+ * the stream, depends on this order): they arrive in increasing symbol
+ * order, so a stable sort by weight alone gives it. An LSD radix sort on the weight's bytes, only those below its
+ * highest set bit and not shared by every leaf: qsort's comparator calls
+ * were most of this file's time. */
+static int sort_leaves(leaf *lv, unsigned m)
 {
-    const leaf *x = a, *y = b;
-    if (x->w != y->w) return x->w < y->w ? -1 : 1;
-    return x->sym < y->sym ? -1 : (x->sym > y->sym);
+    uint64_t wmax = 0;
+    for (unsigned i = 0; i < m; i++) wmax = lv[i].w > wmax ? lv[i].w : wmax;
+    unsigned nbytes = 0;
+    while (nbytes < 8 && wmax >> (8 * nbytes)) nbytes++;
+    leaf *tmp = malloc(sizeof(leaf) * m), *src = lv, *dst = tmp;
+    if (!tmp) return -1;
+    for (unsigned b = 0; b < nbytes; b++) {
+        unsigned count[256] = {0};
+        for (unsigned i = 0; i < m; i++) count[(src[i].w >> (8 * b)) & 0xFFu]++;
+        if (count[(src[0].w >> (8 * b)) & 0xFFu] == m) continue; /* every leaf has this byte */
+        unsigned pos = 0;
+        for (unsigned d = 0; d < 256; d++) {
+            unsigned c = count[d];
+            count[d] = pos;
+            pos += c;
+        }
+        for (unsigned i = 0; i < m; i++) dst[count[(src[i].w >> (8 * b)) & 0xFFu]++] = src[i];
+        leaf *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != lv) memcpy(lv, src, sizeof(leaf) * m);
+    free(tmp);
+    return 0;
 }
 
 int glide_huff_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8_t *len)
@@ -27,7 +53,7 @@ int glide_huff_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8
     if (m == 0) { rc = 0; goto done; }
     if (m > (1u << max_len)) goto done;
     if (m == 1) { len[lv[0].sym] = 1; rc = 0; goto done; }
-    qsort(lv, m, sizeof(leaf), leaf_cmp);
+    if (sort_leaves(lv, m) != 0) goto done;
 
     /* Two-queue Huffman: leaves in sorted order, internal nodes in creation
      * order (their weights are non-decreasing). Node ids: leaves 0..m-1,

@@ -51,6 +51,34 @@ int main(void)
     for (uint64_t i = 0; i < n; i++) sym[i] = (uint16_t)(i < GLIDE_NSYM ? i : rnd() % GLIDE_NSYM);
     CHECK(round_trip(len, sym, n), "round trip of all 1025 symbols");
 
+    /* Ties go to the lower symbol (the frozen streams depend on the order):
+     * five equal weights give the two lowest symbols the long codes */
+    {
+        static const unsigned at[5] = {0, 1, 600, 601, GLIDE_NSYM - 1};
+        static const uint8_t want[5] = {3, 3, 2, 2, 2};
+        for (unsigned shift = 0; shift <= 48; shift += 8) {
+            memset(freq, 0, sizeof freq);
+            for (unsigned k = 0; k < 5; k++) freq[at[k]] = 7ull << shift;
+            int ok = glide_huff_lengths(freq, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, len) == 0;
+            for (unsigned k = 0; k < 5; k++) ok = ok && len[at[k]] == want[k];
+            CHECK(ok, "equal weights 7 << %u: lengths by symbol order", shift);
+        }
+    }
+    /* Scaling every weight by 2^k keeps their order, so the lengths: the
+     * sort sees the weights' differences in every byte position */
+    {
+        uint8_t base[GLIDE_NSYM];
+        for (unsigned i = 0; i < GLIDE_NSYM; i++) freq[i] = i % 3 ? 0 : 1 + rnd() % 300;
+        CHECK(glide_huff_lengths(freq, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, base) == 0, "lengths, unscaled");
+        int same = 1;
+        for (unsigned k = 6; k <= 42; k += 6) { /* sums stay below 2^62 */
+            for (unsigned i = 0; i < GLIDE_NSYM; i++) freq[i] <<= 6;
+            same = same && glide_huff_lengths(freq, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, len) == 0 &&
+                   memcmp(len, base, GLIDE_NSYM) == 0;
+        }
+        CHECK(same, "lengths unchanged when every weight is scaled by 2^6 .. 2^42");
+    }
+
     /* Fibonacci weights force an unlimited depth far beyond 16 */
     uint64_t a = 1, b = 1;
     for (unsigned i = 0; i < GLIDE_NSYM; i++) {
