@@ -114,13 +114,6 @@ __global__ void finish_k(uint8_t *buf, gg_state *st)
     st->total = st->crc_len + GLIDE_CRC_BYTES;
 }
 
-__global__ void check_crc_k(const uint8_t *buf, uint64_t crc_off, gg_state *st)
-{
-    uint32_t want = 0;
-    for (int k = 0; k < 4; k++) want |= (uint32_t)buf[crc_off + k] << (8 * k);
-    if (want != st->crc) st->crc_bad = 1;
-}
-
 } /* namespace */
 
 extern "C" cudaError_t gg_plan(gg_plan_in in, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc, uint8_t *d_buf,
@@ -143,14 +136,11 @@ extern "C" cudaError_t gg_finish(uint8_t *d_buf, uint64_t n_max, gg_state *d_st,
 {
     finish_k<<<1, 1, 0, s>>>(d_buf, d_st);
     /* crc_len is 0 when there is no stream: nothing is stored then */
-    return gg_crc32_dn_store(d_buf, n_max, &d_st->crc_len, &d_st->crc, d_scratch, scratch_bytes, s);
+    return gg_crc32_dn_store(d_buf, n_max, &d_st->crc_len, &d_st->crc, &d_st->crc_ticket, d_scratch, scratch_bytes, s);
 }
 
 extern "C" cudaError_t gg_check_crc(const uint8_t *d_buf, uint64_t crc_off, gg_state *d_st, void *d_scratch,
                                     size_t scratch_bytes, cudaStream_t s)
 {
-    cudaError_t e = gg_crc32(d_buf, crc_off, &d_st->crc, d_scratch, scratch_bytes, s);
-    if (e != cudaSuccess) return e;
-    check_crc_k<<<1, 1, 0, s>>>(d_buf, crc_off, d_st);
-    return cudaGetLastError();
+    return gg_crc32_check(d_buf, crc_off, &d_st->crc, &d_st->crc_bad, &d_st->crc_ticket, d_scratch, scratch_bytes, s);
 }

@@ -1,18 +1,18 @@
 /* Dictionary book choice on the device: the same book and bits as
  * cpu/book_select.c's glide_book_select.
  *
- * One block of 1024 threads does everything, because the interface has no
- * scratch for per-book costs and a single block needs no cross-block
- * communication. The work is small: the histogram is first compacted to its
- * nonzero symbols (in increasing symbol order, as the CPU visits them), so a
- * typical chunk scores 96 books over a few dozen symbols.
+ * SIZE score (the default): integer sums, exact in any order. One warp per
+ * book over the whole histogram (a zero count adds nothing), lanes on
+ * consecutive 4-symbol groups so that the length bytes come in coalesced
+ * 32-bit words (gathered byte loads cost about five times as much per
+ * instruction); the books are spread over a dozen blocks, and the last block
+ * to finish (a ticket in the caller's work area) picks the winner. One block
+ * doing every book was issue-bound on its one SM: 9-14 us where this takes
+ * a few.
  *
- * SIZE score: integer sums, exact in any order. With few nonzero symbols a
- * warp sums four books over the compacted histogram, lanes striding over
- * the symbols; with many (> kDenseFrom), a warp sums one book over the
- * whole histogram, reading the length bytes as coalesced 32-bit words
- * (gathered byte loads cost about five times as much per instruction).
- * CE score: the CPU's double sum runs in increasing symbol order with one
+ * CE score: one block of 1024 threads. The histogram is first compacted to
+ * its nonzero symbols (in increasing symbol order, as the CPU visits them).
+ * The CPU's double sum runs in increasing symbol order with one
  * rounding per multiply and per subtraction; the chain cannot be
  * reassociated, so one thread walks one book, with __dmul_rn/__dsub_rn so
  * that no fma contraction can occur whatever the compile flags. */
@@ -23,12 +23,11 @@ namespace {
 
 constexpr unsigned kThreads = 1024;
 constexpr unsigned kMaxBooks = kThreads; /* CE uses one thread per book */
+static_assert(kMaxBooks == GG_MAX_BOOKS, "gg_select_work holds every book");
 constexpr unsigned kChunks = (GLIDE_NSYM + 31) / 32;
-constexpr unsigned kGroup = 4;          /* SIZE: books summed together by one warp */
-constexpr unsigned kBatch = 8;          /* SIZE: symbols per lane whose lengths are loaded together */
+constexpr unsigned kSizeWarps = 8;     /* SIZE: books (warps) per block */
 constexpr unsigned kTileFloats = 6144;  /* CE: 24 KB tile of log2 q values */
 constexpr unsigned kGroups4 = (GLIDE_NSYM + 3) / 4; /* SIZE dense path: 4-symbol groups */
-constexpr unsigned kDenseFrom = 160;   /* SIZE: above this many nonzero symbols, the dense path */
 constexpr unsigned kPerThread = kTileFloats / kThreads;
 static_assert(kTileFloats >= 3 * kMaxBooks && kTileFloats % kThreads == 0, "CE tile: >= 1 symbol, even share");
 
@@ -37,7 +36,7 @@ static_assert(kTileFloats >= 3 * kMaxBooks && kTileFloats % kThreads == 0, "CE t
  * aligned words, unless that pair would reach outside [tab, tab_end) or
  * past the row's last symbol: then bytes, one by one. */
 __device__ __forceinline__ uint64_t group_bits(const uint8_t *row, unsigned g, const uint8_t *tab,
-                                               const uint8_t *tab_end, const uint64_t *h)
+                                               const uint8_t *tab_end, const uint64_t (&h)[4])
 {
     const uint8_t *p = row + 4 * g;
     const uint8_t *base = (const uint8_t *)((uintptr_t)p & ~(uintptr_t)3);
@@ -51,14 +50,70 @@ __device__ __forceinline__ uint64_t group_bits(const uint8_t *row, unsigned g, c
         for (unsigned j = 0; j < 4; j++)
             if (4 * g + j < GLIDE_NSYM) w |= (uint32_t)p[j] << (8 * j);
     }
-    const ulonglong2 h01 = *(const ulonglong2 *)h, h23 = *(const ulonglong2 *)(h + 2);
-    return h01.x * (w & 0xFFu) + h01.y * ((w >> 8) & 0xFFu) + h23.x * ((w >> 16) & 0xFFu) + h23.y * (w >> 24);
+    return h[0] * (w & 0xFFu) + h[1] * ((w >> 8) & 0xFFu) + h[2] * ((w >> 16) & 0xFFu) + h[3] * (w >> 24);
 }
 
-__global__ void __launch_bounds__(kThreads) k_book_select(const uint64_t *__restrict__ hist,
+/* SIZE: warp w of block b sums book b * kSizeWarps + w; the last block
+ * picks. work->bits must hold n_books values; work->ticket is zero before
+ * and after. */
+__global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *__restrict__ hist,
+                                                                const uint8_t *__restrict__ len, unsigned n_books,
+                                                                gg_select_work *__restrict__ work,
+                                                                gg_select *__restrict__ out)
+{
+    __shared__ bool s_last;
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned b = blockIdx.x * kSizeWarps + warp;
+    if (b < n_books) {
+        const uint8_t *row = len + (size_t)b * GLIDE_NSYM, *tab_end = len + (size_t)n_books * GLIDE_NSYM;
+        uint64_t c = 0;
+#pragma unroll
+        for (unsigned i = 0; i < (kGroups4 + 31) / 32; i++) {
+            const unsigned g = lane + 32 * i;
+            if (g < kGroups4) {
+                uint64_t h[4];
+#pragma unroll
+                for (unsigned j = 0; j < 4; j++) h[j] = 4 * g + j < GLIDE_NSYM ? __ldg(hist + 4 * g + j) : 0;
+                c += group_bits(row, g, len, tab_end, h);
+            }
+        }
+        for (int o = 16; o > 0; o >>= 1) c += __shfl_xor_sync(0xFFFFFFFFu, c, o);
+        if (lane == 0) work->bits[b] = c;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        s_last = atomicAdd(&work->ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!s_last || warp != 0) return;
+    __threadfence();
+    /* First minimum under the CPU's `cost < best_cost` on the converted
+     * doubles, starting from +inf; equal costs keep the lower id. */
+    double bc = INFINITY;
+    unsigned bi = 0xFFFFFFFFu;
+    for (unsigned k = lane; k < n_books; k += 32) {
+        const double c = (double)__ldcg(work->bits + k);
+        if (c < bc) { bc = c; bi = k; }
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        const double oc = __shfl_xor_sync(0xFFFFFFFFu, bc, o);
+        const unsigned oi = __shfl_xor_sync(0xFFFFFFFFu, bi, o);
+        if (oc < bc || (oc == bc && oi < bi)) { bc = oc; bi = oi; }
+    }
+    if (lane == 0) {
+        const unsigned best = bi == 0xFFFFFFFFu ? 0 : bi;
+        out->book = best;
+        out->pad = 0;
+        out->bits = __ldcg(work->bits + best);
+        work->ticket = 0;
+    }
+}
+
+__global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict__ hist,
                                                           const uint8_t *__restrict__ len,
                                                           const float *__restrict__ log2q, unsigned n_books,
-                                                          int score, gg_select *__restrict__ out)
+                                                          gg_select *__restrict__ out)
 {
     __shared__ union {
         uint64_t h[GLIDE_NSYM];  /* counts of the nonzero symbols, compacted */
@@ -68,13 +123,7 @@ __global__ void __launch_bounds__(kThreads) k_book_select(const uint64_t *__rest
     __shared__ uint16_t s_nz[GLIDE_NSYM];  /* their symbol ids, increasing */
     __shared__ unsigned s_base[kChunks + 1];
     __shared__ double s_cost[kMaxBooks];
-    __shared__ __align__(16) union {
-        struct {
-            uint64_t bits[kMaxBooks];          /* each book's exact bits */
-            uint64_t hist[4 * kGroups4];       /* the whole histogram, zero-padded (dense path) */
-        } sz;                                  /* SIZE */
-        float q[kTileFloats];                  /* CE: a tile of log2 q values */
-    } s_u;
+    __shared__ __align__(16) float s_q[kTileFloats]; /* a tile of log2 q values */
     __shared__ unsigned s_best;
 
     const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -111,7 +160,6 @@ __global__ void __launch_bounds__(kThreads) k_book_select(const uint64_t *__rest
     for (unsigned r = 0; r < 2; r++) {
         const unsigned ch = warp + r * n_warps;
         const unsigned bm = __ballot_sync(0xFFFFFFFFu, hv[r] != 0);
-        if (score == 0 && ch * 32 + lane < 4 * kGroups4) s_u.sz.hist[ch * 32 + lane] = hv[r];
         if (hv[r]) {
             const unsigned k = s_base[ch] + __popc(bm & ((1u << lane) - 1u));
             s_h[k] = hv[r];
@@ -121,72 +169,7 @@ __global__ void __launch_bounds__(kThreads) k_book_select(const uint64_t *__rest
     __syncthreads();
     const unsigned m = s_base[kChunks];
 
-    if (score == 0 && m > kDenseFrom) {
-        /* Many symbols: every book against the whole histogram (a zero count
-         * adds nothing), lanes on consecutive 4-symbol groups so that the
-         * length bytes come in coalesced 32-bit words. */
-        const uint8_t *tab_end = len + (size_t)n_books * GLIDE_NSYM;
-        for (unsigned b = warp; b < n_books; b += n_warps) {
-            const uint8_t *row = len + (size_t)b * GLIDE_NSYM;
-            uint64_t c = 0;
-#pragma unroll
-            for (unsigned i = 0; i < (kGroups4 + 31) / 32; i++) {
-                const unsigned g = lane + 32 * i;
-                if (g < kGroups4) {
-                    c += group_bits(row, g, len, tab_end, &s_u.sz.hist[4 * g]);
-                }
-            }
-            for (int o = 16; o > 0; o >>= 1) c += __shfl_xor_sync(0xFFFFFFFFu, c, o);
-            if (lane == 0) {
-                s_u.sz.bits[b] = c;
-                s_cost[b] = (double)c; /* the CPU compares the converted double */
-            }
-        }
-    } else if (score == 0) {
-        /* Few symbols: a warp sums kGroup books at once over the compacted
-         * histogram, its lanes striding over the symbols, kBatch symbols per
-         * lane loaded before any is used (the length table sits in L2).
-         * Batches past the last symbol are skipped warp-uniformly. */
-        for (unsigned b0 = warp; b0 < n_books; b0 += n_warps * kGroup) {
-            const uint8_t *bl[kGroup];
-            uint64_t c[kGroup];
-#pragma unroll
-            for (unsigned j = 0; j < kGroup; j++) {
-                const unsigned b = b0 + j * n_warps;
-                bl[j] = len + (size_t)(b < n_books ? b : b0) * GLIDE_NSYM;
-                c[j] = 0;
-            }
-            for (unsigned kb = 0; kb < m; kb += 32 * kBatch) {
-                uint64_t h[kBatch];
-                unsigned sy[kBatch];
-#pragma unroll
-                for (unsigned u = 0; u < kBatch; u++) {
-                    const unsigned k = kb + u * 32 + lane;
-                    h[u] = k < m ? s_h[k] : 0; /* a zero count adds nothing */
-                    sy[u] = k < m ? s_nz[k] : 0;
-                }
-                unsigned v[kGroup][kBatch];
-#pragma unroll
-                for (unsigned j = 0; j < kGroup; j++)
-#pragma unroll
-                    for (unsigned u = 0; u < kBatch; u++)
-                        v[j][u] = (b0 + j * n_warps < n_books && kb + u * 32 < m) ? bl[j][sy[u]] : 0;
-#pragma unroll
-                for (unsigned j = 0; j < kGroup; j++)
-#pragma unroll
-                    for (unsigned u = 0; u < kBatch; u++) c[j] += h[u] * (uint64_t)v[j][u];
-            }
-#pragma unroll
-            for (unsigned j = 0; j < kGroup; j++) {
-                for (int o = 16; o > 0; o >>= 1) c[j] += __shfl_xor_sync(0xFFFFFFFFu, c[j], o);
-                const unsigned b = b0 + j * n_warps;
-                if (lane == 0 && b < n_books) {
-                    s_u.sz.bits[b] = c[j];
-                    s_cost[b] = (double)c[j]; /* the CPU compares the converted double */
-                }
-            }
-        }
-    } else {
+    {
         /* The products can be formed in any order, the sum not: one thread
          * walks one book's sum in symbol order. Its log2 q values come
          * through a shared tile of tk symbols x n_books that the whole block
@@ -222,11 +205,11 @@ __global__ void __launch_bounds__(kThreads) k_book_select(const uint64_t *__rest
             const unsigned kn = m - k0 < tk ? m - k0 : tk;
 #pragma unroll
             for (unsigned u = 0; u < kPerThread; u++)
-                if (ni[u] != 0xFFFFFFFFu) s_u.q[ni[u]] = nv[u];
+                if (ni[u] != 0xFFFFFFFFu) s_q[ni[u]] = nv[u];
             __syncthreads();
             fetch(k0 + tk);
             if (tid < n_books) {
-                const float *row = &s_u.q[tid * stride];
+                const float *row = &s_q[tid * stride];
                 unsigned k = 0;
                 for (; k + 8 <= kn; k += 8) {
                     double pr[8];
@@ -265,16 +248,10 @@ __global__ void __launch_bounds__(kThreads) k_book_select(const uint64_t *__rest
     const unsigned best = s_best;
 
     if (warp == 0) {
-        uint64_t bits;
-        if (score == 0) {
-            bits = s_u.sz.bits[best];
-        } else {
-            const uint8_t *bl = len + (size_t)best * GLIDE_NSYM;
-            uint64_t c = 0;
-            for (unsigned k = lane; k < m; k += 32) c += hist[s_nz[k]] * (uint64_t)__ldg(bl + s_nz[k]); /* s_h holds doubles now */
-            for (int o = 16; o > 0; o >>= 1) c += __shfl_xor_sync(0xFFFFFFFFu, c, o);
-            bits = c;
-        }
+        const uint8_t *bl = len + (size_t)best * GLIDE_NSYM;
+        uint64_t bits = 0;
+        for (unsigned k = lane; k < m; k += 32) bits += hist[s_nz[k]] * (uint64_t)__ldg(bl + s_nz[k]); /* s_h holds doubles now */
+        for (int o = 16; o > 0; o >>= 1) bits += __shfl_xor_sync(0xFFFFFFFFu, bits, o);
         if (lane == 0) {
             out->book = best;
             out->pad = 0;
@@ -286,10 +263,16 @@ __global__ void __launch_bounds__(kThreads) k_book_select(const uint64_t *__rest
 } /* namespace */
 
 extern "C" cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_select *d_out,
-                                      cudaStream_t s)
+                                      gg_select_work *d_work, cudaStream_t s)
 {
     if (!d_hist || !d_out || !dict.len || dict.n_books == 0 || dict.n_books > kMaxBooks) return cudaErrorInvalidValue;
-    if (score != 0 && !dict.log2q) return cudaErrorInvalidValue;
-    k_book_select<<<1, kThreads, 0, s>>>(d_hist, dict.len, dict.log2q, dict.n_books, score, d_out);
+    if (score == 0) {
+        if (!d_work) return cudaErrorInvalidValue;
+        k_book_size<<<(dict.n_books + kSizeWarps - 1) / kSizeWarps, kSizeWarps * 32, 0, s>>>(d_hist, dict.len,
+                                                                                           dict.n_books, d_work, d_out);
+        return cudaGetLastError();
+    }
+    if (!dict.log2q) return cudaErrorInvalidValue;
+    k_book_ce<<<1, kThreads, 0, s>>>(d_hist, dict.len, dict.log2q, dict.n_books, d_out);
     return cudaGetLastError();
 }

@@ -161,12 +161,28 @@ unsigned crc_blocks(uint64_t n_max)
     return (unsigned)(((n_max + L - 1) / L + 2 + kThreads - 1) / kThreads);
 }
 
-/* the final register, and its little-endian bytes after the n covered ones */
-__device__ __forceinline__ void put_crc(uint32_t c, uint32_t *d_crc, uint8_t *store, uint64_t n)
+/* What becomes of the final register: it goes to *crc; with store, also
+ * little-endian after the n covered bytes (a stream's trailing checksum);
+ * with bad, it is compared with the 4 bytes found there instead, and *bad
+ * set on a difference. */
+struct crc_out {
+    uint32_t *crc;
+    uint8_t *store;
+    const uint8_t *check;
+    uint32_t *bad;
+    uint32_t *ticket; /* zero before a launch of more than one block, and left zero */
+};
+
+__device__ __forceinline__ void put_crc(uint32_t c, const crc_out &o, uint64_t n)
 {
-    *d_crc = c;
-    if (store && n)
-        for (int k = 0; k < 4; k++) store[n + k] = (uint8_t)(c >> (8 * k));
+    *o.crc = c;
+    if (o.store && n)
+        for (int k = 0; k < 4; k++) o.store[n + k] = (uint8_t)(c >> (8 * k));
+    if (o.bad) {
+        uint32_t want = 0;
+        for (int k = 0; k < 4; k++) want |= (uint32_t)o.check[n + k] << (8 * k);
+        if (want != c) *o.bad = 1;
+    }
 }
 
 __device__ __forceinline__ uint32_t block_xor(uint32_t v, uint32_t *s_red)
@@ -181,33 +197,10 @@ __device__ __forceinline__ uint32_t block_xor(uint32_t v, uint32_t *s_red)
     return v; /* valid in thread 0 only */
 }
 
-__global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restrict__ buf, uint64_t n,
-                                                         const uint64_t *__restrict__ d_n,
-                                                         uint32_t *__restrict__ partial, uint32_t *__restrict__ d_crc,
-                                                         uint8_t *store)
+/* The xor of this thread's pieces' terms. */
+__device__ uint32_t crc_terms(const uint8_t *__restrict__ buf, uint64_t n, uint64_t piece, const crc_tables &s_t)
 {
-    __shared__ __align__(16) crc_tables s_t;
-    __shared__ uint32_t s_red[kThreads / 32];
-    if (d_n) {
-        const uint64_t dn = *d_n;
-        n = dn < n ? dn : n; /* n is the bound here; never read past it */
-    }
-    /* The grid is sized for the bound; a block past the real length's pieces
-     * (most of them when the stream compressed well) leaves before loading
-     * the tables. */
-    const uint64_t piece = crc_piece_bytes(n); /* sized for the real length, not the bound */
-    if ((uint64_t)blockIdx.x * blockDim.x > n / piece + 2) {
-        if (threadIdx.x == 0 && gridDim.x > 1) partial[blockIdx.x] = 0;
-        return;
-    }
-    {
-        /* both tables now, so that no global load is left on the way out */
-        const uint4 *src = reinterpret_cast<const uint4 *>(&g_crc_tab);
-        uint4 *dst = reinterpret_cast<uint4 *>(&s_t);
-        for (unsigned i = threadIdx.x; i < sizeof(crc_tables) / 16; i += blockDim.x) dst[i] = src[i];
-    }
     const crc_plan p = crc_make_plan(buf, n, piece);
-    __syncthreads();
     const slice_tab &T = s_t.slice;
     const xpow_tab &X = s_t.xpow;
 
@@ -250,44 +243,79 @@ __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restri
         if (idx == 0) t ^= gf_mul(0xFFFFFFFFu, xpow8(n, T, X), T); /* the initial register's share */
         term ^= t;
     }
-    term = block_xor(term, s_red);
-    if (threadIdx.x == 0) {
-        if (gridDim.x == 1)
-            put_crc(~term, d_crc, store, n);
-        else
-            partial[blockIdx.x] = term;
-    }
+    return term;
 }
 
-__global__ void __launch_bounds__(kThreads) k_crc_finish(const uint32_t *__restrict__ partial, unsigned count,
-                                                         uint32_t *__restrict__ d_crc, uint8_t *store,
-                                                         uint64_t n_max, const uint64_t *__restrict__ d_n)
+__global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restrict__ buf, uint64_t n,
+                                                         const uint64_t *__restrict__ d_n,
+                                                         uint32_t *__restrict__ partial, crc_out out)
 {
+    __shared__ __align__(16) crc_tables s_t;
     __shared__ uint32_t s_red[kThreads / 32];
+    __shared__ bool s_last;
+    if (d_n) {
+        const uint64_t dn = *d_n;
+        n = dn < n ? dn : n; /* n is the bound here; never read past it */
+    }
+    /* The grid is sized for the bound; a block past the real length's pieces
+     * (most of them when the stream compressed well) skips the work, and
+     * only counts itself in. */
+    const uint64_t piece = crc_piece_bytes(n); /* sized for the real length, not the bound */
+    uint32_t term = 0;
+    if ((uint64_t)blockIdx.x * blockDim.x <= n / piece + 2) {
+        /* Both tables, every load issued before the first store, so that the
+         * copy costs one trip to L2 rather than one per round. */
+        constexpr unsigned kVec = sizeof(crc_tables) / 16, kPer = (kVec + kThreads - 1) / kThreads;
+        const uint4 *src = reinterpret_cast<const uint4 *>(&g_crc_tab);
+        uint4 *dst = reinterpret_cast<uint4 *>(&s_t);
+        uint4 r[kPer];
+#pragma unroll
+        for (unsigned u = 0; u < kPer; u++) {
+            const unsigned i = threadIdx.x + u * kThreads;
+            if (i < kVec) r[u] = __ldg(src + i);
+        }
+#pragma unroll
+        for (unsigned u = 0; u < kPer; u++) {
+            const unsigned i = threadIdx.x + u * kThreads;
+            if (i < kVec) dst[i] = r[u];
+        }
+        __syncthreads();
+        term = crc_terms(buf, n, piece, s_t);
+    }
+    term = block_xor(term, s_red);
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0) put_crc(~term, out, n);
+        return;
+    }
+    /* the last block to finish combines the partial terms */
+    if (threadIdx.x == 0) {
+        partial[blockIdx.x] = term;
+        __threadfence();
+        s_last = atomicAdd(out.ticket, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!s_last) return;
+    __threadfence();
     uint32_t v = 0;
-    for (unsigned i = threadIdx.x; i < count; i += blockDim.x) v ^= partial[i];
+    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) v ^= __ldcg(partial + i);
     v = block_xor(v, s_red);
     if (threadIdx.x == 0) {
-        uint64_t n = n_max;
-        if (d_n) n = *d_n < n_max ? *d_n : n_max;
-        put_crc(~v, d_crc, store, n);
+        put_crc(~v, out, n);
+        *out.ticket = 0;
     }
 }
 
 } /* namespace */
 
-static cudaError_t crc_launch(const uint8_t *d_buf, uint64_t n_max, const uint64_t *d_n, uint32_t *d_crc,
-                              void *d_scratch, size_t scratch_bytes, cudaStream_t s, uint8_t *store = nullptr)
+static cudaError_t crc_launch(const uint8_t *d_buf, uint64_t n_max, const uint64_t *d_n, crc_out out,
+                              void *d_scratch, size_t scratch_bytes, cudaStream_t s)
 {
-    if (!d_crc || (n_max && !d_buf)) return cudaErrorInvalidValue;
+    if (!out.crc || (n_max && !d_buf)) return cudaErrorInvalidValue;
     if (n_max >= ((uint64_t)1 << 40)) return cudaErrorInvalidValue; /* xpow8 takes five base-256 digits */
     const unsigned blocks = crc_blocks(n_max);
-    if (blocks > 1 && (!d_scratch || scratch_bytes < (size_t)blocks * sizeof(uint32_t))) return cudaErrorInvalidValue;
-    uint32_t *partial = static_cast<uint32_t *>(d_scratch);
-    k_crc_pieces<<<blocks, kThreads, 0, s>>>(d_buf, n_max, d_n, partial, d_crc, store);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess || blocks == 1) return e;
-    k_crc_finish<<<1, kThreads, 0, s>>>(partial, blocks, d_crc, store, n_max, d_n);
+    if (blocks > 1 && (!d_scratch || scratch_bytes < (size_t)blocks * sizeof(uint32_t) || !out.ticket))
+        return cudaErrorInvalidValue;
+    k_crc_pieces<<<blocks, kThreads, 0, s>>>(d_buf, n_max, d_n, static_cast<uint32_t *>(d_scratch), out);
     return cudaGetLastError();
 }
 
@@ -302,22 +330,33 @@ extern "C" size_t gg_crc32_scratch(uint64_t n)
     return b > 1 ? (size_t)b * sizeof(uint32_t) : 0;
 }
 
-extern "C" cudaError_t gg_crc32(const uint8_t *d_buf, uint64_t n, uint32_t *d_crc, void *d_scratch,
-                                size_t scratch_bytes, cudaStream_t s)
+extern "C" cudaError_t gg_crc32(const uint8_t *d_buf, uint64_t n, uint32_t *d_crc, uint32_t *d_ticket,
+                                void *d_scratch, size_t scratch_bytes, cudaStream_t s)
 {
-    return crc_launch(d_buf, n, nullptr, d_crc, d_scratch, scratch_bytes, s);
+    return crc_launch(d_buf, n, nullptr, crc_out{d_crc, nullptr, nullptr, nullptr, d_ticket}, d_scratch,
+                      scratch_bytes, s);
+}
+
+extern "C" cudaError_t gg_crc32_check(const uint8_t *d_buf, uint64_t n, uint32_t *d_crc, uint32_t *d_bad,
+                                      uint32_t *d_ticket, void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+{
+    if (!d_bad) return cudaErrorInvalidValue;
+    return crc_launch(d_buf, n, nullptr, crc_out{d_crc, nullptr, d_buf, d_bad, d_ticket}, d_scratch, scratch_bytes,
+                      s);
 }
 
 extern "C" cudaError_t gg_crc32_dn(const uint8_t *d_buf, uint64_t n_max, const uint64_t *d_n, uint32_t *d_crc,
-                                   void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+                                   uint32_t *d_ticket, void *d_scratch, size_t scratch_bytes, cudaStream_t s)
 {
     if (!d_n) return cudaErrorInvalidValue;
-    return crc_launch(d_buf, n_max, d_n, d_crc, d_scratch, scratch_bytes, s);
+    return crc_launch(d_buf, n_max, d_n, crc_out{d_crc, nullptr, nullptr, nullptr, d_ticket}, d_scratch,
+                      scratch_bytes, s);
 }
 
 extern "C" cudaError_t gg_crc32_dn_store(uint8_t *d_buf, uint64_t n_max, const uint64_t *d_n, uint32_t *d_crc,
-                                         void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+                                         uint32_t *d_ticket, void *d_scratch, size_t scratch_bytes, cudaStream_t s)
 {
     if (!d_n) return cudaErrorInvalidValue;
-    return crc_launch(d_buf, n_max, d_n, d_crc, d_scratch, scratch_bytes, s, d_buf);
+    return crc_launch(d_buf, n_max, d_n, crc_out{d_crc, d_buf, nullptr, nullptr, d_ticket}, d_scratch,
+                      scratch_bytes, s);
 }

@@ -40,11 +40,23 @@ typedef struct {
     uint32_t outlier_ticket;         /* blocks done counting outliers (the last one scans) */
 } gg_place;
 
-/* Scores every book against the histogram (GLIDE_NSYM u64 counts) and writes
- * the winner: exactly cpu/book_select.c's glide_book_select (score 0 =
- * GLIDE_SCORE_SIZE: integer size, first minimum wins; 1 = cross entropy,
- * summed per book in increasing symbol order so the doubles match the CPU). */
-cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_select *d_out, cudaStream_t s);
+#define GG_MAX_BOOKS 1024u
+
+/* Device work area of gg_book_select: one per stream, zeroed once when
+ * allocated; every call leaves the ticket zero again. */
+typedef struct {
+    uint64_t bits[GG_MAX_BOOKS]; /* each book's size in bits */
+    uint32_t ticket;             /* blocks done */
+    uint32_t pad;
+} gg_select_work;
+
+/* Scores every book (at most GG_MAX_BOOKS) against the histogram (GLIDE_NSYM
+ * u64 counts) and writes the winner: exactly cpu/book_select.c's
+ * glide_book_select (score 0 = GLIDE_SCORE_SIZE: integer size, first minimum
+ * wins; 1 = cross entropy, summed per book in increasing symbol order so the
+ * doubles match the CPU). d_work is used by score 0. */
+cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_select *d_out, gg_select_work *d_work,
+                           cudaStream_t s);
 
 /* Encodes n symbols with the code of d_enc exactly as glide_huff_encode:
  * writes n_seg = ceil(n / GLIDE_SEG_SYMS) u16 little-endian byte counts to
@@ -74,19 +86,25 @@ cudaError_t gg_huff_decode(const glide_huff_dec *d_dec, const uint8_t *d_segtab,
                            unsigned *d_err, void *d_scratch, size_t scratch_bytes, cudaStream_t s);
 
 /* CRC-32 (zlib's, as common/crc32.c) of d_buf[0..n) written to *d_crc; for
- * n up to GLIDE_MAX_INPUT_BYTES + a header. */
+ * n up to GLIDE_MAX_INPUT_BYTES + a header. One launch: the last block to
+ * finish combines the others' terms, counted on *d_ticket, which must be
+ * zero before the call and is left zero (a chunk's state holds one). */
 size_t gg_crc32_scratch(uint64_t n);
-cudaError_t gg_crc32(const uint8_t *d_buf, uint64_t n, uint32_t *d_crc, void *d_scratch, size_t scratch_bytes,
-                     cudaStream_t s);
+cudaError_t gg_crc32(const uint8_t *d_buf, uint64_t n, uint32_t *d_crc, uint32_t *d_ticket, void *d_scratch,
+                     size_t scratch_bytes, cudaStream_t s);
+/* gg_crc32 that also compares the CRC with the 4 little-endian bytes at
+ * d_buf + n (a stream's trailing checksum) and sets *d_bad on a difference. */
+cudaError_t gg_crc32_check(const uint8_t *d_buf, uint64_t n, uint32_t *d_crc, uint32_t *d_bad, uint32_t *d_ticket,
+                           void *d_scratch, size_t scratch_bytes, cudaStream_t s);
 
 /* The same over d_buf[0..*d_n) where the length is only known on the
  * device (n_max bounds it; *d_n = 0 gives the CRC of nothing). */
 cudaError_t gg_crc32_dn(const uint8_t *d_buf, uint64_t n_max, const uint64_t *d_n, uint32_t *d_crc,
-                        void *d_scratch, size_t scratch_bytes, cudaStream_t s);
+                        uint32_t *d_ticket, void *d_scratch, size_t scratch_bytes, cudaStream_t s);
 /* gg_crc32_dn that also stores the CRC little-endian at d_buf + *d_n when
  * *d_n > 0 (a stream's trailing checksum), without another launch. */
 cudaError_t gg_crc32_dn_store(uint8_t *d_buf, uint64_t n_max, const uint64_t *d_n, uint32_t *d_crc,
-                              void *d_scratch, size_t scratch_bytes, cudaStream_t s);
+                              uint32_t *d_ticket, void *d_scratch, size_t scratch_bytes, cudaStream_t s);
 
 #ifdef __cplusplus
 }

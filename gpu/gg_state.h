@@ -43,6 +43,7 @@ typedef struct {
     uint32_t crc;
     uint32_t err;                    /* decode: nonzero if the payload is inconsistent */
     uint32_t crc_bad;                /* decode: the CRC does not match */
+    uint32_t crc_ticket;             /* the CRC kernel's blocks done (zero between launches) */
 } gg_state;
 
 #define GG_ERR_CORRUPT 1u

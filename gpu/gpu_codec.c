@@ -60,6 +60,7 @@ typedef struct {
     glide_huff_enc *d_dict_enc; /* every book's codewords: a dictionary chunk uploads no code */
     unsigned n_books;
     gg_state *d_st, *h_st, *dh_st; /* h_st: mapped, dh_st its device address */
+    gg_select_work *d_sel_work;
     uint64_t *h_flag, *dh_flag;    /* gg_plan's word to the host (mapped), and the chunk number */
     uint64_t seq;
     glide_huff_enc *d_enc, *h_enc;
@@ -148,6 +149,8 @@ static void ctx_init(void)
     free(he);
     if (!ok) goto fail;
     if (cudaMalloc((void **)&G.d_st, sizeof(gg_state)) != cudaSuccess ||
+        cudaMalloc((void **)&G.d_sel_work, sizeof(gg_select_work)) != cudaSuccess ||
+        cudaMemset(G.d_sel_work, 0, sizeof(gg_select_work)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_enc, sizeof(glide_huff_enc)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_dec, sizeof(glide_huff_dec)) != cudaSuccess ||
         cudaHostAlloc((void **)&G.h_st, sizeof(gg_state), cudaHostAllocMapped) != cudaSuccess ||
@@ -450,7 +453,7 @@ static cudaError_t front_enqueue(const void *arg, int timed)
     if ((e = gg_encode(G.x.p, j->g, j->method, st, G.sym.p, G.r.p, G.s)) != cudaSuccess) return e;
     if (timed) stage("predict+quantize+histogram");
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
-    if ((e = gg_book_select(st->hist, dict, a->score, &st->sel, G.s)) != cudaSuccess) return e;
+    if ((e = gg_book_select(st->hist, dict, a->score, &st->sel, G.d_sel_work, G.s)) != cudaSuccess) return e;
     if (timed) stage("book select");
     return cudaSuccess;
 }

@@ -68,6 +68,19 @@ template <typename T> static T *dalloc(size_t count)
     return static_cast<T *>(p);
 }
 static void *dscratch(size_t bytes) { return dalloc<char>(bytes ? bytes : 1); }
+/* a zeroed counter, as the CRC and book-selection kernels take */
+static uint32_t *dticket(void)
+{
+    uint32_t *t = dalloc<uint32_t>(1);
+    CK(cudaMemset(t, 0, 4));
+    return t;
+}
+static uint32_t dread32(const uint32_t *d)
+{
+    uint32_t v;
+    CK(cudaMemcpy(&v, d, 4, cudaMemcpyDeviceToHost));
+    return v;
+}
 
 /* ---- symbol sources ---- */
 enum { DIST_LAPLACE, DIST_WIDE, DIST_UNIFORM, DIST_SINGLE, DIST_TWO, DIST_EDGES, DIST_COUNT };
@@ -155,14 +168,14 @@ static void test_crc(void)
     for (size_t i = 0; i < h.size(); i++) h[i] = (uint8_t)(rnd() >> 56);
     uint8_t *d = dalloc<uint8_t>(h.size());
     CK(cudaMemcpy(d, h.data(), h.size(), cudaMemcpyHostToDevice));
-    uint32_t *d_crc = dalloc<uint32_t>(1);
+    uint32_t *d_crc = dalloc<uint32_t>(1), *tk = dticket();
     size_t sb = gg_crc32_scratch(big + 64);
     void *scr = dscratch(sb);
     if (g_checks_on) {
     int bad = 0, n_small = 0;
     for (size_t n = 0; n <= 1000; n++) {
         for (size_t off = 0; off < 16; off += (n < 64 ? 1 : 5)) {
-            CK(gg_crc32(d + off, n, d_crc, scr, sb, 0));
+            CK(gg_crc32(d + off, n, d_crc, tk, scr, sb, 0));
             uint32_t g;
             CK(cudaMemcpy(&g, d_crc, 4, cudaMemcpyDeviceToHost));
             const uint32_t c = glide_crc32(h.data() + off, n);
@@ -181,7 +194,7 @@ static void test_crc(void)
             if (n + off > h.size()) continue;
             const size_t need = gg_crc32_scratch(n);
             check(need <= sb, "crc32 scratch for %zu bytes (%zu) within the one for %zu", n, need, big + 64);
-            CK(gg_crc32(d + off, n, d_crc, scr, need, 0));
+            CK(gg_crc32(d + off, n, d_crc, tk, scr, need, 0));
             uint32_t g;
             CK(cudaMemcpy(&g, d_crc, 4, cudaMemcpyDeviceToHost));
             const uint32_t c = glide_crc32(h.data() + off, n);
@@ -199,7 +212,7 @@ static void test_crc(void)
                 const size_t off = (size_t)rbelow(4);
                 const uint64_t n64 = n;
                 CK(cudaMemcpy(d_n, &n64, 8, cudaMemcpyHostToDevice));
-                CK(gg_crc32_dn(d + off, n_max, d_n, d_crc, scr, gg_crc32_scratch(n_max), 0));
+                CK(gg_crc32_dn(d + off, n_max, d_n, d_crc, tk, scr, gg_crc32_scratch(n_max), 0));
                 uint32_t g;
                 CK(cudaMemcpy(&g, d_crc, 4, cudaMemcpyDeviceToHost));
                 const uint32_t c = glide_crc32(h.data() + off, n);
@@ -218,7 +231,7 @@ static void test_crc(void)
                 const uint64_t n64 = n;
                 CK(cudaMemcpy(d2, h.data(), n_max + 16, cudaMemcpyHostToDevice));
                 CK(cudaMemcpy(d_n, &n64, 8, cudaMemcpyHostToDevice));
-                CK(gg_crc32_dn_store(d2 + off, n_max, d_n, d_crc, scr, gg_crc32_scratch(n_max), 0));
+                CK(gg_crc32_dn_store(d2 + off, n_max, d_n, d_crc, tk, scr, gg_crc32_scratch(n_max), 0));
                 uint8_t got[8];
                 uint32_t g;
                 CK(cudaMemcpy(got, d2 + off + n, 8, cudaMemcpyDeviceToHost));
@@ -234,6 +247,27 @@ static void test_crc(void)
             }
         }
         check(sbad == 0, "crc32_dn_store: %d cases, CRC stored after the covered bytes, %d wrong", scases, sbad);
+        /* the check variant: a trailing CRC that matches leaves the flag alone, a wrong one sets it */
+        uint32_t *d_bad = dalloc<uint32_t>(1);
+        int cbad = 0, ccases = 0;
+        for (size_t n : lens) {
+            const uint32_t c = glide_crc32(h.data(), n);
+            for (int flip = 0; flip < 2; flip++) {
+                std::vector<uint8_t> t(h.begin(), h.begin() + n + 4);
+                for (int k = 0; k < 4; k++) t[n + k] = (uint8_t)(c >> (8 * k));
+                if (flip) t[n + (n % 4)] ^= (uint8_t)(1u << (n % 8));
+                CK(cudaMemcpy(d2, t.data(), n + 4, cudaMemcpyHostToDevice));
+                CK(cudaMemset(d_bad, 0, 4));
+                CK(gg_crc32_check(d2, n, d_crc, d_bad, tk, scr, gg_crc32_scratch(n), 0));
+                ccases++;
+                if ((dread32(d_bad) != (uint32_t)flip || dread32(d_crc) != c) && cbad++ < 5)
+                    printf("     crc32_check n=%zu flipped=%d: flag %u\n", n, flip, dread32(d_bad));
+            }
+        }
+        check(cbad == 0, "crc32_check: %d cases, a wrong trailing CRC flagged and a right one not, %d wrong", ccases,
+              cbad);
+        check(dread32(tk) == 0, "crc32: the blocks' counter is back to zero after every call");
+        CK(cudaFree(d_bad));
         CK(cudaFree(d2));
         CK(cudaFree(d_n));
     }
@@ -242,12 +276,13 @@ static void test_crc(void)
         warm_gpu();
         for (size_t n : {(size_t)0, (size_t)4096, (size_t)1 << 20, (size_t)4 << 20, (size_t)64 << 20, big}) {
             if (n > big) continue;
-            const double us = time_us([&] { CK(gg_crc32(d, n, d_crc, scr, sb, 0)); }, 20);
+            const double us = time_us([&] { CK(gg_crc32(d, n, d_crc, tk, scr, sb, 0)); }, 20);
             printf("time crc32 %zu bytes: %.2f us (%.1f GB/s)\n", n, us, n / (1e3 * us));
         }
     }
     CK(cudaFree(scr));
     CK(cudaFree(d_crc));
+    CK(cudaFree(tk));
     CK(cudaFree(d));
 }
 
@@ -278,6 +313,17 @@ static dev_dict upload_dict(const glide_dictionary *d, unsigned off = 0)
     return r;
 }
 
+/* gg_book_select's work area, zeroed once as the codec's */
+static gg_select_work *sel_work(void)
+{
+    static gg_select_work *w;
+    if (!w) {
+        w = dalloc<gg_select_work>(1);
+        CK(cudaMemset(w, 0, sizeof *w));
+    }
+    return w;
+}
+
 static int select_compare(const glide_dictionary *d, const dev_dict &dd, const uint64_t *hist, uint64_t *d_hist,
                           gg_select *d_out, int score, char *why, size_t why_len)
 {
@@ -285,7 +331,7 @@ static int select_compare(const glide_dictionary *d, const dev_dict &dd, const u
     const unsigned cbook = glide_book_select(d, hist, (glide_score)score, &cbits);
     CK(cudaMemcpy(d_hist, hist, GLIDE_NSYM * sizeof(uint64_t), cudaMemcpyHostToDevice));
     CK(cudaMemset(d_out, 0xEE, sizeof(gg_select)));
-    CK(gg_book_select(d_hist, dd.g, score, d_out, 0));
+    CK(gg_book_select(d_hist, dd.g, score, d_out, sel_work(), 0));
     gg_select g;
     CK(cudaMemcpy(&g, d_out, sizeof g, cudaMemcpyDeviceToHost));
     snprintf(why, why_len, "gpu book %u bits %llu, cpu book %u bits %llu", g.book, (unsigned long long)g.bits, cbook,
@@ -359,6 +405,9 @@ static void test_select(void)
             const int ok = select_compare(&od, odd, hist.data(), d_hist, d_out, score, why, sizeof why);
             check(ok, "book_select score %d with a one-book dictionary: %s", score, why);
         }
+        uint32_t ticket = 1;
+        CK(cudaMemcpy(&ticket, &sel_work()->ticket, 4, cudaMemcpyDeviceToHost));
+        check(ticket == 0, "book_select: the blocks' counter is back to zero after every call");
         CK(cudaFree(tdd.len));
         CK(cudaFree(tdd.log2q));
         CK(cudaFree(odd.len));
@@ -374,7 +423,7 @@ static void test_select(void)
                 if (dense || (i > 480 && i < 541)) hist[i] = 1 + rbelow(100000);
             CK(cudaMemcpy(d_hist, hist.data(), GLIDE_NSYM * 8, cudaMemcpyHostToDevice));
             for (int score = 0; score < 2; score++) {
-                const double us = time_us([&] { CK(gg_book_select(d_hist, dd.g, score, d_out, 0)); }, 100);
+                const double us = time_us([&] { CK(gg_book_select(d_hist, dd.g, score, d_out, sel_work(), 0)); }, 100);
                 printf("time book_select score %d, %s, %u books: %.2f us per call (back to back)\n", score,
                        what[dense], d->n_books, us);
             }
@@ -772,11 +821,11 @@ static void profile_once(void)
     for (auto &x : h) x = (uint8_t)rnd();
     uint8_t *d = dalloc<uint8_t>(nb);
     CK(cudaMemcpy(d, h.data(), nb, cudaMemcpyHostToDevice));
-    uint32_t *d_crc = dalloc<uint32_t>(1);
+    uint32_t *d_crc = dalloc<uint32_t>(1), *tk = dticket();
     const size_t sb = gg_crc32_scratch(nb);
     void *scr = dscratch(sb);
-    CK(gg_crc32(d, 4096, d_crc, scr, sb, 0));
-    CK(gg_crc32(d, nb, d_crc, scr, sb, 0));
+    CK(gg_crc32(d, 4096, d_crc, tk, scr, sb, 0));
+    CK(gg_crc32(d, nb, d_crc, tk, scr, sb, 0));
     CK(cudaDeviceSynchronize());
 
     const glide_dictionary *dict = glide_dict_get(GLIDE_DICT_VERSION);
@@ -786,8 +835,8 @@ static void profile_once(void)
     std::vector<uint64_t> hist(GLIDE_NSYM);
     for (auto &x : hist) x = 1 + rbelow(100000);
     CK(cudaMemcpy(d_hist, hist.data(), GLIDE_NSYM * 8, cudaMemcpyHostToDevice));
-    CK(gg_book_select(d_hist, dd.g, 0, d_sel, 0));
-    CK(gg_book_select(d_hist, dd.g, 1, d_sel, 0));
+    CK(gg_book_select(d_hist, dd.g, 0, d_sel, sel_work(), 0));
+    CK(gg_book_select(d_hist, dd.g, 1, d_sel, sel_work(), 0));
 
     const uint64_t n = (uint64_t)1 << 18;
     dev_huff dh = dev_huff_setup(dict, make_symbols(DIST_LAPLACE, n), 2 * n);

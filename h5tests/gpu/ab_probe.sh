@@ -43,10 +43,10 @@ run)
             echo "$v $r: 256^3 kernel-only compress $(grep -m1 '^| 256³ | 67.1 |' "$OUT/r_${v}_$r.md" | cut -d'|' -f5,6) µs, GB/s; 64^3 call $(grep -m1 '^| 64³ | 1.05 |' "$OUT/r_${v}_$r.md" | cut -d'|' -f4,5) µs"
             for side in 64 256; do
                 printf '%s: ' "$side^3"
-                grep -A14 "### ${side}³ compress" "$OUT/r_${v}_$r.md" | grep "predict+quantize\|^| tune\|^| range\|^| choose\|^| book\|huffman" | cut -d'|' -f2,3 | tr '\n' ' '
+                grep -A14 "### ${side}³ compress" "$OUT/r_${v}_$r.md" | grep "predict+quantize\|^| tune\|^| range\|^| choose\|^| book\|huffman\|^| crc" | cut -d'|' -f2,3 | tr '\n' ' '
                 echo
             done
-            grep -A8 "### 256³ decompress" "$OUT/r_${v}_$r.md" | grep "reconstruct\|huffman" | cut -d'|' -f2,3 | tr '\n' ' '
+            grep -A8 "### 256³ decompress" "$OUT/r_${v}_$r.md" | grep "reconstruct\|huffman\|^| crc" | cut -d'|' -f2,3 | tr '\n' ' '
             echo
         done
     done
