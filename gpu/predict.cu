@@ -21,10 +21,11 @@ template <> struct Bits<float> {
     typedef uint32_t U;
     static __device__ __forceinline__ U of(float v) { return __float_as_uint(v); }
     static __device__ __forceinline__ float from(U b) { return __uint_as_float(b); }
-    static __device__ __forceinline__ unsigned long long key(float v)
+    /* order-preserving: negatives flipped whole, positives get the sign bit */
+    static __device__ __forceinline__ U key(float v)
     {
-        U u = of(v);
-        return (u & 0x80000000u) ? (~u & 0xFFFFFFFFu) : (u | 0x80000000u);
+        const U u = of(v);
+        return u ^ ((U)((int32_t)u >> 31) | 0x80000000u);
     }
     static __device__ __forceinline__ float unkey(unsigned long long k)
     {
@@ -36,7 +37,7 @@ template <> struct Bits<double> {
     typedef unsigned long long U;
     static __device__ __forceinline__ U of(double v) { return (U)__double_as_longlong(v); }
     static __device__ __forceinline__ double from(U b) { return __longlong_as_double((long long)b); }
-    static __device__ __forceinline__ unsigned long long key(double v)
+    static __device__ __forceinline__ U key(double v)
     {
         U u = of(v);
         return (u >> 63) ? ~u : (u | 0x8000000000000000ull);
@@ -197,11 +198,14 @@ template <class T>
 __global__ void __launch_bounds__(GG_THREADS)
     range_k(const T *x, gg_grid g, int mode, double eb, double alpha_opt, int interp, gg_state *st)
 {
-    __shared__ unsigned long long smn[GG_THREADS / 32], smx[GG_THREADS / 32];
-    unsigned long long mn = ~0ull, mx = 0;
+    /* keys as wide as the values: 64-bit compares on float keys cost the
+     * scan more instructions than its loads could hide */
+    typedef typename Bits<T>::U K;
+    __shared__ K smn[GG_THREADS / 32], smx[GG_THREADS / 32];
+    K mn = ~(K)0, mx = 0;
     auto take = [&](T v) {
         if (!isfinite(v) || is_fill(g, v)) return;
-        unsigned long long k = Bits<T>::key(v);
+        const K k = Bits<T>::key(v);
         mn = k < mn ? k : mn;
         mx = k > mx ? k : mx;
     };
@@ -220,7 +224,7 @@ __global__ void __launch_bounds__(GG_THREADS)
     }
     for (uint64_t i = nv * W + tid; i < g.count; i += stride) take(x[i]);
     for (int o = 16; o > 0; o >>= 1) {
-        unsigned long long a = __shfl_down_sync(0xFFFFFFFFu, mn, o), b = __shfl_down_sync(0xFFFFFFFFu, mx, o);
+        const K a = __shfl_down_sync(0xFFFFFFFFu, mn, o), b = __shfl_down_sync(0xFFFFFFFFu, mx, o);
         mn = a < mn ? a : mn;
         mx = b > mx ? b : mx;
     }
@@ -234,9 +238,9 @@ __global__ void __launch_bounds__(GG_THREADS)
             mn = smn[w] < mn ? smn[w] : mn;
             mx = smx[w] > mx ? smx[w] : mx;
         }
-        if (mn != ~0ull) {
-            atomicMin((unsigned long long *)&st->lo_key, mn);
-            atomicMax((unsigned long long *)&st->hi_key, mx);
+        if (mn != ~(K)0) { /* no finite key is all ones (that would be a NaN) */
+            atomicMin((unsigned long long *)&st->lo_key, (unsigned long long)mn);
+            atomicMax((unsigned long long *)&st->hi_key, (unsigned long long)mx);
         }
     }
     if (last_block(&st->done[2]) && threadIdx.x == 0) plan<T>(g, mode, eb, alpha_opt, interp, st);
@@ -420,6 +424,42 @@ __device__ __forceinline__ void lstep_point(const LStep &S, uint32_t t, uint32_t
     l[2] = S.start[2] + (ix << S.lg[2]);
 }
 
+/* Row-order walk of a box-local extent (e[1] x e[2] rows): point t's
+ * coordinates by multiply-high as in lstep_point, where exact. The box
+ * passes (loads, row-order stores) ran two plain 32-bit divisions per point,
+ * about as many instructions as the point's prediction. */
+struct Walk {
+    uint32_t e1, e2, m1, m2;
+    bool fast;
+};
+
+__device__ __forceinline__ Walk walk_make(uint32_t e1, uint32_t e2, uint32_t total)
+{
+    Walk W;
+    W.e1 = e1;
+    W.e2 = e2;
+    W.m1 = div_magic(e1 ? e1 : 1);
+    W.m2 = div_magic(e2 ? e2 : 1);
+    const uint32_t dmax = e1 > e2 ? e1 : e2;
+    W.fast = (uint64_t)total * dmax < (1ull << 32);
+    return W;
+}
+
+__device__ __forceinline__ void walk_point(const Walk &W, uint32_t t, uint32_t &lz, uint32_t &ly, uint32_t &lx)
+{
+    if (W.fast) {
+        const uint32_t u = div_by(t, W.e2, W.m2);
+        lx = t - u * W.e2;
+        lz = div_by(u, W.e1, W.m1);
+        ly = u - lz * W.e1;
+    } else {
+        const uint32_t u = t / W.e2;
+        lx = t % W.e2;
+        ly = u % W.e1;
+        lz = u / W.e1;
+    }
+}
+
 __device__ __forceinline__ void step_point(const Step &S, uint32_t t, uint64_t c[3])
 {
     uint32_t ix = t % S.cnt[2];
@@ -518,8 +558,10 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
     uint32_t E = box_ext(bx, e);
     if (SH) {
         T *sb = (T *)smem;
+        const Walk W = walk_make(e[1], e[2], E);
         for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
-            uint32_t lx = t % e[2], u = t / e[2], ly = u % e[1], lz = u / e[1];
+            uint32_t lx, ly, lz;
+            walk_point(W, t, lz, ly, lx);
             sb[t] = x[(bx.lo[0] + lz) * g.st[0] + (bx.lo[1] + ly) * g.st[1] + bx.lo[2] + lx];
         }
         __syncthreads();
@@ -628,8 +670,10 @@ __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, ui
     long long rs[3] = {(long long)g.st[0], (long long)g.st[1], 1};
     if (SH) {
         T *sb = (T *)smem;
+        const Walk W = walk_make(e[1], e[2], E);
         for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
-            uint32_t lx = t % e[2], u = t / e[2], ly = u % e[1], lz = u / e[1];
+            uint32_t lx, ly, lz;
+            walk_point(W, t, lz, ly, lx);
             sb[t] = base[lz * rs[0] + ly * rs[1] + lx];
         }
         __syncthreads();
@@ -667,8 +711,10 @@ __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, ui
         for (int a = 0; a < 3; a++) o[a] = e[a] < B ? e[a] : B;
         const uint32_t O = o[0] * o[1] * o[2];
         const long long s0 = rs[0], s1 = rs[1];
+        const Walk Wo = walk_make(o[1], o[2], O);
         for (uint32_t t = t0; t < O; t += dt) {
-            uint32_t lx = t % o[2], u = t / o[2], ly = u % o[1], lz = u / o[1];
+            uint32_t lx, ly, lz;
+            walk_point(Wo, t, lz, ly, lx);
             int pz = lz != 0, py = ly != 0, px = lx != 0;
             if (!pz && !py && !px) continue;
             const T *rp = base + (lz * s0 + ly * s1 + lx);
@@ -792,8 +838,10 @@ __global__ void __launch_bounds__(NT)
     const T subst = Bits<T>::from((typename Bits<T>::U)lv->subst_bits);
     const double eb = lv->eb_abs;
 
+    const Walk W = walk_make(e[1], e[2], E);
     for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
-        uint32_t lx = t % e[2], u = t / e[2], ly = u % e[1], lz = u / e[1];
+        uint32_t lx, ly, lz;
+        walk_point(W, t, lz, ly, lx);
         uint64_t gi = (bx.lo[0] + lz) * g.st[0] + (bx.lo[1] + ly) * g.st[1] + bx.lo[2] + lx;
         if (OP == OP_ENCODE) r[t] = x[gi];
         else sb[t] = in.sym[gi];
@@ -892,8 +940,10 @@ __global__ void __launch_bounds__(NT)
     uint32_t o[3];
     for (int a = 0; a < 3; a++) o[a] = e[a] < B ? e[a] : (uint32_t)B;
     const uint32_t O = o[0] * o[1] * o[2];
+    const Walk Wo = walk_make(o[1], o[2], O);
     for (uint32_t t = threadIdx.x; t < O; t += blockDim.x) {
-        uint32_t lx = t % o[2], u = t / o[2], ly = u % o[1], lz = u / o[1];
+        uint32_t lx, ly, lz;
+        walk_point(Wo, t, lz, ly, lx);
         long long lt = lz * rs[0] + ly * rs[1] + lx;
         uint64_t gi = (bx.lo[0] + lz) * g.st[0] + (bx.lo[1] + ly) * g.st[1] + bx.lo[2] + lx;
         unsigned sy = sb[lt];
@@ -1068,10 +1118,16 @@ __global__ void __launch_bounds__(GG_THREADS)
         }
     }
     __syncthreads();
-    const uint64_t pairs = e[0] * e[1], wmax = (e[0] - 1) + (e[1] - 1) + (e[2] - 1);
+    /* e[0] * e[1] <= B^2 <= 2^30: the pairs count in 32 bits, and the
+     * division by e[1], once per pair and wavefront, by multiply-high */
+    const uint32_t pairs = (uint32_t)(e[0] * e[1]);
+    const uint64_t wmax = (e[0] - 1) + (e[1] - 1) + (e[2] - 1);
+    const Walk Wp = walk_make((uint32_t)e[0], (uint32_t)e[1], pairs);
     for (uint64_t w = 1; w <= wmax; w++) {
-        for (uint64_t t = threadIdx.x; t < pairs; t += blockDim.x) {
-            uint64_t a = t / e[1], b = t % e[1];
+        for (uint32_t t = threadIdx.x; t < pairs; t += blockDim.x) {
+            uint32_t z, a32, b32;
+            walk_point(Wp, t, z, a32, b32); /* z = 0: the rows are e[0] x e[1] */
+            const uint64_t a = a32, b = b32;
             if (a + b > w || w - a - b >= e[2]) continue;
             uint64_t c[3] = {bx.lo[0] + a, bx.lo[1] + b, bx.lo[2] + (w - a - b)};
             uint64_t i = c[0] * g.st[0] + c[1] * g.st[1] + c[2];
