@@ -338,6 +338,8 @@ static void section_device(void)
         if (cudaGetDeviceProperties(&prop, dev) == cudaSuccess)
             say("| GPU details | sm_%d%d, %d SMs, %.1f GiB, device %d |\n", prop.major, prop.minor,
                 prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0, dev);
+        say("| host copy threads | %u helpers (GLIDE_GPU_COPY_THREADS): chunk values of 256 KiB to 256 MiB cross "
+            "through pinned memory, larger and smaller ones by a pageable copy |\n", glide_gpu_copy_threads());
         say("| CUDA runtime / driver | %d.%d / %d.%d |\n", rt / 1000, rt % 1000 / 10, drv / 1000, drv % 1000 / 10);
     }
 #else
@@ -1007,7 +1009,8 @@ static void stage_table(const char *title, stageset *S, int compress)
             "custom book may win: the tail stages appear twice in those calls), RAW %d.\n\n",
             S->plans[GLIDE_GPU_PLAN_DEVICE], S->runs, S->plans[GLIDE_GPU_PLAN_HOST_BOOK], S->plans[GLIDE_GPU_PLAN_RAW]);
 #endif
-    /* cudaMemcpyAsync from / to pageable memory runs in the calling thread;
+    /* The host's part of a transfer (a pageable cudaMemcpyAsync, or the
+     * copy helpers filling and emptying pinned memory) runs on the host;
      * the stream's events may not see it. Say so when the numbers show it. */
     const char *xfer = compress ? "upload" : "download";
     double bw = compress ? g_h2d_pageable : g_d2h_pageable, seen = stage_median(S, xfer);
@@ -1015,8 +1018,9 @@ static void stage_table(const char *title, stageset *S, int compress)
     if (isfinite(expect) && isfinite(seen) && seen < 0.2 * expect) {
         char b2[32], b3[32];
         say("Note: the %s of %.1f MB %s pageable memory should take about %s µs at the pageable bandwidth of part 2, "
-            "but its events show %s µs: cudaMemcpyAsync with pageable host memory is done by the calling thread "
-            "and the stream's events do not capture it. That time is in the wall clock (wall − sum = %s µs).\n\n",
+            "but its events show %s µs: the host's part of the copy (a pageable cudaMemcpyAsync, or the copy "
+            "helpers' staging through pinned memory) is done on the host, and the stream's events do not capture "
+            "it. That time is in the wall clock (wall − sum = %s µs).\n\n",
             xfer, S->bytes / 1e6, compress ? "from" : "to", fus(b1, expect), fus(b2, seen), fus(b3, wall - sum));
     }
 }

@@ -64,6 +64,10 @@ void glide_gpu_use_graphs(int on);
 /* The device in use, for reports ("none" without one). */
 const char *glide_gpu_device_name(void);
 
+/* Helper threads of the parallel host copy through pinned memory
+ * (GLIDE_GPU_COPY_THREADS; 0: pageable copies), for reports. */
+unsigned glide_gpu_copy_threads(void);
+
 #ifdef __cplusplus
 }
 #endif
