@@ -338,8 +338,9 @@ static void section_device(void)
         if (cudaGetDeviceProperties(&prop, dev) == cudaSuccess)
             say("| GPU details | sm_%d%d, %d SMs, %.1f GiB, device %d |\n", prop.major, prop.minor,
                 prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0, dev);
-        say("| host copy threads | %u helpers (GLIDE_GPU_COPY_THREADS): chunk values of 256 KiB to 256 MiB cross "
-            "through pinned memory, larger and smaller ones by a pageable copy |\n", glide_gpu_copy_threads());
+        say("| host copy threads | %u helpers (GLIDE_GPU_COPY_THREADS): decompressed values of 256 KiB to 256 MiB "
+            "and uploads of 16 MiB to 256 MiB cross through pinned memory, the others by a pageable copy |\n",
+            glide_gpu_copy_threads());
         say("| CUDA runtime / driver | %d.%d / %d.%d |\n", rt / 1000, rt % 1000 / 10, drv / 1000, drv % 1000 / 10);
     }
 #else

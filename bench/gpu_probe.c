@@ -1,8 +1,12 @@
 /* gpu_probe: per-call latency of one cube size through the codec API with
  * the GPU backend, small enough to run under ncu (kernel durations) and to
  * compare pipeline variants quickly; glide_gpu_bench is the full report.
- *   gpu_probe [SIDE [RUNS]]     (defaults 64 and 200)
+ *   gpu_probe [SIDE [RUNS [fresh]]]     (defaults 64 and 200)
  * Prints median compress / decompress µs (pageable buffers, as the filter)
+ * and with `fresh` also each call as HDF5 makes it: the chunk copied into a
+ * newly allocated buffer just before compressing it, and the output into
+ * one just before decompressing into it (its lines dirty in the caller's
+ * cache, where a buffer reused call after call is only read or written)
  * and, for the transfer question, the host memcpy into pinned memory and the
  * pinned and pageable host->device copy times of the same bytes. */
 #include "glide.h"
@@ -105,6 +109,30 @@ int main(int argc, char **argv)
     }
     printf("side %zu, %d runs: compress %.1f us, decompress %.1f us, CR %.2f\n", s, runs, median(tc, runs),
            median(td, runs), (double)bytes / sz);
+    if (argc > 3 && !strcmp(argv[3], "fresh")) {
+        for (int i = -3; i < runs; i++) {
+            float *c = malloc(bytes);
+            if (!c) return 1;
+            memcpy(c, x, bytes);
+            double t0 = now();
+            size_t r = glide_compress(&p, c, bytes, dst, cap);
+            if (i >= 0) tc[i] = (now() - t0) * 1e6;
+            free(c);
+            if (glide_is_error(r)) return fprintf(stderr, "compress: %s\n", glide_error_name(r)), 1;
+        }
+        for (int i = -3; i < runs; i++) {
+            float *o = malloc(bytes);
+            if (!o) return 1;
+            memset(o, 0, bytes);
+            double t0 = now();
+            size_t r = glide_decompress_with(GLIDE_BACKEND_GPU, dst, sz, o, bytes);
+            if (i >= 0) td[i] = (now() - t0) * 1e6;
+            free(o);
+            if (glide_is_error(r)) return fprintf(stderr, "decompress: %s\n", glide_error_name(r)), 1;
+        }
+        printf("side %zu, %d runs, fresh buffers: compress %.1f us, decompress %.1f us\n", s, runs,
+               median(tc, runs), median(td, runs));
+    }
 
     void *pin, *dev;
     if (cudaMallocHost(&pin, bytes) != cudaSuccess || cudaMalloc(&dev, bytes) != cudaSuccess) return 1;

@@ -89,12 +89,18 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 #define HEAD_BYTES (GLIDE_HEADER_FIXED + 8 * GLIDE_MAX_RANK + 2 * GLIDE_NSYM)
 
 /* Staging of the chunk's values through pinned memory (staged() below):
- * from, up to, and how long idle copy helpers watch for the next chunk
- * before they sleep. On the H200 hosts 0, 20 and 200 us of watching
- * measured the same (64^3 calls back to back, and H5Dwrite/H5Dread of a
- * 512^3 field in 64^3 and 128^3 chunks): the caller copies the first
- * pieces while they wake. */
-#define GG_STAGE_MIN ((size_t)256 << 10)
+ * from (downloads, uploads), up to, and how long idle copy helpers watch
+ * for the next chunk before they sleep. Downloads paid at every size on
+ * every H200 host, through HDF5 too. Uploads did not, through HDF5: a
+ * chunk that fits in the caller's caches arrives dirty there (HDF5 has just
+ * filled it), one thread copies it fast, and helpers must pull every line
+ * from that core; H5Dwrite of 64^3 and 128^3 chunks measured slower or no
+ * faster with them on three of four hosts (docs/DESIGN.md). So uploads are staged
+ * from 16 MiB (256^3: 7.8 -> 2.8 ms a call). 0, 20 and 200 us of
+ * watching measured the same: the caller copies the first pieces while the
+ * helpers wake. */
+#define GG_STAGE_DOWN_MIN ((size_t)256 << 10)
+#define GG_STAGE_UP_MIN ((size_t)16 << 20)
 #define GG_STAGE_MAX ((size_t)256 << 20)
 #define GG_COPY_SPIN_NS 50000L
 
@@ -308,14 +314,14 @@ static int grow_host(gbuf *b, size_t need)
 /* The chunk's values cross between HDF5's pageable buffer and the device
  * through a pinned buffer, copied on the host by several threads while the
  * DMA engine moves the pieces already there (gpu/host_copy.h): a pageable
- * cudaMemcpy runs at one thread's memcpy speed. Small transfers, and
- * transfers too large to stage, take the pageable copy, as does a host
- * whose pinned buffer cannot be had. */
+ * cudaMemcpy runs at one thread's memcpy speed. Transfers below the
+ * thresholds above, transfers too large to stage, and a host whose pinned
+ * buffer cannot be had take the pageable copy. */
 
-static int staged(size_t bytes)
+static int staged(size_t bytes, size_t from)
 {
     static size_t refused = SIZE_MAX; /* a pinned size the driver refused: not asked again */
-    if (!G.copy_helpers || bytes < GG_STAGE_MIN || bytes > GG_STAGE_MAX || bytes >= refused) return 0;
+    if (!G.copy_helpers || bytes < from || bytes > GG_STAGE_MAX || bytes >= refused) return 0;
     if (grow_host(&G.h_stage, bytes)) return 1;
     refused = bytes;
     return 0;
@@ -347,7 +353,7 @@ static int down_before(void *ctx, size_t k)
 /* Queues bytes from src into device memory d: returns once the host's part is done. */
 static cudaError_t upload_values(void *d, const void *src, size_t bytes)
 {
-    if (!staged(bytes)) return cudaMemcpyAsync(d, src, bytes, cudaMemcpyHostToDevice, G.s);
+    if (!staged(bytes, GG_STAGE_UP_MIN)) return cudaMemcpyAsync(d, src, bytes, cudaMemcpyHostToDevice, G.s);
     xfer x = {d, bytes, gg_copy_piece(bytes, (size_t)64 << 10), cudaSuccess};
     gg_copy_job j = {G.h_stage.p, src, bytes, x.piece, NULL, up_after, &x};
     if (gg_copy_run(&j)) return x.err != cudaSuccess ? x.err : cudaErrorUnknown;
@@ -357,7 +363,7 @@ static cudaError_t upload_values(void *d, const void *src, size_t bytes)
 /* Copies bytes of device memory d into dst, after everything queued so far. */
 static cudaError_t download_values(void *dst, const void *d, size_t bytes)
 {
-    if (!staged(bytes)) return cudaMemcpyAsync(dst, d, bytes, cudaMemcpyDeviceToHost, G.s);
+    if (!staged(bytes, GG_STAGE_DOWN_MIN)) return cudaMemcpyAsync(dst, d, bytes, cudaMemcpyDeviceToHost, G.s);
     /* coarser pieces than the upload's: each costs a copy call and an event here */
     const size_t piece = gg_copy_piece(bytes, (size_t)256 << 10);
     for (size_t off = 0, k = 0; off < bytes; off += piece, k++) {
