@@ -17,6 +17,7 @@
  * reassociated, so one thread walks one book, with __dmul_rn/__dsub_rn so
  * that no fma contraction can occur whatever the compile flags. */
 #include "gg_huff.h"
+#include "last_block.cuh"
 #include <math.h>
 
 namespace {
@@ -61,7 +62,6 @@ __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *_
                                                                 gg_select_work *__restrict__ work,
                                                                 gg_select *__restrict__ out)
 {
-    __shared__ bool s_last;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned b = blockIdx.x * kSizeWarps + warp;
     if (b < n_books) {
@@ -80,14 +80,7 @@ __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *_
         for (int o = 16; o > 0; o >>= 1) c += __shfl_xor_sync(0xFFFFFFFFu, c, o);
         if (lane == 0) work->bits[b] = c;
     }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        s_last = atomicAdd(&work->ticket, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!s_last || warp != 0) return;
-    __threadfence();
+    if (!last_block(&work->ticket) || warp != 0) return;
     /* First minimum under the CPU's `cost < best_cost` on the converted
      * doubles, starting from +inf; equal costs keep the lower id. */
     double bc = INFINITY;

@@ -12,6 +12,7 @@
  * Polynomials are held in the reflected order zlib uses: bit 31 is the
  * coefficient of x^0, bit 0 that of x^31, and ">> 1" multiplies by x. */
 #include "gg_huff.h"
+#include "last_block.cuh"
 
 namespace {
 
@@ -252,7 +253,6 @@ __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restri
 {
     __shared__ __align__(16) crc_tables s_t;
     __shared__ uint32_t s_red[kThreads / 32];
-    __shared__ bool s_last;
     if (d_n) {
         const uint64_t dn = *d_n;
         n = dn < n ? dn : n; /* n is the bound here; never read past it */
@@ -288,14 +288,8 @@ __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restri
         return;
     }
     /* the last block to finish combines the partial terms */
-    if (threadIdx.x == 0) {
-        partial[blockIdx.x] = term;
-        __threadfence();
-        s_last = atomicAdd(out.ticket, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!s_last) return;
-    __threadfence();
+    if (threadIdx.x == 0) partial[blockIdx.x] = term;
+    if (!last_block(out.ticket)) return;
     uint32_t v = 0;
     for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) v ^= __ldcg(partial + i);
     v = block_xor(v, s_red);

@@ -6,6 +6,7 @@
  * points it owns (coordinates in [lo, lo + B) on every axis). */
 #include "gg_predict.h"
 #include "cost.h"
+#include "last_block.cuh"
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
 #include <float.h>
@@ -168,22 +169,6 @@ template <class T> __device__ __forceinline__ void store_le(uint8_t *p, T v)
     for (int k = 0; k < (int)sizeof(T); k++) p[k] = (uint8_t)(b >> (8 * k));
 }
 
-/* True in the one block of the grid that finishes last, once every other
- * block's atomics are visible: lets a reduction's last block take the
- * decision that would otherwise need one more (single-thread) launch. */
-__device__ bool last_block(uint32_t *count)
-{
-    __shared__ bool last;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        __threadfence();
-        last = atomicAdd(count, 1u) == gridDim.x * gridDim.y - 1;
-    }
-    __syncthreads();
-    if (last) __threadfence();
-    return last;
-}
-
 /* ---------------------------------------------------------------- range */
 
 template <class T> __device__ void plan(const gg_grid &g, int mode, double eb, double alpha_opt, int interp, gg_state *st);
@@ -343,18 +328,24 @@ __device__ __forceinline__ void step_make(Step &S, const Box &bx, uint64_t s, co
     S.total = (uint32_t)tot;
 }
 
-/* The same in box-local coordinates, with shifts: boxes start at multiples
- * of B, and 2s <= B, so a level's classes start at 0 or s locally.
- * Point t's coordinates need t / cnt[2] and (t / cnt[2]) / cnt[1]: a
- * hardware-less 32-bit division costs about twenty instructions per point,
- * so each step carries m = ceil(2^32 / cnt) and divides by a multiply-high.
- * With m = (2^32 + r) / cnt, 0 <= r < cnt, floor(t * m / 2^32) = floor(t / cnt)
- * whenever t * cnt < 2^32 (the error t * r / 2^32 / cnt stays below 1 / cnt),
- * which `fast` checks; larger steps (strides far above the defaults)
- * divide plainly. */
-struct LStep {
-    uint32_t start[3], lg[3], cnt[3], total, m[3];
+/* Row-order split of an index t over an e1 x e2 grid of rows (rows of e2):
+ * t / e2 and (t / e2) / e1. A hardware-less 32-bit division costs about
+ * twenty instructions, so a Walk carries m = ceil(2^32 / e) and divides by
+ * a multiply-high: with m = (2^32 + r) / e, 0 <= r < e,
+ * floor(t * m / 2^32) = floor(t / e) whenever t * e < 2^32 (the error
+ * t * r / 2^32 / e stays below 1 / e), which `fast` checks; larger extents
+ * (strides far above the defaults) divide plainly. A step walks its point
+ * lattice with one (LStep: the same in box-local coordinates, with shifts:
+ * boxes start at multiples of B, and 2s <= B, so a level's classes start at
+ * 0 or s locally); the box passes (loads, row-order stores) walk the box. */
+struct Walk {
+    uint32_t e1, e2, m1, m2;
     bool fast;
+};
+
+struct LStep {
+    uint32_t start[3], lg[3], cnt[3], total;
+    Walk w; /* over cnt[1] x cnt[2] */
 };
 
 /* ceil(2^32 / d) for d >= 2 (0xFFFFFFFF / d + 1, exact also for powers of
@@ -378,6 +369,28 @@ __device__ __forceinline__ uint32_t div_magic(uint32_t d)
 
 __device__ __forceinline__ uint32_t div_by(uint32_t t, uint32_t d, uint32_t m) { return d >= 2 ? __umulhi(t, m) : t; }
 
+/* total: the points walked, for the exactness check (t * e < 2^32) */
+__device__ __forceinline__ Walk walk_make(uint32_t e1, uint32_t e2, uint32_t total)
+{
+    const uint32_t dmax = e1 > e2 ? e1 : e2;
+    return Walk{e1, e2, div_magic(e1), div_magic(e2), (uint64_t)total * dmax < (1ull << 32)};
+}
+
+__device__ __forceinline__ void walk_point(const Walk &W, uint32_t t, uint32_t &lz, uint32_t &ly, uint32_t &lx)
+{
+    if (W.fast) {
+        const uint32_t u = div_by(t, W.e2, W.m2);
+        lx = t - u * W.e2;
+        lz = div_by(u, W.e1, W.m1);
+        ly = u - lz * W.e1;
+    } else {
+        const uint32_t u = t / W.e2;
+        lx = t % W.e2;
+        ly = u % W.e1;
+        lz = u / W.e1;
+    }
+}
+
 
 /* MAGIC: divide by multiply-high where exact. Worth it in the prediction
  * kernel, whose threads walk many points per step; the sampling kernels
@@ -396,68 +409,17 @@ __device__ __forceinline__ void lstep_make(LStep &S, const uint32_t e[3], unsign
         tot *= S.cnt[a];
     }
     S.total = tot;
-    S.fast = false;
-    if (MAGIC) {
-        S.m[1] = div_magic(S.cnt[1]);
-        S.m[2] = div_magic(S.cnt[2]);
-        const uint32_t dmax = S.cnt[1] > S.cnt[2] ? S.cnt[1] : S.cnt[2];
-        S.fast = (uint64_t)tot * dmax < (1ull << 32);
-    }
+    if (MAGIC) S.w = walk_make(S.cnt[1], S.cnt[2], tot);
+    else S.w = Walk{S.cnt[1], S.cnt[2], 0, 0, false};
 }
 
 __device__ __forceinline__ void lstep_point(const LStep &S, uint32_t t, uint32_t l[3])
 {
     uint32_t ix, iy, iz;
-    if (S.fast) {
-        const uint32_t u = div_by(t, S.cnt[2], S.m[2]);
-        ix = t - u * S.cnt[2];
-        iz = div_by(u, S.cnt[1], S.m[1]);
-        iy = u - iz * S.cnt[1];
-    } else {
-        ix = t % S.cnt[2];
-        t /= S.cnt[2];
-        iy = t % S.cnt[1];
-        iz = t / S.cnt[1];
-    }
+    walk_point(S.w, t, iz, iy, ix);
     l[0] = S.start[0] + (iz << S.lg[0]);
     l[1] = S.start[1] + (iy << S.lg[1]);
     l[2] = S.start[2] + (ix << S.lg[2]);
-}
-
-/* Row-order walk of a box-local extent (e[1] x e[2] rows): point t's
- * coordinates by multiply-high as in lstep_point, where exact. The box
- * passes (loads, row-order stores) ran two plain 32-bit divisions per point,
- * about as many instructions as the point's prediction. */
-struct Walk {
-    uint32_t e1, e2, m1, m2;
-    bool fast;
-};
-
-__device__ __forceinline__ Walk walk_make(uint32_t e1, uint32_t e2, uint32_t total)
-{
-    Walk W;
-    W.e1 = e1;
-    W.e2 = e2;
-    W.m1 = div_magic(e1 ? e1 : 1);
-    W.m2 = div_magic(e2 ? e2 : 1);
-    const uint32_t dmax = e1 > e2 ? e1 : e2;
-    W.fast = (uint64_t)total * dmax < (1ull << 32);
-    return W;
-}
-
-__device__ __forceinline__ void walk_point(const Walk &W, uint32_t t, uint32_t &lz, uint32_t &ly, uint32_t &lx)
-{
-    if (W.fast) {
-        const uint32_t u = div_by(t, W.e2, W.m2);
-        lx = t - u * W.e2;
-        lz = div_by(u, W.e1, W.m1);
-        ly = u - lz * W.e1;
-    } else {
-        const uint32_t u = t / W.e2;
-        lx = t % W.e2;
-        ly = u % W.e1;
-        lz = u / W.e1;
-    }
 }
 
 __device__ __forceinline__ void step_point(const Step &S, uint32_t t, uint64_t c[3])
