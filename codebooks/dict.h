@@ -6,26 +6,48 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define GLIDE_DICT_VERSION 1 /* the version new streams are written with */
+#define GLIDE_DICT_VERSION 2 /* the dictionary new streams choose their books from */
+#define GLIDE_DICT_FIRST_VERSION 1 /* what RAW streams name: every decoder knows it */
 
 enum { GLIDE_FAMILY_CAUCHY = 0, GLIDE_FAMILY_LAPLACE = 1, GLIDE_FAMILY_GAUSSIAN = 2 };
+
+/* A mixed book (v2) moves mass mix_mass of a family's distribution onto one
+ * symbol: the fill symbol (datasets whose fill value marks land or missing
+ * data) or the zero code (fields that are mostly exactly predicted). */
+enum { GLIDE_MIX_NONE = 0, GLIDE_MIX_FILL = 1, GLIDE_MIX_SPIKE = 2 };
 
 typedef struct {
     uint8_t family;      /* GLIDE_FAMILY_* */
     double scale;        /* scale parameter, in quantization bins */
     double entropy;      /* bits/symbol of the book's own distribution */
     const uint8_t *len;  /* GLIDE_NSYM code lengths, each 1..GLIDE_HUFF_MAX_LEN */
-    const float *log2q;  /* GLIDE_NSYM values of log2 q_i (the distribution, not the code) */
+    const float *log2q;  /* GLIDE_NSYM values of log2 q_i (the distribution, not the code); v1
+                            only (NULL in v2, whose books are only ever scored by size) */
+    uint8_t mix;         /* GLIDE_MIX_*; NONE in v1 */
+    double mix_mass;     /* mass moved onto the mixed symbol */
 } glide_book;
 
 typedef struct {
     unsigned version;
     unsigned n_books;
     const glide_book *books;
+    /* Books [0, prev_books) are version (version - 1)'s books 0.. unchanged, so
+     * a stream using one of them names the older version and stays readable
+     * by decoders that predate this one. 0 in v1. */
+    unsigned prev_books;
 } glide_dictionary;
 
 /* The frozen dictionary of a version, or NULL if this build does not know it. */
 const glide_dictionary *glide_dict_get(unsigned version);
+
+/* The version a stream names for book `book` of d: the oldest dictionary
+ * that holds that book unchanged. Streams without a dictionary book (custom,
+ * RAW) pass book 0, which every version since v1 shares, and so name v1. */
+unsigned glide_dict_book_version(const glide_dictionary *d, unsigned book);
+
+/* Whether book `book` of the dictionary `version` is book `book` of d (the
+ * same lengths): d is that version, or holds it as its unchanged prefix. */
+int glide_dict_holds(const glide_dictionary *d, unsigned version, unsigned book);
 
 /* --- generator side (codebooks/dict_gen.c), also used by benchmarks --- */
 
@@ -50,6 +72,20 @@ double glide_dict_max_entropy(int family, double *scale_at_max);
  * Heap-allocated; free with glide_dict_free. NULL on bad arguments. */
 glide_dictionary *glide_dict_build(unsigned version, unsigned books_per_family, double hmin, double hmax);
 void glide_dict_free(glide_dictionary *d);
+
+/* A mixed dictionary (v2): the books of `base` unchanged (ids 0..n-1), then,
+ * for each mixed mass in order (the fill masses, then the spike masses), one
+ * book per `stride`-th base book (k = 0, stride, 2 stride, ...): the base's
+ * distribution times (1 - mass), plus mass on the fill symbol or the zero
+ * code. Its books carry no log2q. Heap-allocated; free with glide_dict_free. */
+glide_dictionary *glide_dict_build_mixed(unsigned version, const glide_dictionary *base, unsigned stride,
+                                         const double *fill, unsigned n_fill, const double *spike,
+                                         unsigned n_spike);
+
+/* Code lengths (and entropy) of a family's distribution at a scale with mass
+ * `mass` moved onto symbol `sym` (glide_dict_make_book when mass is 0). */
+int glide_dict_make_mixed_book(int family, double scale, unsigned sym, double mass, uint8_t *len,
+                               double *entropy);
 
 /* Writes the C source of a dictionary (the frozen table file). 0 on success. */
 int glide_dict_write_c(FILE *f, const glide_dictionary *d);

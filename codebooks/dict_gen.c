@@ -110,24 +110,49 @@ static double entropy_at(int family, double s)
     return distribution(family, s, p);
 }
 
+/* Lengths of a length-limited Huffman code for distribution p. 2^40
+ * resolves the 2^-24 floor with 16 bits to spare, and the sum of all weights
+ * stays far below 2^64 inside the Huffman builder. */
+static int code_for(const double *p, uint8_t *len)
+{
+    uint64_t w[GLIDE_NSYM];
+    for (unsigned i = 0; i < GLIDE_NSYM; i++) {
+        long long r = llround(ldexp(p[i], 40));
+        w[i] = r < 1 ? 1u : (uint64_t)r;
+    }
+    if (glide_huff_lengths(w, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, len) != 0) return -1;
+    for (unsigned i = 0; i < GLIDE_NSYM; i++)
+        if (len[i] < 1 || len[i] > GLIDE_HUFF_MAX_LEN) return -1;
+    return 0;
+}
+
 int glide_dict_make_book(int family, double scale, uint8_t *len, float *log2q, double *entropy)
 {
     if (!valid_family(family) || !(scale > 0.0) || !isfinite(scale)) return -1;
     double p[GLIDE_NSYM];
-    uint64_t w[GLIDE_NSYM];
     double h = distribution(family, scale, p);
+    if (log2q)
+        for (unsigned i = 0; i < GLIDE_NSYM; i++) log2q[i] = (float)log2(p[i]);
+    if (len && code_for(p, len) != 0) return -1;
+    if (entropy) *entropy = h;
+    return 0;
+}
+
+int glide_dict_make_mixed_book(int family, double scale, unsigned sym, double mass, uint8_t *len,
+                               double *entropy)
+{
+    if (!valid_family(family) || !(scale > 0.0) || !isfinite(scale) || sym >= GLIDE_NSYM || !(mass >= 0.0) ||
+        !(mass < 1.0))
+        return -1;
+    double p[GLIDE_NSYM];
+    distribution(family, scale, p);
+    double h = 0.0;
     for (unsigned i = 0; i < GLIDE_NSYM; i++) {
-        /* 2^40 resolves the 2^-24 floor with 16 bits to spare, and the sum of
-         * all weights stays far below 2^64 inside the Huffman builder. */
-        long long r = llround(ldexp(p[i], 40));
-        w[i] = r < 1 ? 1u : (uint64_t)r;
-        if (log2q) log2q[i] = (float)log2(p[i]);
+        p[i] *= 1.0 - mass;
+        if (i == sym) p[i] += mass;
+        h -= p[i] * log2(p[i]);
     }
-    if (len) {
-        if (glide_huff_lengths(w, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, len) != 0) return -1;
-        for (unsigned i = 0; i < GLIDE_NSYM; i++)
-            if (len[i] < 1 || len[i] > GLIDE_HUFF_MAX_LEN) return -1;
-    }
+    if (len && code_for(p, len) != 0) return -1;
     if (entropy) *entropy = h;
     return 0;
 }
@@ -236,6 +261,56 @@ fail:
     return NULL;
 }
 
+glide_dictionary *glide_dict_build_mixed(unsigned version, const glide_dictionary *base, unsigned stride,
+                                         const double *fill, unsigned n_fill, const double *spike,
+                                         unsigned n_spike)
+{
+    if (!base || !base->n_books || stride == 0 || (n_fill && !fill) || (n_spike && !spike)) return NULL;
+    const unsigned per = (base->n_books + stride - 1) / stride, nb = base->n_books;
+    const unsigned n = nb + (n_fill + n_spike) * per;
+    if (n > 65536u) return NULL;
+    dict_owned *o = calloc(1, sizeof *o);
+    if (!o) return NULL;
+    o->books = calloc(n, sizeof *o->books);
+    o->len = calloc((size_t)n * GLIDE_NSYM, 1);
+    if (!o->books || !o->len) goto fail;
+    for (unsigned b = 0; b < nb; b++) {
+        glide_book *bk = &o->books[b];
+        const glide_book *from = &base->books[b];
+        bk->family = from->family;
+        bk->scale = from->scale;
+        bk->entropy = from->entropy;
+        memcpy(o->len + (size_t)b * GLIDE_NSYM, from->len, GLIDE_NSYM);
+        bk->len = o->len + (size_t)b * GLIDE_NSYM;
+    }
+    unsigned id = nb;
+    for (unsigned m = 0; m < n_fill + n_spike; m++) {
+        const int is_fill = m < n_fill;
+        const double mass = is_fill ? fill[m] : spike[m - n_fill];
+        for (unsigned k = 0; k < nb; k += stride, id++) {
+            glide_book *bk = &o->books[id];
+            const glide_book *from = &base->books[k];
+            uint8_t *len = o->len + (size_t)id * GLIDE_NSYM;
+            bk->family = from->family;
+            bk->scale = from->scale;
+            bk->mix = is_fill ? GLIDE_MIX_FILL : GLIDE_MIX_SPIKE;
+            bk->mix_mass = mass;
+            if (glide_dict_make_mixed_book(from->family, from->scale, is_fill ? GLIDE_SYM_FILL : GLIDE_SYM_ZERO, mass,
+                                           len, &bk->entropy) != 0)
+                goto fail;
+            bk->len = len;
+        }
+    }
+    o->pub.version = version;
+    o->pub.n_books = n;
+    o->pub.books = o->books;
+    o->pub.prev_books = nb;
+    return &o->pub;
+fail:
+    glide_dict_free(&o->pub);
+    return NULL;
+}
+
 void glide_dict_free(glide_dictionary *d)
 {
     if (!d) return;
@@ -256,46 +331,99 @@ static void put_float(FILE *f, float v)
     fprintf(f, "%sf", buf);
 }
 
-int glide_dict_write_c(FILE *f, const glide_dictionary *d)
+/* Header of a mixed dictionary's table: what its books are, from the books
+ * themselves (the masses in id order, the base ids a mass extends). */
+static void write_mixed_preamble(FILE *f, const glide_dictionary *d)
 {
-    if (!f || !d || !d->books || d->n_books == 0) return -1;
-    const unsigned v = d->version, n = d->n_books;
-    const unsigned per = n % DG_NFAMILIES == 0 ? n / DG_NFAMILIES : n;
-
-    /* The command line is rebuilt from the table itself: book entropies hit
-     * their targets to a few ulps, so %.9g gives back the hmin / hmax typed. */
-    double hmin = d->books[0].entropy, hmax = d->books[0].entropy;
-    for (unsigned i = 0; i < n; i++) {
-        if (d->books[i].entropy < hmin) hmin = d->books[i].entropy;
-        if (d->books[i].entropy > hmax) hmax = d->books[i].entropy;
-    }
+    const unsigned v = d->version, n = d->n_books, nb = d->prev_books;
     fprintf(f,
-            "/* GLIDE codebook dictionary, version %u: %u books (%u per family: Cauchy, Laplace, Gaussian).\n"
+            "/* GLIDE codebook dictionary, version %u: %u books.\n"
             " *\n"
             " * GENERATED FILE, FROZEN. Never edit it, never regenerate it with other\n"
             " * parameters once released: streams name their books by (version, book id),\n"
             " * so changing any number here breaks every stream already written. A new\n"
             " * dictionary gets a new version number and a new file (codebooks/README.md).\n"
             " *\n"
+            " * Books 0..%u are the books of version %u, unchanged (a stream using one names\n"
+            " * version %u). Each later book takes a version-%u book's distribution, scales it\n"
+            " * by (1 - m) and adds m to one symbol:\n",
+            v, n, nb - 1, v - 1, v - 1, v - 1);
+    unsigned run = 0;
+    for (unsigned b = nb; b < n;) {
+        const glide_book *bk = &d->books[b];
+        unsigned e = b;
+        while (e < n && d->books[e].mix == bk->mix && d->books[e].mix_mass == bk->mix_mass) e++;
+        fprintf(f, " *   books %u..%u: %s, m = %.17g\n", b, e - 1,
+                bk->mix == GLIDE_MIX_FILL ? "fill symbol" : "zero code", bk->mix_mass);
+        run = e - b;
+        b = e;
+    }
+    fprintf(f,
+            " * The base books of each run are version-%u books 0, %u, %u, ... in id order.\n"
+            " *\n"
             " * Generated by:\n"
-            " *   glide_gen_dict --version %u --books-per-family %u --hmin %.9g --hmax %.9g --out codebooks/dict_v%u.c\n"
-            " * (codebooks/gen_dict.c, codebooks/dict_gen.c). */\n"
+            " *   glide_gen_dict --version %u --out codebooks/dict_v%u.c\n"
+            " * (codebooks/gen_dict.c, codebooks/dict_gen.c; parameters in codebooks/dict_params.h). */\n"
             "#include \"dict.h\"\n"
-            "#include \"format.h\"\n\n"
+            "#include \"format.h\"\n"
+            "#include <stddef.h>\n\n"
             "_Static_assert(GLIDE_NSYM == 1025 && GLIDE_HUFF_MAX_LEN == 16,\n"
             "               \"dictionary v%u was generated for 1025 symbols and 16-bit codes\");\n",
-            v, n, per, v, per, hmin, hmax, v, v);
+            v - 1, (nb + run - 1) / run, 2 * ((nb + run - 1) / run), v, v, v);
+}
+
+int glide_dict_write_c(FILE *f, const glide_dictionary *d)
+{
+    if (!f || !d || !d->books || d->n_books == 0) return -1;
+    const unsigned v = d->version, n = d->n_books;
+    const unsigned per = n % DG_NFAMILIES == 0 ? n / DG_NFAMILIES : n;
+    const int mixed = d->prev_books > 0;
+
+    if (mixed) {
+        write_mixed_preamble(f, d);
+    } else {
+        /* The command line is rebuilt from the table itself: book entropies hit
+         * their targets to a few ulps, so %.9g gives back the hmin / hmax typed. */
+        double hmin = d->books[0].entropy, hmax = d->books[0].entropy;
+        for (unsigned i = 0; i < n; i++) {
+            if (d->books[i].entropy < hmin) hmin = d->books[i].entropy;
+            if (d->books[i].entropy > hmax) hmax = d->books[i].entropy;
+        }
+        fprintf(f,
+                "/* GLIDE codebook dictionary, version %u: %u books (%u per family: Cauchy, Laplace, Gaussian).\n"
+                " *\n"
+                " * GENERATED FILE, FROZEN. Never edit it, never regenerate it with other\n"
+                " * parameters once released: streams name their books by (version, book id),\n"
+                " * so changing any number here breaks every stream already written. A new\n"
+                " * dictionary gets a new version number and a new file (codebooks/README.md).\n"
+                " *\n"
+                " * Generated by:\n"
+                " *   glide_gen_dict --version %u --books-per-family %u --hmin %.9g --hmax %.9g --out codebooks/dict_v%u.c\n"
+                " * (codebooks/gen_dict.c, codebooks/dict_gen.c). */\n"
+                "#include \"dict.h\"\n"
+                "#include \"format.h\"\n\n"
+                "_Static_assert(GLIDE_NSYM == 1025 && GLIDE_HUFF_MAX_LEN == 16,\n"
+                "               \"dictionary v%u was generated for 1025 symbols and 16-bit codes\");\n",
+                v, n, per, v, per, hmin, hmax, v, v);
+    }
 
     for (unsigned b = 0; b < n; b++) {
         const glide_book *bk = &d->books[b];
-        if (!bk->len || !bk->log2q || bk->family >= DG_NFAMILIES) return -1;
-        fprintf(f, "\n/* book %u: %s, scale %.17g, entropy %.17g bits */\n", b,
-                family_name[bk->family], bk->scale, bk->entropy);
+        if (!bk->len || (!mixed && !bk->log2q) || bk->family >= DG_NFAMILIES) return -1;
+        if (bk->mix == GLIDE_MIX_NONE)
+            fprintf(f, "\n/* book %u: %s, scale %.17g, entropy %.17g bits */\n", b, family_name[bk->family],
+                    bk->scale, bk->entropy);
+        else
+            fprintf(f, "\n/* book %u: %s, scale %.17g, %s mass %.17g, entropy %.17g bits */\n", b,
+                    family_name[bk->family], bk->scale, bk->mix == GLIDE_MIX_FILL ? "fill" : "zero-code",
+                    bk->mix_mass, bk->entropy);
+        /* v1's layout is frozen with it; later tables drop the blanks (a third smaller) */
         fprintf(f, "static const uint8_t v%u_len_%03u[%u] = {", v, b, (unsigned)GLIDE_NSYM);
         for (unsigned i = 0; i < GLIDE_NSYM; i++)
             fprintf(f, "%s%u%s", i % 32 == 0 ? "\n    " : "", (unsigned)bk->len[i],
-                    i + 1 < GLIDE_NSYM ? (i % 32 == 31 ? "," : ", ") : "");
+                    i + 1 < GLIDE_NSYM ? (i % 32 == 31 || mixed ? "," : ", ") : "");
         fprintf(f, "\n};\n");
+        if (mixed) continue;
         fprintf(f, "static const float v%u_log2q_%03u[%u] = {", v, b, (unsigned)GLIDE_NSYM);
         for (unsigned i = 0; i < GLIDE_NSYM; i++) {
             fputs(i % 8 == 0 ? "\n    " : " ", f);
@@ -308,9 +436,17 @@ int glide_dict_write_c(FILE *f, const glide_dictionary *d)
     fprintf(f, "\nstatic const glide_book v%u_books[%u] = {\n", v, n);
     for (unsigned b = 0; b < n; b++) {
         const glide_book *bk = &d->books[b];
-        fprintf(f, "    {%u, %.17g, %.17g, v%u_len_%03u, v%u_log2q_%03u},\n", (unsigned)bk->family,
-                bk->scale, bk->entropy, v, b, v, b);
+        if (mixed)
+            fprintf(f, "    {%u, %.17g, %.17g, v%u_len_%03u, NULL, %u, %.17g},\n", (unsigned)bk->family, bk->scale,
+                    bk->entropy, v, b, (unsigned)bk->mix, bk->mix_mass);
+        else
+            fprintf(f, "    {%u, %.17g, %.17g, v%u_len_%03u, v%u_log2q_%03u},\n", (unsigned)bk->family,
+                    bk->scale, bk->entropy, v, b, v, b);
     }
-    fprintf(f, "};\n\nconst glide_dictionary glide_dict_v%u = {%u, %u, v%u_books};\n", v, v, n, v);
+    if (mixed)
+        fprintf(f, "};\n\nconst glide_dictionary glide_dict_v%u = {%u, %u, v%u_books, %u};\n", v, v, n, v,
+                d->prev_books);
+    else
+        fprintf(f, "};\n\nconst glide_dictionary glide_dict_v%u = {%u, %u, v%u_books};\n", v, v, n, v);
     return ferror(f) ? -1 : 0;
 }

@@ -1,10 +1,13 @@
 /* glide_gen_dict: builds a codebook dictionary and writes its frozen C table.
  *
  *   glide_gen_dict --version V --books-per-family N --hmin A --hmax B --out FILE
+ *   glide_gen_dict --version 2 --out FILE
  *
  * The defaults are the parameters of dictionary v1 (dict_params.h: version 1,
- * N 32, hmin 0.3, hmax 9.0); `cmake --build <dir> --target regen_dict` runs
- * this with them to rewrite codebooks/dict_v1.c. */
+ * N 32, hmin 0.3, hmax 9.0). Version 2 is v1's frozen table (the committed
+ * codebooks/dict_v1.c, not a regenerated one) plus the mixed books of
+ * dict_params.h. `cmake --build <dir> --target regen_dict` rewrites both
+ * codebooks/dict_v1.c and codebooks/dict_v2.c. */
 #include "dict.h"
 #include "dict_params.h"
 
@@ -16,7 +19,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: glide_gen_dict [--version V] [--books-per-family N] [--hmin A] [--hmax B] --out FILE\n"
-               "  defaults: --version 1 --books-per-family %u --hmin %.9g --hmax %.9g\n",
+               "  defaults: --version 1 --books-per-family %u --hmin %.9g --hmax %.9g\n"
+            "  --version 2 takes no other parameters: v1's frozen books plus mixed books (dict_params.h)\n",
             (unsigned)GLIDE_DICT_V1_BOOKS_PER_FAMILY, GLIDE_DICT_V1_HMIN, GLIDE_DICT_V1_HMAX);
 }
 
@@ -77,7 +81,14 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    glide_dictionary *d = glide_dict_build(version, per, hmin, hmax);
+    glide_dictionary *d;
+    if (version == 2) {
+        static const double fill[] = GLIDE_DICT_V2_FILL_MASSES, spike[] = GLIDE_DICT_V2_SPIKE_MASSES;
+        d = glide_dict_build_mixed(2, glide_dict_get(1), GLIDE_DICT_V2_STRIDE, fill, sizeof fill / sizeof *fill,
+                                   spike, sizeof spike / sizeof *spike);
+    } else {
+        d = glide_dict_build(version, per, hmin, hmax);
+    }
     if (!d) { fprintf(stderr, "glide_gen_dict: building the dictionary failed\n"); return 1; }
 
     /* Write beside the target and rename, so an interrupted run never leaves

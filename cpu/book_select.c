@@ -10,23 +10,42 @@ uint64_t glide_book_bits(const uint8_t *len, const uint64_t *hist)
 
 unsigned glide_book_select(const glide_dictionary *d, const uint64_t *hist, glide_score score, uint64_t *bits)
 {
+    /* CE needs the books' own distributions, which only v1 stores */
+    if (!d->books[0].log2q) score = GLIDE_SCORE_SIZE;
     /* only symbols that occur matter; typically a few dozen */
-    unsigned nz[GLIDE_NSYM], m = 0;
-    for (unsigned i = 0; i < GLIDE_NSYM; i++)
-        if (hist[i]) nz[m++] = i;
-    unsigned best = 0;
-    double best_cost = INFINITY;
-    for (unsigned b = 0; b < d->n_books; b++) {
-        const glide_book *bk = &d->books[b];
-        double cost = 0;
-        if (score == GLIDE_SCORE_SIZE) {
-            uint64_t c = 0;
-            for (unsigned k = 0; k < m; k++) c += hist[nz[k]] * bk->len[nz[k]];
-            cost = (double)c;
-        } else {
-            for (unsigned k = 0; k < m; k++) cost -= (double)hist[nz[k]] * bk->log2q[nz[k]];
+    unsigned nz[GLIDE_NSYM], m = 0, best = 0;
+    if (score == GLIDE_SCORE_SIZE) {
+        /* Every term is positive, so a book whose partial sum reaches the best
+         * size so far can no longer beat it (a tie keeps the earlier book):
+         * stopping there still gives the exact first minimum. The symbols go
+         * where the counts usually are largest first (fill, outliers, then
+         * outwards from the zero code), so most books stop within a few. */
+        const unsigned first[2] = {GLIDE_SYM_FILL, GLIDE_SYM_OUTLIER};
+        for (unsigned i = 0; i < 2; i++)
+            if (hist[first[i]]) nz[m++] = first[i];
+        if (hist[GLIDE_SYM_ZERO]) nz[m++] = GLIDE_SYM_ZERO;
+        for (unsigned q = 1; q < GLIDE_RADIUS; q++) {
+            if (hist[GLIDE_SYM_ZERO - q]) nz[m++] = GLIDE_SYM_ZERO - q;
+            if (hist[GLIDE_SYM_ZERO + q]) nz[m++] = GLIDE_SYM_ZERO + q;
         }
-        if (cost < best_cost) { best_cost = cost; best = b; }
+        uint64_t best_bits = UINT64_MAX;
+        for (unsigned b = 0; b < d->n_books; b++) {
+            const uint8_t *len = d->books[b].len;
+            uint64_t c = 0;
+            unsigned k = 0;
+            for (; k < m && c < best_bits; k++) c += hist[nz[k]] * len[nz[k]];
+            if (k == m && c < best_bits) { best_bits = c; best = b; }
+        }
+    } else {
+        for (unsigned i = 0; i < GLIDE_NSYM; i++)
+            if (hist[i]) nz[m++] = i;
+        double best_cost = INFINITY;
+        for (unsigned b = 0; b < d->n_books; b++) {
+            const glide_book *bk = &d->books[b];
+            double cost = 0;
+            for (unsigned k = 0; k < m; k++) cost -= (double)hist[nz[k]] * bk->log2q[nz[k]];
+            if (cost < best_cost) { best_cost = cost; best = b; }
+        }
     }
     *bits = glide_book_bits(d->books[best].len, hist);
     return best;

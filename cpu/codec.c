@@ -67,7 +67,9 @@ size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o
         memcpy(plan->len, d->books[book].len, GLIDE_NSYM);
         bits = dict_bits;
     }
-    h->dict_version = (uint8_t)d->version;
+    /* the oldest dictionary holding the book, so that older decoders read
+     * every stream that does not need a newer book */
+    h->dict_version = (uint8_t)glide_dict_book_version(d, custom ? 0 : book);
     h->book_kind = custom ? GLIDE_BOOKKIND_CUSTOM : GLIDE_BOOKKIND_DICT;
     h->book_id = custom ? 0 : (uint16_t)book;
     h->book_bytes = (uint32_t)book_bytes;
@@ -150,6 +152,7 @@ size_t glide_write_raw(glide_header *h, const void *src, uint64_t n, uint8_t *ds
 {
     size_t esz = glide_dtype_size(h->dtype);
     h->method = GLIDE_METHOD_RAW;
+    h->dict_version = GLIDE_DICT_FIRST_VERSION;
     h->book_kind = GLIDE_BOOKKIND_NONE;
     h->book_id = 0;
     h->block_log2 = 0;
@@ -173,7 +176,7 @@ void glide_header_begin(glide_header *h, const glide_params *p, const glide_enco
 {
     memset(h, 0, sizeof *h);
     h->format_version = GLIDE_FORMAT_VERSION;
-    h->dict_version = (uint8_t)o->dict->version;
+    h->dict_version = (uint8_t)glide_dict_book_version(o->dict, 0);
     h->dtype = (uint8_t)p->dtype;
     h->mode = (uint8_t)p->mode;
     h->rank = (uint8_t)p->rank;

@@ -17,6 +17,9 @@ typedef struct {
     uint32_t esz;
     uint32_t book_mode;  /* GLIDE_BOOK_DICT, _CUSTOM or _AUTO */
     uint32_t method;     /* GG_INTERP, GG_LORENZO or GG_CHOSEN (st->lorenzo decides) */
+    /* the header's dict_version for the chosen book: old_version below
+     * old_books (the older dictionary holds those books), else version */
+    uint32_t old_books, old_version, version;
     uint64_t seq;        /* the chunk's number, echoed in the flag */
 } gg_plan_in;
 

@@ -61,6 +61,7 @@ typedef struct {
     glide_huff_dec *d_dict_dec;
     glide_huff_enc *d_dict_enc; /* every book's codewords: a dictionary chunk uploads no code */
     unsigned n_books;
+    const glide_dictionary *dict; /* the one on the device: GLIDE_DICT_VERSION's */
     gg_state *d_st, *h_st, *dh_st; /* h_st: mapped, dh_st its device address */
     gg_select_work *d_sel_work;
     uint64_t *h_flag, *dh_flag;    /* gg_plan's word to the host (mapped), and the chunk number */
@@ -143,24 +144,28 @@ static void ctx_init(void)
     snprintf(G.name, sizeof G.name, "%s (device %d)", prop.name, G.device);
     if (cudaStreamCreateWithFlags(&G.s, cudaStreamNonBlocking) != cudaSuccess) goto fail;
     const glide_dictionary *d = glide_dict_get(GLIDE_DICT_VERSION);
+    G.dict = d;
     G.n_books = d->n_books;
+    /* the CE score's distributions: v1 has them, v2 is scored by size only
+     * (the CPU codec then scores by size too) */
+    const int has_q = d->books[0].log2q != NULL;
     size_t nl = (size_t)d->n_books * GLIDE_NSYM;
     uint8_t *hl = malloc(nl);
-    float *hq = malloc(nl * sizeof(float));
+    float *hq = has_q ? malloc(nl * sizeof(float)) : NULL;
     glide_huff_dec *hd = malloc(d->n_books * sizeof *hd);
     glide_huff_enc *he = malloc(d->n_books * sizeof *he);
-    int ok = hl && hq && hd && he;
+    int ok = hl && (hq || !has_q) && hd && he;
     for (unsigned b = 0; ok && b < d->n_books; b++) {
         memcpy(hl + (size_t)b * GLIDE_NSYM, d->books[b].len, GLIDE_NSYM);
-        memcpy(hq + (size_t)b * GLIDE_NSYM, d->books[b].log2q, GLIDE_NSYM * sizeof(float));
+        if (has_q) memcpy(hq + (size_t)b * GLIDE_NSYM, d->books[b].log2q, GLIDE_NSYM * sizeof(float));
         ok = glide_huff_dec_init(&hd[b], d->books[b].len) == 0;
         glide_huff_enc_init(&he[b], d->books[b].len);
     }
     ok = ok && cudaMalloc((void **)&G.d_dict_len, nl) == cudaSuccess &&
-         cudaMalloc((void **)&G.d_dict_log2q, nl * sizeof(float)) == cudaSuccess &&
+         (!has_q || cudaMalloc((void **)&G.d_dict_log2q, nl * sizeof(float)) == cudaSuccess) &&
          cudaMalloc((void **)&G.d_dict_dec, d->n_books * sizeof *hd) == cudaSuccess &&
          cudaMemcpy(G.d_dict_len, hl, nl, cudaMemcpyHostToDevice) == cudaSuccess &&
-         cudaMemcpy(G.d_dict_log2q, hq, nl * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess &&
+         (!has_q || cudaMemcpy(G.d_dict_log2q, hq, nl * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess) &&
          cudaMemcpy(G.d_dict_dec, hd, d->n_books * sizeof *hd, cudaMemcpyHostToDevice) == cudaSuccess &&
          cudaMalloc((void **)&G.d_dict_enc, d->n_books * sizeof *he) == cudaSuccess &&
          cudaMemcpy(G.d_dict_enc, he, d->n_books * sizeof *he, cudaMemcpyHostToDevice) == cudaSuccess;
@@ -441,7 +446,7 @@ static size_t host_plan(const enc_job *j, const gg_state *hs, glide_header *h, g
     h->method = lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
     if (!lorenzo) memcpy(h->level_cfg, hs->lv.level_cfg, GLIDE_MAX_LEVELS);
     glide_book_choice choice = {hs->sel.book, hs->sel.bits};
-    const int own_dict = j->o->dict == glide_dict_get(GLIDE_DICT_VERSION);
+    const int own_dict = j->o->dict == G.dict;
     return glide_entropy_plan_hist(j->p, j->o, h, hs->hist, own_dict ? &choice : NULL, j->n, j->esz, plan);
 }
 
@@ -623,7 +628,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
      * ones are the host's), unless the last stream needed a custom book:
      * chunks of one dataset tend to agree, and for those the host's plan
      * after one wait costs less than a declined device plan. */
-    const int device_plans = o->dict == glide_dict_get(GLIDE_DICT_VERSION) && G.planner != GLIDE_GPU_PLANNER_HOST &&
+    const int device_plans = o->dict == G.dict && G.planner != GLIDE_GPU_PLANNER_HOST &&
                              (G.planner == GLIDE_GPU_PLANNER_DEVICE || !G.custom_last);
     G.last_plan = device_plans ? GLIDE_GPU_PLAN_DEVICE : GLIDE_GPU_PLAN_HOST;
 
@@ -639,14 +644,14 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     CK(upload_values(G.x.p, src, n * esz), "upload");
     if (device_plans) {
         /* every field the parameters fix; gg_plan writes the others */
-        h.dict_version = (uint8_t)o->dict->version;
         h.book_kind = GLIDE_BOOKKIND_DICT;
         h.n_segments = (uint32_t)glide_segment_count(n);
         glide_header_write(&h, G.h_head);
         CK(cudaMemcpyAsync(buf, G.h_head, hsize, cudaMemcpyHostToDevice, G.s), "upload header");
     }
     stage("upload");
-    front_args fa = {&j, p->mode, (int)o->score, p->eb, o->alpha, 0};
+    /* without the books' distributions the CPU codec scores by size too */
+    front_args fa = {&j, p->mode, G.d_dict_log2q ? (int)o->score : (int)GLIDE_SCORE_SIZE, p->eb, o->alpha, 0};
     if (j.method != GG_LORENZO) {
         uint64_t nb[3];
         fa.k = glide_tune_stride(&cg, nb);
@@ -666,6 +671,9 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
                          (uint32_t)esz,
                          (uint32_t)p->codebook,
                          (uint32_t)j.method,
+                         G.dict->prev_books,
+                         glide_dict_book_version(G.dict, 0),
+                         G.dict->version,
                          ++G.seq};
         CK(gg_plan(in, G.d_dict_enc, G.d_enc, buf, st, G.dh_st, G.dh_flag, G.s), "plan");
         stage("plan");
@@ -733,7 +741,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         glide_header_write(&hh, G.h_head);
         memcpy(G.h_head + plan.lay.book_off, plan.book, hh.book_bytes);
         CK(cudaMemcpyAsync(buf, G.h_head, plan.lay.anchors_off, cudaMemcpyHostToDevice, G.s), "upload header");
-        if (hh.book_kind == GLIDE_BOOKKIND_DICT && o->dict == glide_dict_get(GLIDE_DICT_VERSION)) {
+        if (hh.book_kind == GLIDE_BOOKKIND_DICT && o->dict == G.dict) {
             /* the tail reads G.d_enc, whatever the book: one graph serves all */
             CK(cudaMemcpyAsync(G.d_enc, G.d_dict_enc + hh.book_id, sizeof *G.d_enc, cudaMemcpyDeviceToDevice, G.s),
                "copy code");
@@ -785,11 +793,15 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     const int method = h->method == GLIDE_METHOD_LORENZO ? GG_LORENZO : GG_INTERP;
 
     const glide_huff_dec *dec = NULL;
-    if (h->book_kind == GLIDE_BOOKKIND_DICT) {
+    if (h->book_kind == GLIDE_BOOKKIND_DICT && glide_dict_holds(G.dict, h->dict_version, h->book_id)) {
         dec = G.d_dict_dec + h->book_id;
     } else {
+        /* a custom book, or a book of a dictionary the device does not hold
+         * (none yet: every older version is a prefix of the current one) */
         uint8_t len[GLIDE_NSYM];
-        if (glide_is_error(glide_book_unpack((const uint8_t *)src + lay->book_off, h->book_bytes, len)) ||
+        const int dict_book = h->book_kind == GLIDE_BOOKKIND_DICT;
+        if (dict_book) memcpy(len, glide_dict_get(h->dict_version)->books[h->book_id].len, GLIDE_NSYM);
+        if ((!dict_book && glide_is_error(glide_book_unpack((const uint8_t *)src + lay->book_off, h->book_bytes, len))) ||
             glide_huff_dec_init(G.h_dec, len) != 0) {
             /* the CPU decoder reports a bad checksum before a bad book */
             r = glide_crc32(src, lay->crc_off) != get_u32((const uint8_t *)src + lay->crc_off) ? GLIDE_ERROR(CHECKSUM)

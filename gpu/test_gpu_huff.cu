@@ -298,15 +298,16 @@ static dev_dict upload_dict(const glide_dictionary *d, unsigned off = 0)
 {
     std::vector<uint8_t> l((size_t)d->n_books * GLIDE_NSYM);
     std::vector<float> q((size_t)d->n_books * GLIDE_NSYM);
+    const bool has_q = d->books[0].log2q != NULL; /* v1 only: v2 books are scored by size */
     for (unsigned b = 0; b < d->n_books; b++) {
         memcpy(&l[(size_t)b * GLIDE_NSYM], d->books[b].len, GLIDE_NSYM);
-        memcpy(&q[(size_t)b * GLIDE_NSYM], d->books[b].log2q, GLIDE_NSYM * sizeof(float));
+        if (has_q) memcpy(&q[(size_t)b * GLIDE_NSYM], d->books[b].log2q, GLIDE_NSYM * sizeof(float));
     }
     dev_dict r;
     r.len = dalloc<uint8_t>(l.size() + off);
-    r.log2q = dalloc<float>(q.size());
+    r.log2q = has_q ? dalloc<float>(q.size()) : NULL;
     CK(cudaMemcpy(r.len + off, l.data(), l.size(), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(r.log2q, q.data(), q.size() * sizeof(float), cudaMemcpyHostToDevice));
+    if (has_q) CK(cudaMemcpy(r.log2q, q.data(), q.size() * sizeof(float), cudaMemcpyHostToDevice));
     r.g.len = r.len + off;
     r.g.log2q = r.log2q;
     r.g.n_books = d->n_books;
@@ -339,16 +340,16 @@ static int select_compare(const glide_dictionary *d, const dev_dict &dd, const u
     return g.book == cbook && g.bits == cbits && g.pad == 0;
 }
 
-static void test_select(void)
+/* n_scores 2: SIZE and CE (v1, which has log2q); 1: SIZE only */
+static void test_select(const glide_dictionary *d, int n_scores)
 {
-    const glide_dictionary *d = glide_dict_get(GLIDE_DICT_VERSION);
     dev_dict dd = upload_dict(d), dd3 = upload_dict(d, 3);
     uint64_t *d_hist = dalloc<uint64_t>(GLIDE_NSYM);
     gg_select *d_out = dalloc<gg_select>(1);
     std::vector<uint64_t> hist(GLIDE_NSYM);
     char why[200];
     if (g_checks_on) {
-    for (int score = 0; score < 2; score++) {
+    for (int score = 0; score < n_scores; score++) {
         int bad = 0, cases = 0;
         for (int trial = 0; trial < 300; trial++) {
             std::fill(hist.begin(), hist.end(), 0);
@@ -374,17 +375,17 @@ static void test_select(void)
                 if (bad++ < 5) printf("     select score %d trial %d: %s\n", score, trial, why);
             }
         }
-        check(bad == 0, "book_select score %d (%s): %d random histograms vs glide_book_select, %d wrong", score,
-              score ? "cross entropy" : "size", cases, bad);
+        check(bad == 0, "book_select v%u score %d (%s): %d random histograms vs glide_book_select, %d wrong",
+              d->version, score, score ? "cross entropy" : "size", cases, bad);
     }
     /* ties: a dictionary whose books repeat; the first minimum must win */
     {
         std::vector<glide_book> books;
         const unsigned ids[] = {40, 7, 40, 7, 70, 7, 40};
         for (unsigned id : ids) books.push_back(d->books[id]);
-        glide_dictionary td = {d->version, (unsigned)books.size(), books.data()};
+        glide_dictionary td = {d->version, (unsigned)books.size(), books.data(), 0};
         dev_dict tdd = upload_dict(&td, 1);
-        for (int score = 0; score < 2; score++) {
+        for (int score = 0; score < n_scores; score++) {
             int bad = 0;
             for (int trial = 0; trial < 50; trial++) {
                 std::fill(hist.begin(), hist.end(), 0);
@@ -395,15 +396,15 @@ static void test_select(void)
                     if (bad++ < 5) printf("     ties score %d trial %d: %s\n", score, trial, why);
                 }
             }
-            check(bad == 0, "book_select score %d: ties between repeated books go to the first", score);
+            check(bad == 0, "book_select v%u score %d: ties between repeated books go to the first", d->version, score);
         }
         /* one book */
-        glide_dictionary od = {d->version, 1, books.data()};
+        glide_dictionary od = {d->version, 1, books.data(), 0};
         dev_dict odd = upload_dict(&od);
         for (int i = 0; i < GLIDE_NSYM; i++) hist[i] = rbelow(10);
-        for (int score = 0; score < 2; score++) {
+        for (int score = 0; score < n_scores; score++) {
             const int ok = select_compare(&od, odd, hist.data(), d_hist, d_out, score, why, sizeof why);
-            check(ok, "book_select score %d with a one-book dictionary: %s", score, why);
+            check(ok, "book_select v%u score %d with a one-book dictionary: %s", d->version, score, why);
         }
         uint32_t ticket = 1;
         CK(cudaMemcpy(&ticket, &sel_work()->ticket, 4, cudaMemcpyDeviceToHost));
@@ -414,7 +415,7 @@ static void test_select(void)
         CK(cudaFree(odd.log2q));
     }
     }
-    if (g_timing) {
+    if (g_timing && d->version == GLIDE_DICT_VERSION) {
         warm_gpu();
         const char *what[] = {"sparse (60 symbols)", "dense (1025 symbols)"};
         for (int dense = 0; dense < 2; dense++) {
@@ -422,7 +423,7 @@ static void test_select(void)
             for (int i = 0; i < GLIDE_NSYM; i++)
                 if (dense || (i > 480 && i < 541)) hist[i] = 1 + rbelow(100000);
             CK(cudaMemcpy(d_hist, hist.data(), GLIDE_NSYM * 8, cudaMemcpyHostToDevice));
-            for (int score = 0; score < 2; score++) {
+            for (int score = 0; score < n_scores; score++) {
                 const double us = time_us([&] { CK(gg_book_select(d_hist, dd.g, score, d_out, sel_work(), 0)); }, 100);
                 printf("time book_select score %d, %s, %u books: %.2f us per call (back to back)\n", score,
                        what[dense], d->n_books, us);
@@ -829,14 +830,14 @@ static void profile_once(void)
     CK(cudaDeviceSynchronize());
 
     const glide_dictionary *dict = glide_dict_get(GLIDE_DICT_VERSION);
-    dev_dict dd = upload_dict(dict);
+    dev_dict dd = upload_dict(dict), d1 = upload_dict(glide_dict_get(1)); /* CE needs v1's log2q */
     uint64_t *d_hist = dalloc<uint64_t>(GLIDE_NSYM);
     gg_select *d_sel = dalloc<gg_select>(1);
     std::vector<uint64_t> hist(GLIDE_NSYM);
     for (auto &x : hist) x = 1 + rbelow(100000);
     CK(cudaMemcpy(d_hist, hist.data(), GLIDE_NSYM * 8, cudaMemcpyHostToDevice));
     CK(gg_book_select(d_hist, dd.g, 0, d_sel, sel_work(), 0));
-    CK(gg_book_select(d_hist, dd.g, 1, d_sel, sel_work(), 0));
+    CK(gg_book_select(d_hist, d1.g, 1, d_sel, sel_work(), 0));
 
     const uint64_t n = (uint64_t)1 << 18;
     dev_huff dh = dev_huff_setup(dict, make_symbols(DIST_LAPLACE, n), 2 * n);
@@ -869,7 +870,8 @@ int main(int argc, char **argv)
         return 0;
     }
     test_crc();
-    test_select();
+    test_select(glide_dict_get(1), 2);
+    test_select(glide_dict_get(2), 1);
     test_huffman();
     CK(cudaDeviceSynchronize());
     printf("test_gpu_huff: %d checks, %d failures\n", g_checks, g_fails);

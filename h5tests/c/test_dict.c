@@ -2,7 +2,7 @@
  * the generator produces with the frozen parameters, every book is a complete
  * prefix code within the length limit, and the scale search hits its target.
  *
- * usage: test_dict PATH/TO/codebooks/dict_v1.c */
+ * usage: test_dict PATH/TO/codebooks (the folder holding dict_v1.c, dict_v2.c) */
 #include "dict.h"
 #include "dict_params.h"
 #include "format.h"
@@ -60,15 +60,21 @@ static int same_bytes(FILE *a, const char *path, long *bad_line)
     return same;
 }
 
-static void check_regeneration(const char *path)
+static void check_regeneration(const char *dir, unsigned version)
 {
-    glide_dictionary *d = glide_dict_build(1, V1_BOOKS_PER_FAMILY, V1_HMIN, V1_HMAX);
-    check(d != NULL, "regenerate v1 in memory (%d books per family, entropy %g..%g)", V1_BOOKS_PER_FAMILY,
-          V1_HMIN, V1_HMAX);
+    static const double fill[] = GLIDE_DICT_V2_FILL_MASSES, spike[] = GLIDE_DICT_V2_SPIKE_MASSES;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/dict_v%u.c", dir, version);
+    /* v2 extends the committed v1 table, as glide_gen_dict does */
+    glide_dictionary *d = version == 1 ? glide_dict_build(1, V1_BOOKS_PER_FAMILY, V1_HMIN, V1_HMAX)
+                                       : glide_dict_build_mixed(2, glide_dict_get(1), GLIDE_DICT_V2_STRIDE, fill,
+                                                                sizeof fill / sizeof *fill, spike,
+                                                                sizeof spike / sizeof *spike);
+    check(d != NULL, "regenerate v%u in memory (dict_params.h)", version);
     if (!d) return;
     FILE *tmp = tmpfile();
     int wrote = tmp && glide_dict_write_c(tmp, d) == 0 && fflush(tmp) == 0;
-    check(wrote, "write regenerated v1 table to a temporary file");
+    check(wrote, "write regenerated v%u table to a temporary file", version);
     if (wrote) {
         long bad_line;
         int same = same_bytes(tmp, path, &bad_line);
@@ -78,6 +84,74 @@ static void check_regeneration(const char *path)
     }
     if (tmp) fclose(tmp);
     glide_dict_free(d);
+}
+
+/* Kraft sum of a book's lengths in units of 2^-16; 0 if a length is out of range. */
+static uint64_t kraft16(const uint8_t *len)
+{
+    uint64_t k = 0;
+    for (unsigned i = 0; i < GLIDE_NSYM; i++) {
+        if (len[i] < 1 || len[i] > GLIDE_HUFF_MAX_LEN) return 0;
+        k += 1ull << (GLIDE_HUFF_MAX_LEN - len[i]);
+    }
+    return k;
+}
+
+static void check_frozen_v2(void)
+{
+    static const double fill[] = GLIDE_DICT_V2_FILL_MASSES, spike[] = GLIDE_DICT_V2_SPIKE_MASSES;
+    const unsigned n_mix = sizeof fill / sizeof *fill + sizeof spike / sizeof *spike;
+    const glide_dictionary *d = glide_dict_get(2), *v1 = glide_dict_get(1);
+    check(d != NULL, "glide_dict_get(2) is present");
+    if (!d || !v1) return;
+    const unsigned per = v1->n_books / GLIDE_DICT_V2_STRIDE;
+    check(d->version == 2 && d->prev_books == v1->n_books && d->n_books == v1->n_books + n_mix * per,
+          "v2: version 2, %u books, the first %u v1's (got %u, %u)", v1->n_books + n_mix * per, v1->n_books,
+          d->n_books, d->prev_books);
+    if (d->n_books != v1->n_books + n_mix * per) return;
+    unsigned same = 0, complete = 0, no_q = 0, placed = 0;
+    for (unsigned b = 0; b < d->n_books; b++) {
+        const glide_book *bk = &d->books[b];
+        complete += kraft16(bk->len) == 1ull << GLIDE_HUFF_MAX_LEN;
+        no_q += bk->log2q == NULL;
+        if (b < v1->n_books) {
+            same += memcmp(bk->len, v1->books[b].len, GLIDE_NSYM) == 0 && bk->mix == GLIDE_MIX_NONE &&
+                    bk->scale == v1->books[b].scale;
+            continue;
+        }
+        const unsigned run = (b - v1->n_books) / per, base = (b - v1->n_books) % per * GLIDE_DICT_V2_STRIDE;
+        const int is_fill = run < sizeof fill / sizeof *fill;
+        const double m = is_fill ? fill[run] : spike[run - sizeof fill / sizeof *fill];
+        placed += bk->mix == (is_fill ? GLIDE_MIX_FILL : GLIDE_MIX_SPIKE) && bk->mix_mass == m &&
+                  bk->family == v1->books[base].family && bk->scale == v1->books[base].scale;
+    }
+    check(same == v1->n_books, "v2: books 0..%u are v1's, unchanged (%u of %u)", v1->n_books - 1, same, v1->n_books);
+    check(complete == d->n_books, "v2: every book is a complete prefix code within 16 bits (%u of %u)", complete,
+          d->n_books);
+    check(no_q == d->n_books, "v2: no book carries log2q (scored by size only)");
+    check(placed == d->n_books - v1->n_books, "v2: mixed book id = %u + run * %u + base / %d (%u of %u in place)",
+          v1->n_books, per, GLIDE_DICT_V2_STRIDE, placed, d->n_books - v1->n_books);
+    /* what the mixed books are for: a heavy fill or zero code gets a short code */
+    const unsigned half_fill = v1->n_books + 3 * per, spike3 = v1->n_books + 6 * per;
+    unsigned fill_ok = 0, spike_ok = 0, shorter = 0;
+    for (unsigned k = 0; k < per; k++) {
+        fill_ok += d->books[half_fill + k].len[GLIDE_SYM_FILL] == 1;
+        spike_ok += d->books[spike3 + k].len[GLIDE_SYM_ZERO] == 1;
+        shorter += d->books[v1->n_books + k].len[GLIDE_SYM_FILL] < v1->books[k * GLIDE_DICT_V2_STRIDE].len[GLIDE_SYM_FILL];
+    }
+    check(fill_ok == per && spike_ok == per && shorter == per,
+          "v2: fill mass 1/2 codes the fill symbol in 1 bit (%u of %u), zero-code mass 3/4 the zero code (%u), "
+          "and fill mass 1/32 shortens v1's 16-bit fill code (%u)",
+          fill_ok, per, spike_ok, shorter);
+
+    /* the version a stream names, and which books the device's v2 table stands for */
+    check(glide_dict_book_version(d, 0) == 1 && glide_dict_book_version(d, 95) == 1 &&
+              glide_dict_book_version(d, 96) == 2 && glide_dict_book_version(d, d->n_books - 1) == 2 &&
+              glide_dict_book_version(v1, 5) == 1,
+          "streams name v1 for books 0..95 and v2 only for the mixed books");
+    check(glide_dict_holds(d, 1, 0) && glide_dict_holds(d, 1, 95) && !glide_dict_holds(d, 1, 96) &&
+              glide_dict_holds(d, 2, 431) && !glide_dict_holds(v1, 2, 0) && glide_dict_holds(v1, 1, 7),
+          "glide_dict_holds: v2 holds v1's books, v1 holds no v2 book");
 }
 
 static void check_frozen_v1(void)
@@ -157,12 +231,14 @@ static void check_scale_search(void)
 int main(int argc, char **argv)
 {
     if (argc != 2) {
-        fprintf(stderr, "usage: %s PATH/TO/codebooks/dict_v1.c\n", argv[0]);
+        fprintf(stderr, "usage: %s PATH/TO/codebooks\n", argv[0]);
         return 2;
     }
-    check_regeneration(argv[1]);
+    check_regeneration(argv[1], 1);
+    check_regeneration(argv[1], 2);
     check_frozen_v1();
-    check(glide_dict_get(2) == NULL, "glide_dict_get(2) is NULL (unknown version)");
+    check_frozen_v2();
+    check(glide_dict_get(3) == NULL, "glide_dict_get(3) is NULL (unknown version)");
     check(glide_dict_get(0) == NULL, "glide_dict_get(0) is NULL");
     check_scale_search();
     printf("%d passed, %d failed\n", n_pass, n_fail);

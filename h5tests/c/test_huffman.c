@@ -1,5 +1,6 @@
 /* Huffman builder, segmented coder, segment table and custom-book packing. */
 #include "check.h"
+#include "book_select.h"
 #include "dict.h"
 #include "format.h"
 #include "huff_build.h"
@@ -37,8 +38,46 @@ static int round_trip(const uint8_t *len, const uint16_t *sym, uint64_t n)
     return ok;
 }
 
+/* glide_book_select stops a book's sum once it reaches the best so far; it
+ * must still return the first book of least size, as a full scan does. */
+static void book_select_exact(void)
+{
+    const glide_dictionary *dicts[2] = {glide_dict_get(1), glide_dict_get(2)};
+    uint64_t hist[GLIDE_NSYM];
+    int bad = 0, trials = 0;
+    for (int dv = 0; dv < 2; dv++) {
+        const glide_dictionary *d = dicts[dv];
+        for (int t = 0; t < 400; t++, trials++) {
+            memset(hist, 0, sizeof hist);
+            const int kind = t % 5;
+            const unsigned w = 1 + rnd() % 200;
+            if (kind == 0) { /* empty: every book ties at 0, book 0 wins */
+            } else if (kind == 1) {
+                for (unsigned i = 0; i < GLIDE_NSYM; i++) hist[i] = rnd() % 50;
+            } else {
+                for (int k = 0; k < 3000; k++) {
+                    int q = (int)(rnd() % (2 * w + 1)) - (int)w;
+                    q = q * (int)(rnd() % 4) / 3;
+                    hist[GLIDE_SYM_ZERO + (q < -511 ? -511 : q > 511 ? 511 : q)] += 1 + rnd() % 9;
+                }
+                if (kind == 3) hist[GLIDE_SYM_FILL] = rnd() % 40000;
+                if (kind == 4) hist[GLIDE_SYM_ZERO] += rnd() % 100000, hist[GLIDE_SYM_OUTLIER] = rnd() % 30;
+            }
+            uint64_t bits = 0, best_bits = UINT64_MAX;
+            unsigned got = glide_book_select(d, hist, GLIDE_SCORE_SIZE, &bits), want = 0;
+            for (unsigned b = 0; b < d->n_books; b++) {
+                uint64_t c = glide_book_bits(d->books[b].len, hist);
+                if (c < best_bits) best_bits = c, want = b;
+            }
+            bad += got != want || bits != best_bits;
+        }
+    }
+    CHECK(bad == 0, "book selection with early exit equals a full scan (%d of %d histograms differ)", bad, trials);
+}
+
 int main(void)
 {
+    book_select_exact();
     uint64_t freq[GLIDE_NSYM];
     uint8_t len[GLIDE_NSYM];
 

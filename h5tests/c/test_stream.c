@@ -23,8 +23,70 @@ static size_t make(uint8_t *buf, size_t cap, int pred, int book, unsigned rank, 
     return glide_compress(&p, x, n * 4, buf, cap);
 }
 
+/* Dictionary versions (docs/FORMAT.md §10): a stream names v1 unless its
+ * book is one of v2's mixed books, decoders accept a v1 book named as v2's,
+ * and a book id beyond the named dictionary is corrupt. */
+static void dict_versions(void)
+{
+    uint64_t dims[3] = {24, 30, 36};
+    size_t n = 24 * 30 * 36, cap = n * 4 + 512;
+    float *x = malloc(n * 4), *y = malloc(n * 4), *z = malloc(n * 4);
+    uint8_t *s = malloc(cap);
+    glide_params p;
+    glide_params_init(&p, GLIDE_FLOAT32, 3, dims);
+    p.mode = GLIDE_MODE_REL;
+    p.eb = 1e-3;
+    p.codebook = GLIDE_BOOK_DICT;
+    p.backend = GLIDE_BACKEND_CPU;
+    /* a smooth field, a third of it land (fill value 0): a fill book */
+    for (size_t i = 0; i < n; i++) x[i] = i % 3 == 0 ? 0.0f : (float)(280 + 10 * sin(0.002 * (double)i));
+    p.has_fill = 1;
+    p.fill_bits = 0;
+    size_t len = glide_compress(&p, x, n * 4, s, cap);
+    unsigned book = len > 12 ? get_u16(s + 10) : 0;
+    CHECK(!glide_is_error(len) && s[5] == 2 && s[9] == GLIDE_BOOKKIND_DICT && book >= 96 && book < 288,
+          "a third fill values: a v2 fill book (version %u, book %u)", s[5], book);
+    CHECK(glide_decompress(s, len, y, n * 4) == n * 4, "the fill-book stream decodes");
+    double e = 0, lo = INFINITY, hi = -INFINITY;
+    int fills_exact = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (i % 3 == 0) { fills_exact &= y[i] == 0.0f; continue; }
+        e = fmax(e, fabs((double)x[i] - (double)y[i]));
+        lo = fmin(lo, x[i]), hi = fmax(hi, x[i]);
+    }
+    CHECK(fills_exact && e <= 1e-3 * (hi - lo), "fill values exact, the rest within the bound (%.3g <= %.3g)", e,
+          1e-3 * (hi - lo));
+    /* steps: most points predicted exactly, a zero-code book */
+    p.has_fill = 0;
+    for (size_t i = 0; i < n; i++) x[i] = (float)floor(4 * sin(0.0005 * (double)i));
+    len = glide_compress(&p, x, n * 4, s, cap);
+    book = len > 12 ? get_u16(s + 10) : 0;
+    CHECK(!glide_is_error(len) && s[5] == 2 && s[9] == GLIDE_BOOKKIND_DICT && book >= 288 && book < 432,
+          "a stepped field: a v2 zero-code book (version %u, book %u)", s[5], book);
+    CHECK(glide_decompress(s, len, y, n * 4) == n * 4, "the zero-code-book stream decodes");
+    s[10] = 432 & 0xFF, s[11] = 432 >> 8;
+    reseal(s, len);
+    CHECK(glide_get_error(glide_decompress(s, len, y, n * 4)) == GLIDE_ERR_CORRUPT, "book 432 of v2 is corrupt");
+    s[10] = 96, s[11] = 0, s[5] = 1;
+    reseal(s, len);
+    CHECK(glide_get_error(glide_decompress(s, len, y, n * 4)) == GLIDE_ERR_CORRUPT, "book 96 of v1 is corrupt");
+    /* a smooth field: a v1 book, named v1; renamed v2 it decodes the same */
+    for (size_t i = 0; i < n; i++) x[i] = (float)(sin(0.01 * (double)i) + 0.3 * cos(0.0007 * (double)i));
+    len = glide_compress(&p, x, n * 4, s, cap);
+    book = len > 12 ? get_u16(s + 10) : 0;
+    CHECK(!glide_is_error(len) && s[5] == 1 && s[9] == GLIDE_BOOKKIND_DICT && book < 96,
+          "a smooth field: a v1 book, named v1 (version %u, book %u)", s[5], book);
+    CHECK(glide_decompress(s, len, y, n * 4) == n * 4, "v1-named stream decodes");
+    s[5] = 2;
+    reseal(s, len);
+    CHECK(glide_decompress(s, len, z, n * 4) == n * 4 && !memcmp(y, z, n * 4),
+          "the same book named as v2's decodes to the same values");
+    free(x), free(y), free(z), free(s);
+}
+
 int main(void)
 {
+    dict_versions();
     size_t n = 30 * 20 * 25;
     uint64_t dims[3] = {30, 20, 25};
     float *x = malloc(n * 4), *y = malloc(n * 4);

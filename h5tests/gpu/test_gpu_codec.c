@@ -437,6 +437,48 @@ static void graph_replay(void)
 
 /* glide_compress / glide_decompress with a failing GPU run on the CPU and
  * lose nothing. */
+/* Dictionary versions: the GPU names v2 only for v2's mixed books, as the
+ * CPU does (compare() holds it to the CPU's bytes), and decodes a v1 book
+ * named either way. The inputs are h5tests/c/test_stream.c's. */
+static void dict_versions(void)
+{
+    uint64_t dims[3] = {24, 30, 36}, n = 24 * 30 * 36;
+    float *x = malloc(n * 4), *yc = malloc(n * 4), *yg = malloc(n * 4);
+    glide_params p;
+    glide_params_init(&p, GLIDE_FLOAT32, 3, dims);
+    p.mode = GLIDE_MODE_REL;
+    p.eb = 1e-3;
+    p.codebook = GLIDE_BOOK_DICT;
+    const char *names[3] = {"dict v2 fill book", "dict v2 zero-code book", "dict v1 book"};
+    for (int k = 0; k < 3; k++) {
+        for (uint64_t i = 0; i < n; i++)
+            x[i] = k == 0   ? (i % 3 == 0 ? 0.0f : (float)(280 + 10 * sin(0.002 * (double)i)))
+                   : k == 1 ? (float)floor(4 * sin(0.0005 * (double)i))
+                            : (float)(sin(0.01 * (double)i) + 0.3 * cos(0.0007 * (double)i));
+        p.has_fill = k == 0;
+        p.fill_bits = 0;
+        size_t len = 0;
+        uint8_t *s = compare(names[k], &p, x, &len);
+        if (!s) continue;
+        const unsigned book = get_u16(s + 10);
+        CHECK(s[5] == (k < 2 ? 2 : 1) && s[9] == GLIDE_BOOKKIND_DICT && (k < 2) == (book >= 96),
+              "%s: the GPU names dictionary v%u for book %u", names[k], s[5], book);
+        if (k == 2) {
+            s[5] = 2;
+            put_u32(s + len - 4, glide_crc32(s, len - 4));
+            glide_header h;
+            glide_layout lay;
+            size_t dc = glide_decompress_with(GLIDE_BACKEND_CPU, s, len, yc, n * 4);
+            size_t dg = glide_header_read(s, len, &h, &lay);
+            if (!glide_is_error(dg)) dg = glide_gpu_decompress(&h, &lay, s, len, yg);
+            CHECK(dc == n * 4 && !glide_is_error(dg) && !memcmp(yc, yg, n * 4),
+                  "a v1 book named as v2's: the GPU decodes it as the CPU does");
+        }
+        free(s);
+    }
+    free(x), free(yc), free(yg);
+}
+
 static void api_paths(void)
 {
     uint64_t dims[3] = {40, 50, 60}, n = 40 * 50 * 60;
@@ -494,6 +536,7 @@ int main(int argc, char **argv)
     printf("device: %s\n", glide_gpu_device_name());
     if (golden_dir) gpu_golden();
     if (!race) api_paths();
+    dict_versions();
     graph_replay();
     synthetic();
     if (fdir) fields(fdir);
