@@ -19,9 +19,17 @@ FN(lorenzo_sweep)(const glide_grid *g, const int encode, const T *x, T *r, uint1
     const uint64_t M = (1ull << g->blog) - 1;
     const size_t s0 = g->st[0], s1 = g->st[1];
     const T e2 = (T)(2.0 * eb);
+    /* Each point waits on its left neighbour's reconstruction (a division
+     * and a rounding deep), so a row walked left to right is one long
+     * dependency chain. Blocks are independent: walking a row as column j
+     * of every block, then column j + 1, gives the CPU one chain per block
+     * to overlap. Every point still sees the same reconstructed neighbours,
+     * so the values and symbols are the same in any order. */
+    const uint64_t nx = g->n[2], bx = M + 1 < nx ? M + 1 : nx;
     for (uint64_t z = 0; z < g->n[0]; z++)
         for (uint64_t y = 0; y < g->n[1]; y++)
-            for (uint64_t xx = 0; xx < g->n[2]; xx++) {
+            for (uint64_t j = 0; j < bx; j++)
+            for (uint64_t xx = j; xx < nx; xx += M + 1) {
                 int pz = (z & M) != 0, py = (y & M) != 0, px = (xx & M) != 0;
                 if (!pz && !py && !px) continue; /* anchor */
                 size_t i = (size_t)z * s0 + (size_t)y * s1 + (size_t)xx;
