@@ -80,17 +80,31 @@ __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *_
         for (int o = 16; o > 0; o >>= 1) c += __shfl_xor_sync(0xFFFFFFFFu, c, o);
         if (lane == 0) work->bits[b] = c;
     }
-    if (!last_block(&work->ticket) || warp != 0) return;
-    /* First minimum under the CPU's `cost < best_cost` on the converted
-     * doubles, starting from +inf; equal costs keep the lower id. */
-    double bc = INFINITY;
+    if (!last_block(&work->ticket)) return;
+    /* The first minimum of the u64 sizes, as cpu/book_select.c: equal sizes
+     * keep the lower id. The whole block reads the sizes (one load per
+     * thread for 432 books, where one warp took 14 rounds of L2 latency),
+     * then each warp reduces, then warp 0. */
+    __shared__ unsigned long long s_c[kSizeWarps];
+    __shared__ unsigned s_i[kSizeWarps];
+    unsigned long long bc = ~0ull;
     unsigned bi = 0xFFFFFFFFu;
-    for (unsigned k = lane; k < n_books; k += 32) {
-        const double c = (double)__ldcg(work->bits + k);
+    for (unsigned k = threadIdx.x; k < n_books; k += blockDim.x) {
+        const unsigned long long c = __ldcg(work->bits + k);
         if (c < bc) { bc = c; bi = k; }
     }
     for (int o = 16; o > 0; o >>= 1) {
-        const double oc = __shfl_xor_sync(0xFFFFFFFFu, bc, o);
+        const unsigned long long oc = __shfl_xor_sync(0xFFFFFFFFu, bc, o);
+        const unsigned oi = __shfl_xor_sync(0xFFFFFFFFu, bi, o);
+        if (oc < bc || (oc == bc && oi < bi)) { bc = oc; bi = oi; }
+    }
+    if (lane == 0) { s_c[warp] = bc; s_i[warp] = bi; }
+    __syncthreads();
+    if (warp != 0) return;
+    bc = lane < kSizeWarps ? s_c[lane] : ~0ull;
+    bi = lane < kSizeWarps ? s_i[lane] : 0xFFFFFFFFu;
+    for (int o = 16; o > 0; o >>= 1) {
+        const unsigned long long oc = __shfl_xor_sync(0xFFFFFFFFu, bc, o);
         const unsigned oi = __shfl_xor_sync(0xFFFFFFFFu, bi, o);
         if (oc < bc || (oc == bc && oi < bi)) { bc = oc; bi = oi; }
     }
