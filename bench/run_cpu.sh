@@ -18,7 +18,7 @@ data=${GLIDE_DATA_DIR:-$PWD/../shared/data}/real_fields_dev.h5
   ./build/bench/glide_bench --data "$data" --nyx 128 --reps 5 rd speed
   ./build/bench/glide_bench --data "$data" --nyx 64 blocks alpha dict
   echo
-  echo "### What a future dictionary version could gain (codebooks/explore_dict.py)"
+  echo "### How dictionary v2 was chosen (codebooks/explore_dict.py)"
   echo
   hdir=$(mktemp -d)
   ./build/bench/glide_bench --data "$data" --nyx 64 --hist-dir "$hdir" hist >/dev/null

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""How far a future dictionary version could close the gap to custom codebooks.
+"""How far dictionary versions close the gap to custom codebooks: the measurement
+behind dictionary v2 (codebooks/dict_v2.c).
 
 Reads the symbol histograms that `glide_bench --hist-dir DIR hist` writes
 (whole real fields, default options, REL 1e-2..1e-4) and reports, per
@@ -8,10 +9,14 @@ histogram, the size loss against an optimal custom book of
     codebooks/dict_v1.c), and
   - v1 plus candidate extensions of each v1 book: mass w moved to the fill
     symbol, mass z moved to the zero code, and the positive side scaled by r
-    (skew).
+    (skew), each over every v1 book (v2 takes fill and spike over every
+    other one), and
+  - the committed dictionary v2 itself (its lengths read from dict_v2.c: the C
+    builder's, which can break ties differently from package-merge here, so
+    its column may differ from the rebuilt ones by a few hundredths of a %).
 Sizes are sum(count x code length) with length-limited (16-bit) Huffman codes
 built by package-merge, so they are what a stream would pay, book storage
-aside. Analysis only: dictionary v1 stays frozen whatever this prints.
+aside. Analysis only: the committed dictionaries stay frozen whatever this prints.
 
   python3 codebooks/explore_dict.py DIR
 """
@@ -81,6 +86,13 @@ def v1_bases():
     return [family_distribution(f, float(s)) for f, s in found]
 
 
+def committed_v2():
+    """The lengths of every book of codebooks/dict_v2.c."""
+    src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "dict_v2.c")).read()
+    rows = re.findall(r"v2_len_\d+\[1025\] = \{([^}]*)\}", src)
+    return np.array([[int(v) for v in r.split(",")] for r in rows])
+
+
 def extensions(p, fills, spikes, skews):
     for w in fills:
         q = p * (1 - w)
@@ -110,9 +122,12 @@ def main():
         "fill+spike+skew": ([1 / 32, 1 / 8, 1 / 4, 1 / 2], [1 / 4, 1 / 2, 3 / 4], [1 / 4, 1 / 2, 2, 4]),
     }
     cand = {k: np.vstack([v1] + [book(q) for p in bases for q in extensions(p, *v)]) for k, v in sets.items()}
+    cand["v2 (committed)"] = committed_v2()
+    sets["v2 (committed)"] = None
     print(f"dictionary v1: {len(v1)} books; candidates: " + ", ".join(f"{k} {len(m)}" for k, m in cand.items()))
     print()
-    print("| histogram | bits/value custom | loss v1 | " + " | ".join(f"loss v1+{k}" for k in sets) + " |")
+    print("| histogram | bits/value custom | loss v1 | " +
+          " | ".join(f"loss {k}" if k.startswith("v2") else f"loss v1+{k}" for k in sets) + " |")
     print("|---|---|---|" + "---|" * len(sets))
     misses = {k: 0 for k in ["v1"] + list(sets)}
     for path in hists:
