@@ -3,12 +3,10 @@
 #define T double
 #define TBITS uint64_t
 #define FN(name) name##_f64
-#define TFLOOR floor
 #else
 #define T float
 #define TBITS uint32_t
 #define FN(name) name##_f32
-#define TFLOOR floorf
 #endif
 
 static inline TBITS FN(bits_of)(T v) { TBITS b; memcpy(&b, &v, sizeof b); return b; }
@@ -20,9 +18,17 @@ static inline int FN(is_fill)(const glide_grid *g, T v) { return g->has_fill && 
 static inline int FN(quantize)(T x, T p, T e2, double eb, T *rv)
 {
     T diff = x - p;
-    T qf = e2 > 0 ? TFLOOR(diff / e2 + (T)0.5) : (T)0;
-    if (!(qf >= (T)-(GLIDE_RADIUS - 1) && qf <= (T)(GLIDE_RADIUS - 1))) return -1;
-    int q = (int)qf;
+    int q = 0;
+    if (e2 > 0) {
+        /* q = floor(y) within [-511, 511], i.e. y in [-511, 512) (NaN
+         * fails): in that range truncation, stepped down where it rounded a
+         * negative y up, is floor exactly, without a rounding instruction
+         * that baseline x86-64 lacks */
+        T y = diff / e2 + (T)0.5;
+        if (!(y >= (T)-(GLIDE_RADIUS - 1) && y < (T)GLIDE_RADIUS)) return -1;
+        q = (int)y;
+        q -= (T)q > y;
+    }
     T v = p + (T)q * e2;
     if (!(fabs((double)x - (double)v) <= eb)) return -1;
     *rv = v;

@@ -1,4 +1,3 @@
 #undef T
 #undef TBITS
 #undef FN
-#undef TFLOOR
