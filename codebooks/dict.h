@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #define GLIDE_DICT_VERSION 2 /* the dictionary new streams choose their books from */
-#define GLIDE_DICT_FIRST_VERSION 1 /* what RAW streams name: every decoder knows it */
+#define GLIDE_DICT_FIRST_VERSION 1 /* what streams without a dictionary book (custom, RAW) name */
 
 enum { GLIDE_FAMILY_CAUCHY = 0, GLIDE_FAMILY_LAPLACE = 1, GLIDE_FAMILY_GAUSSIAN = 2 };
 
@@ -41,8 +41,7 @@ typedef struct {
 const glide_dictionary *glide_dict_get(unsigned version);
 
 /* The version a stream names for book `book` of d: the oldest dictionary
- * that holds that book unchanged. Streams without a dictionary book (custom,
- * RAW) pass book 0, which every version since v1 shares, and so name v1. */
+ * that holds that book unchanged. */
 unsigned glide_dict_book_version(const glide_dictionary *d, unsigned book);
 
 /* Whether book `book` of the dictionary `version` is book `book` of d (the
@@ -81,6 +80,10 @@ void glide_dict_free(glide_dictionary *d);
 glide_dictionary *glide_dict_build_mixed(unsigned version, const glide_dictionary *base, unsigned stride,
                                          const double *fill, unsigned n_fill, const double *spike,
                                          unsigned n_spike);
+
+/* Dictionary v2 as committed: glide_dict_build_mixed over the frozen v1
+ * table with the parameters of dict_params.h. */
+glide_dictionary *glide_dict_build_v2(void);
 
 /* Code lengths (and entropy) of a family's distribution at a scale with mass
  * `mass` moved onto symbol `sym` (glide_dict_make_book when mass is 0). */

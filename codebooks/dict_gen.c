@@ -7,6 +7,7 @@
  * data-dependent summation order, fixed iteration counts, and builds use
  * -ffp-contract=off so that a*b+c is never fused differently by compilers. */
 #include "dict.h"
+#include "dict_params.h"
 #include "format.h"
 #include "huff_build.h"
 
@@ -309,6 +310,13 @@ glide_dictionary *glide_dict_build_mixed(unsigned version, const glide_dictionar
 fail:
     glide_dict_free(&o->pub);
     return NULL;
+}
+
+glide_dictionary *glide_dict_build_v2(void)
+{
+    static const double fill[] = GLIDE_DICT_V2_FILL_MASSES, spike[] = GLIDE_DICT_V2_SPIKE_MASSES;
+    return glide_dict_build_mixed(2, glide_dict_get(1), GLIDE_DICT_V2_STRIDE, fill, sizeof fill / sizeof *fill, spike,
+                                  sizeof spike / sizeof *spike);
 }
 
 void glide_dict_free(glide_dictionary *d)

@@ -16,8 +16,8 @@
 
 /* Dictionary v2: v1's 96 books unchanged (ids 0..95), then mixed books
  * (dict.h, GLIDE_MIX_*) built on every GLIDE_DICT_V2_STRIDE-th v1 book of each
- * family (16 of 32: Fig. 6 of DESIGN.md measured 16 scales per family within
- * 0.1 % of 32). For each mass in the order listed, one run of 48 books:
+ * family (16 of 32: the dictionary-size table of DESIGN.md puts 16 scales per
+ * family within 0.2 % of 32 in median loss). For each mass in the order listed, one run of 48 books:
  *   - fill: 1/32, 1/8, 1/4, 1/2 of the mass on the fill symbol, which v1
  *     leaves at its 16-bit floor (a chunk of ocean with 31 % land lost 39-62 %
  *     against a custom book). At 1/2 the fill symbol has a 1-bit code, which

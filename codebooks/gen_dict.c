@@ -20,7 +20,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: glide_gen_dict [--version V] [--books-per-family N] [--hmin A] [--hmax B] --out FILE\n"
                "  defaults: --version 1 --books-per-family %u --hmin %.9g --hmax %.9g\n"
-            "  --version 2 takes no other parameters: v1's frozen books plus mixed books (dict_params.h)\n",
+               "  --version 2 takes no other parameters: v1's frozen books plus mixed books (dict_params.h)\n",
             (unsigned)GLIDE_DICT_V1_BOOKS_PER_FAMILY, GLIDE_DICT_V1_HMIN, GLIDE_DICT_V1_HMAX);
 }
 
@@ -81,14 +81,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    glide_dictionary *d;
-    if (version == 2) {
-        static const double fill[] = GLIDE_DICT_V2_FILL_MASSES, spike[] = GLIDE_DICT_V2_SPIKE_MASSES;
-        d = glide_dict_build_mixed(2, glide_dict_get(1), GLIDE_DICT_V2_STRIDE, fill, sizeof fill / sizeof *fill,
-                                   spike, sizeof spike / sizeof *spike);
-    } else {
-        d = glide_dict_build(version, per, hmin, hmax);
-    }
+    glide_dictionary *d = version == 2 ? glide_dict_build_v2() : glide_dict_build(version, per, hmin, hmax);
     if (!d) { fprintf(stderr, "glide_gen_dict: building the dictionary failed\n"); return 1; }
 
     /* Write beside the target and rename, so an interrupted run never leaves

@@ -36,16 +36,17 @@ unsigned glide_book_select(const glide_dictionary *d, const uint64_t *hist, glid
             for (; k < m && c < best_bits; k++) c += hist[nz[k]] * len[nz[k]];
             if (k == m && c < best_bits) { best_bits = c; best = b; }
         }
-    } else {
-        for (unsigned i = 0; i < GLIDE_NSYM; i++)
-            if (hist[i]) nz[m++] = i;
-        double best_cost = INFINITY;
-        for (unsigned b = 0; b < d->n_books; b++) {
-            const glide_book *bk = &d->books[b];
-            double cost = 0;
-            for (unsigned k = 0; k < m; k++) cost -= (double)hist[nz[k]] * bk->log2q[nz[k]];
-            if (cost < best_cost) { best_cost = cost; best = b; }
-        }
+        *bits = best_bits; /* the first book always completes its sum */
+        return best;
+    }
+    for (unsigned i = 0; i < GLIDE_NSYM; i++)
+        if (hist[i]) nz[m++] = i;
+    double best_cost = INFINITY;
+    for (unsigned b = 0; b < d->n_books; b++) {
+        const glide_book *bk = &d->books[b];
+        double cost = 0;
+        for (unsigned k = 0; k < m; k++) cost -= (double)hist[nz[k]] * bk->log2q[nz[k]];
+        if (cost < best_cost) { best_cost = cost; best = b; }
     }
     *bits = glide_book_bits(d->books[best].len, hist);
     return best;

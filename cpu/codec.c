@@ -69,7 +69,7 @@ size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o
     }
     /* the oldest dictionary holding the book, so that older decoders read
      * every stream that does not need a newer book */
-    h->dict_version = (uint8_t)glide_dict_book_version(d, custom ? 0 : book);
+    h->dict_version = (uint8_t)(custom ? GLIDE_DICT_FIRST_VERSION : glide_dict_book_version(d, book));
     h->book_kind = custom ? GLIDE_BOOKKIND_CUSTOM : GLIDE_BOOKKIND_DICT;
     h->book_id = custom ? 0 : (uint16_t)book;
     h->book_bytes = (uint32_t)book_bytes;
@@ -172,11 +172,11 @@ size_t glide_write_raw(glide_header *h, const void *src, uint64_t n, uint8_t *ds
     return glide_finish(h, dst);
 }
 
-void glide_header_begin(glide_header *h, const glide_params *p, const glide_encode_opts *o)
+void glide_header_begin(glide_header *h, const glide_params *p)
 {
     memset(h, 0, sizeof *h);
     h->format_version = GLIDE_FORMAT_VERSION;
-    h->dict_version = (uint8_t)glide_dict_book_version(o->dict, 0);
+    h->dict_version = GLIDE_DICT_FIRST_VERSION; /* until a dictionary book is chosen */
     h->dtype = (uint8_t)p->dtype;
     h->mode = (uint8_t)p->mode;
     h->rank = (uint8_t)p->rank;
@@ -191,7 +191,7 @@ size_t glide_cpu_compress(const glide_params *p, const glide_encode_opts *o, con
     glide_shape sh;
     glide_shape_from_dims(p->rank, p->dims, &sh);
     glide_header h;
-    glide_header_begin(&h, p, o);
+    glide_header_begin(&h, p);
     glide_params q = *p;
     q.fill_bits = h.fill_bits;
     size_t raw_total = glide_header_size(p->rank) + sh.count * glide_dtype_size(p->dtype) + GLIDE_CRC_BYTES;

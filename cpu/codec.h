@@ -44,7 +44,7 @@ size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o
                                const uint64_t *hist, const glide_book_choice *given, uint64_t n, size_t esz,
                                glide_entropy_plan *plan);
 /* The header fields fixed by the parameters alone. */
-void glide_header_begin(glide_header *h, const glide_params *p, const glide_encode_opts *o);
+void glide_header_begin(glide_header *h, const glide_params *p);
 /* Finishes h as a RAW stream of src and writes it (with CRC) to dst. */
 size_t glide_write_raw(glide_header *h, const void *src, uint64_t n, uint8_t *dst, size_t cap);
 

@@ -612,7 +612,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     glide_shape sh;
     glide_shape_from_dims(p->rank, p->dims, &sh);
     glide_header h;
-    glide_header_begin(&h, p, o);
+    glide_header_begin(&h, p);
     const unsigned blog = p->block_log2 ? p->block_log2 : glide_default_block_log2(sh.rank);
     h.block_log2 = (uint8_t)blog;
     glide_grid cg;

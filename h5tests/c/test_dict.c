@@ -62,14 +62,10 @@ static int same_bytes(FILE *a, const char *path, long *bad_line)
 
 static void check_regeneration(const char *dir, unsigned version)
 {
-    static const double fill[] = GLIDE_DICT_V2_FILL_MASSES, spike[] = GLIDE_DICT_V2_SPIKE_MASSES;
     char path[4096];
     snprintf(path, sizeof path, "%s/dict_v%u.c", dir, version);
     /* v2 extends the committed v1 table, as glide_gen_dict does */
-    glide_dictionary *d = version == 1 ? glide_dict_build(1, V1_BOOKS_PER_FAMILY, V1_HMIN, V1_HMAX)
-                                       : glide_dict_build_mixed(2, glide_dict_get(1), GLIDE_DICT_V2_STRIDE, fill,
-                                                                sizeof fill / sizeof *fill, spike,
-                                                                sizeof spike / sizeof *spike);
+    glide_dictionary *d = version == 1 ? glide_dict_build(1, V1_BOOKS_PER_FAMILY, V1_HMIN, V1_HMAX) : glide_dict_build_v2();
     check(d != NULL, "regenerate v%u in memory (dict_params.h)", version);
     if (!d) return;
     FILE *tmp = tmpfile();
