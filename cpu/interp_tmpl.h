@@ -127,10 +127,108 @@ void FN(glide_interp_decode)(const glide_grid *g, T *r, const uint16_t *sym,
                          (T)(2.0 * level_eb[l - 1]), 0, subst, NULL);
 }
 
+/* The three splines' predictions of one point (indexed by GLIDE_SPLINE_*),
+ * each exactly interp_predict's, from one set of neighbour loads. */
+static inline void FN(interp_predict3)(const T *r, size_t i, size_t st, uint64_t c, uint64_t s, uint64_t lo,
+                                       uint64_t hi, T p[GLIDE_NSPLINES])
+{
+    size_t o1 = (size_t)s * st;
+    T b = r[i - o1];
+    if (c + s > hi) {
+        p[GLIDE_SPLINE_LINEAR] = b;
+        p[GLIDE_SPLINE_CUBIC_NAK] = p[GLIDE_SPLINE_CUBIC_NATURAL] =
+            c >= lo + 3 * s ? b * (T)1.5 - r[i - 3 * o1] * (T)0.5 : b;
+        return;
+    }
+    T cc = r[i + o1];
+    T lin = (b + cc) * (T)0.5;
+    p[GLIDE_SPLINE_LINEAR] = lin;
+    int l3 = c >= lo + 3 * s, r3 = c + 3 * s <= hi;
+    size_t o3 = 3 * o1;
+    if (l3 && r3) {
+        T a = r[i - o3], d = r[i + o3];
+        p[GLIDE_SPLINE_CUBIC_NAK] = ((b + cc) * (T)9 - (a + d)) * (T)0.0625;
+        p[GLIDE_SPLINE_CUBIC_NATURAL] = ((b + cc) * (T)23 - (a + d) * (T)3) * (T)(1.0 / 40.0);
+        return;
+    }
+    T cub = l3 ? (b * (T)6 + cc * (T)3 - r[i - o3]) * (T)0.125 : r3 ? (cc * (T)6 + b * (T)3 - r[i + o3]) * (T)0.125 : lin;
+    p[GLIDE_SPLINE_CUBIC_NAK] = p[GLIDE_SPLINE_CUBIC_NATURAL] = cub;
+}
+
+/* Tuning's cost term of one prediction (FORMAT.md §11.2). */
+static inline uint64_t FN(tune_term)(T xv, T p, double unit)
+{
+    double e = fabs((double)xv - (double)p);
+    if (!(e < INFINITY)) return 0;
+    double q = e / unit;
+    return q < 4294967296.0 ? (uint64_t)q : 4294967296ull;
+}
+
+/* Tuning cost of one step of level s over a box: the points whose
+ * coordinate on axis d is an odd multiple of s, on the axes of mask `done`
+ * (the steps before it) a multiple of s, elsewhere of 2s; each predicted
+ * along d. The step's point set depends on (d, done) only, not on the rest
+ * of the order, which is what lets tuning share steps between candidates.
+ * all: the three splines' sums into cost[spline]; else only `spline`'s. */
+static inline __attribute__((always_inline)) void
+FN(tune_step)(const glide_grid *g, const T *x, const FN(box) *bx, uint64_t s, unsigned d, unsigned done,
+              const int all, unsigned spline, double unit, uint64_t cost[GLIDE_NSPLINES])
+{
+    const uint64_t B = 1ull << g->blog, nd1 = g->n[d] - 1;
+    uint64_t start[3], step[3];
+    for (unsigned a = 0; a < 3; a++) {
+        const uint64_t lo = bx->lo[a];
+        if (a == d) {
+            uint64_t c0 = lo / (2 * s) * (2 * s) + s;
+            start[a] = c0 < lo ? c0 + 2 * s : c0;
+            step[a] = 2 * s;
+        } else {
+            uint64_t m = done >> a & 1u ? s : 2 * s;
+            start[a] = (lo + m - 1) / m * m;
+            step[a] = m;
+        }
+    }
+    const size_t st = g->st[d], s0 = g->st[0], s1 = g->st[1];
+    uint64_t acc[GLIDE_NSPLINES] = {0, 0, 0};
+    for (uint64_t z = start[0]; z <= bx->hi[0]; z += step[0])
+        for (uint64_t y = start[1]; y <= bx->hi[1]; y += step[1])
+            for (uint64_t xx = start[2]; xx <= bx->hi[2]; xx += step[2]) {
+                uint64_t c = d == 0 ? z : d == 1 ? y : xx;
+                uint64_t lo = c & ~(B - 1), hi = lo + B < nd1 ? lo + B : nd1;
+                size_t i = (size_t)z * s0 + (size_t)y * s1 + (size_t)xx;
+                T xv = x[i];
+                if (FN(is_fill)(g, xv)) continue;
+                if (all) {
+                    T p[GLIDE_NSPLINES];
+                    FN(interp_predict3)(x, i, st, c, s, lo, hi, p);
+                    acc[GLIDE_SPLINE_LINEAR] += FN(tune_term)(xv, p[GLIDE_SPLINE_LINEAR], unit);
+                    uint64_t t = FN(tune_term)(xv, p[GLIDE_SPLINE_CUBIC_NAK], unit);
+                    acc[GLIDE_SPLINE_CUBIC_NAK] += t;
+                    /* the cubics differ only with two neighbours on each side */
+                    acc[GLIDE_SPLINE_CUBIC_NATURAL] +=
+                        p[GLIDE_SPLINE_CUBIC_NATURAL] == p[GLIDE_SPLINE_CUBIC_NAK] ? t : FN(tune_term)(xv, p[GLIDE_SPLINE_CUBIC_NATURAL], unit);
+                } else {
+                    acc[0] += FN(tune_term)(xv, FN(interp_predict)(x, i, st, c, s, lo, hi, spline), unit);
+                }
+            }
+    if (all)
+        for (unsigned k = 0; k < GLIDE_NSPLINES; k++) cost[k] += acc[k];
+    else
+        cost[spline] += acc[0];
+}
+
 /* Light auto-tuning: per level, the spline then the axis order that predict
  * a lattice of sample blocks best from the original values, the cost being
  * the sum of floor(|error| / unit). Encoder-only: the choice is recorded in
- * the stream. */
+ * the stream.
+ *
+ * A candidate's cost is the sum of its steps' costs, and a step's cost
+ * depends only on its axis, the axes done before it and the spline
+ * (tune_step), so each distinct step is costed once per level: the three
+ * splines in one pass over the first order's steps, then the other orders'
+ * steps for the best spline as they first appear (a 3-D level has 12
+ * distinct steps against 24 in 8 candidates). Sums of integers, so the
+ * costs, and the choices, are those of costing every candidate whole. */
 void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t *level_cfg)
 {
     FN(box) bx;
@@ -138,19 +236,46 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t
     glide_sample_lattice_init(g, &lat);
     static const unsigned splines[GLIDE_NSPLINES] = {GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_LINEAR,
                                                      GLIDE_SPLINE_CUBIC_NATURAL};
-    unsigned n_ord = glide_n_orders(g->eff_rank);
+    const unsigned n_ord = glide_n_orders(g->eff_rank);
     for (unsigned l = g->blog; l >= 1; l--) {
-        uint64_t s = 1ull << (l - 1);
+        const uint64_t s = 1ull << (l - 1);
+        /* memo[spline][d * 8 + done]: a step's cost over the sample */
+        uint64_t memo[GLIDE_NSPLINES][24];
+        uint32_t have = 0; /* steps costed (for every spline at once in the first order, else the best) */
+        memset(memo, 0, sizeof memo);
+        const uint8_t *ax0 = glide_order_axes(g->eff_rank, 0);
+        for (unsigned j = 0, done = 0; j < g->eff_rank; done |= 1u << ax0[j], j++) {
+            const unsigned key = ax0[j] * 8u + done;
+            uint64_t cost[GLIDE_NSPLINES] = {0, 0, 0};
+            for (uint64_t b = 0; b < lat.count; b++) {
+                glide_sample_block(g, &lat, b, bx.lo, bx.hi);
+                FN(tune_step)(g, x, &bx, s, ax0[j], done, 1, 0, unit, cost);
+            }
+            for (unsigned k = 0; k < GLIDE_NSPLINES; k++) memo[k][key] = cost[k];
+            have |= 1u << key;
+        }
         uint64_t best = UINT64_MAX;
         unsigned best_cfg = 0;
         for (unsigned c = 0; c < GLIDE_NSPLINES + n_ord - 1; c++) {
-            unsigned cfg = c < GLIDE_NSPLINES ? splines[c] : ((best_cfg & 3u) | ((c - GLIDE_NSPLINES + 1) << 2));
-            uint64_t est[2] = {0, 0};
-            for (uint64_t b = 0; b < lat.count; b++) {
-                glide_sample_block(g, &lat, b, bx.lo, bx.hi);
-                FN(interp_level)(g, OP_ESTIMATE, x, NULL, NULL, &bx, s, cfg, 0, unit, 0, est);
+            const unsigned cfg = c < GLIDE_NSPLINES ? splines[c] : ((best_cfg & 3u) | ((c - GLIDE_NSPLINES + 1) << 2));
+            const unsigned spline = cfg & 3u;
+            const uint8_t *ax = glide_order_axes(g->eff_rank, cfg >> 2);
+            uint64_t est = 0;
+            for (unsigned j = 0, done = 0; j < g->eff_rank; done |= 1u << ax[j], j++) {
+                const unsigned key = ax[j] * 8u + done;
+                if (!(have >> key & 1u)) {
+                    /* orders past the first run with the spline chosen by then */
+                    uint64_t cost[GLIDE_NSPLINES] = {0, 0, 0};
+                    for (uint64_t b = 0; b < lat.count; b++) {
+                        glide_sample_block(g, &lat, b, bx.lo, bx.hi);
+                        FN(tune_step)(g, x, &bx, s, ax[j], done, 0, spline, unit, cost);
+                    }
+                    memo[spline][key] = cost[spline];
+                    have |= 1u << key;
+                }
+                est += memo[spline][key];
             }
-            if (est[0] < best) { best = est[0]; best_cfg = cfg; }
+            if (est < best) { best = est; best_cfg = cfg; }
         }
         level_cfg[l - 1] = (uint8_t)best_cfg;
     }
