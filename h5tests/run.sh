@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole CPU test suite: C unit tests (ctest, also under ASan/UBSan), and
 # the h5py tests of the plugin under both Debian's h5py (HDF5 1.10, with
-# h5repack/h5dump/h5diff) and h5py from a wheel (bundled HDF5).
+# h5repack/h5dump/h5diff) and h5py from a wheel (bundled HDF5), and a short
+# libFuzzer pass over the decoder and the round trip (h5tests/fuzz/run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install-deps
@@ -23,3 +24,6 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGLIDE_WITH_CUDA=OFF \
   -DCMAKE_C_FLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all" >/dev/null
 cmake --build build-asan -j"$jobs" >/dev/null
 (cd build-asan && ctest --output-on-failure -E filter_h5py -j"$jobs")
+
+echo "== libFuzzer: hostile streams and arbitrary values/parameters (clang, 30 s per target)"
+bash h5tests/fuzz/run.sh 30

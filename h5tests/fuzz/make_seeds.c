@@ -1,0 +1,89 @@
+/* Writes the fuzz seed corpora (committed in corpus/): small streams of
+ * every kind for fuzz_decompress, and parameter + value inputs for
+ * fuzz_roundtrip. Rerun after a format change:
+ *   make_seeds CORPUS_DIR */
+#include "glide.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int put(const char *dir, const char *sub, const char *name, const void *p, size_t n)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s/%s", dir, sub, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(p, 1, n, f) != n) return fprintf(stderr, "cannot write %s\n", path), 1;
+    return fclose(f) != 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) return fprintf(stderr, "usage: make_seeds CORPUS_DIR\n"), 2;
+    const char *dir = argv[1];
+    static const struct { unsigned rank; uint64_t d[3]; } shapes[] = {{1, {7}}, {2, {5, 9}}, {3, {9, 10, 11}}, {3, {1, 17, 33}}};
+    int bad = 0, k = 0;
+    for (unsigned s = 0; s < 4; s++)
+        for (int f64 = 0; f64 < 2; f64++)
+            for (int pred = 0; pred < 3; pred++)
+                for (int book = 0; book < 3; book++) {
+                    if ((s + pred + book + f64) % 2) continue; /* half the combinations is plenty */
+                    glide_params p;
+                    glide_params_init(&p, f64 ? GLIDE_FLOAT64 : GLIDE_FLOAT32, shapes[s].rank, shapes[s].d);
+                    p.predictor = (glide_predictor)pred;
+                    p.codebook = (glide_codebook)book;
+                    p.mode = (k % 3) ? GLIDE_MODE_REL : GLIDE_MODE_ABS;
+                    p.eb = (k % 3) ? 1e-3 : 1e-2;
+                    p.backend = GLIDE_BACKEND_CPU;
+                    size_t n = 1;
+                    for (unsigned a = 0; a < shapes[s].rank; a++) n *= shapes[s].d[a];
+                    double *v = malloc(n * sizeof *v);
+                    for (size_t i = 0; i < n; i++) v[i] = sin(0.3 * (double)i) + 0.01 * (double)(i % 7);
+                    if (k % 4 == 1) v[n / 2] = NAN, v[n / 3] = INFINITY; /* outliers */
+                    if (k % 5 == 2) { p.has_fill = 1; v[1] = -999.0; }
+                    void *x = v;
+                    float *xf = NULL;
+                    if (!f64) {
+                        xf = malloc(n * sizeof *xf);
+                        for (size_t i = 0; i < n; i++) xf[i] = (float)v[i];
+                        x = xf;
+                    }
+                    if (p.has_fill) {
+                        if (f64) memcpy(&p.fill_bits, &v[1], 8);
+                        else { uint32_t b; memcpy(&b, &xf[1], 4); p.fill_bits = b; }
+                    }
+                    size_t cap = glide_compress_bound(&p);
+                    unsigned char *out = malloc(cap);
+                    size_t len = glide_compress(&p, x, n * (f64 ? 8 : 4), out, cap);
+                    char name[64];
+                    snprintf(name, sizeof name, "seed%02d.glide", k++);
+                    bad |= glide_is_error(len) ? 1 : put(dir, "decompress", name, out, len);
+                    free(out); free(v); free(xf);
+                }
+    /* random bytes (noise: a RAW stream) */
+    {
+        uint64_t d = 300;
+        glide_params p;
+        glide_params_init(&p, GLIDE_FLOAT32, 1, &d);
+        p.backend = GLIDE_BACKEND_CPU;
+        uint32_t x[300], r = 12345;
+        for (int i = 0; i < 300; i++) r = r * 1103515245u + 12345u, x[i] = r;
+        unsigned char out[2048];
+        size_t len = glide_compress(&p, x, sizeof x, out, sizeof out);
+        bad |= glide_is_error(len) ? 1 : put(dir, "decompress", "raw.glide", out, len);
+    }
+    /* roundtrip inputs: 8 parameter bytes (fuzz_roundtrip.c), then values */
+    for (int i = 0; i < 12; i++) {
+        unsigned char in[8 + 256];
+        in[0] = (unsigned char)((i & 1) | (i % 4 == 1) << 1 | (i % 3) << 2 | (i % 3) << 4 | (i % 5 == 0) << 6 | (i < 6) << 7);
+        in[1] = (unsigned char)(i % 4);
+        in[2] = (unsigned char)(i * 37);
+        in[3] = (unsigned char)(i == 11 ? 255 : i);
+        for (int a = 0; a < 4; a++) in[4 + a] = (unsigned char)(3 + 7 * a + i);
+        for (int j = 0; j < 256; j++) in[8 + j] = (unsigned char)(i < 6 ? (j * 7 + i) % 9 - 4 : (j * 131 + i * 17) & 255);
+        char name[64];
+        snprintf(name, sizeof name, "seed%02d.in", i);
+        bad |= put(dir, "roundtrip", name, in, sizeof in);
+    }
+    return bad;
+}
