@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.mode = b0 >> 1 & 1 ? GLIDE_MODE_REL : GLIDE_MODE_ABS;
     p.predictor = (glide_predictor)((b0 >> 2 & 3) % 3);
     p.codebook = (glide_codebook)((b0 >> 4 & 3) % 3);
-    p.backend = GLIDE_BACKEND_CPU;
+    p.backend = GLIDE_BACKEND_AUTO; /* the GPU where there is one, and then the CPU's bytes are checked too */
     p.block_log2 = b1 >> 2 & 7; /* 0: the default; others may be refused for the rank */
     p.eb = b3 == 255 ? 0.0 : (1 + b3 % 9) * pow(10.0, -(double)(b2 % 13));
     if (walk && p.mode == GLIDE_MODE_ABS) p.eb *= ldexp(1.0, (int)(b2 >> 4) * 4 - 30); /* near the walk's scale */
@@ -85,6 +85,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     size_t n2 = glide_compress(&p, x, count * esz, s2, cap);
     if (n2 != n1 || memcmp(s1, s2, n1) != 0) abort(); /* deterministic */
+    if (glide_backend_resolve(GLIDE_BACKEND_AUTO) != GLIDE_BACKEND_CPU) {
+        p.backend = GLIDE_BACKEND_CPU; /* the GPU's stream is the CPU codec's, byte for byte */
+        n2 = glide_compress(&p, x, count * esz, s2, cap);
+        if (n2 != n1 || memcmp(s1, s2, n1) != 0) abort();
+    }
     if (glide_decompress(s1, n1, y, count * esz) != count * esz) abort();
 
     /* the bound as the codec defines it: REL scales eb by the range of the finite, non-fill values */
