@@ -40,7 +40,7 @@ run)
             B=build-gpu
             [ $v = old ] && B=.ab/old/build-gpu
             HDF5_PLUGIN_PATH=$PWD/$B/plugin timeout 200 $B/bench/glide_gpu_bench --quick --out "$OUT/r_${v}_$r.md" >/dev/null 2>&1
-            echo "$v $r: 256^3 kernel-only compress $(grep -m1 '^| 256³ | 67.1 |' "$OUT/r_${v}_$r.md" | cut -d'|' -f5,6) µs, GB/s; 64^3 call $(grep -m1 '^| 64³ | 1.05 |' "$OUT/r_${v}_$r.md" | cut -d'|' -f4,5) µs"
+            echo "$v $r: 256^3 kernel-only compress $(grep -m1 '^| 256³ | 67.1 |' "$OUT/r_${v}_$r.md" | cut -d'|' -f5,6) µs, GB/s; 64^3 call $(grep -m1 '^| 64³ | 1.05 |' "$OUT/r_${v}_$r.md" | cut -d'|' -f4,5) µs; 64^3 device (graphs) $(grep -m1 '^| 64³ | 1.0 |' "$OUT/r_${v}_$r.md" | cut -d'|' -f5) µs"
             for side in 64 256; do
                 printf '%s: ' "$side^3"
                 grep -A14 "### ${side}³ compress" "$OUT/r_${v}_$r.md" | grep "predict+quantize\|^| tune\|^| range\|^| choose\|^| book\|huffman\|^| crc" | cut -d'|' -f2,3 | tr '\n' ' '
