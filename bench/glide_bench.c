@@ -2,8 +2,8 @@
  *   glide_bench [--data FILE] [--reps N] [--nyx N] [--hist-dir DIR] TABLE...
  * TABLE: rd (CR/PSNR, dictionary vs custom, interpolation vs Lorenzo),
  *        speed (MB/s per chunk size), blocks (anchor stride), alpha (level
- *        factor), dict (dictionary size and scoring rule), stack (merged
- *        slow axes vs 3-D slabs), all; and hist
+ *        factor), dict (dictionary size and scoring rule), stack (format 1's
+ *        merged slow axes vs format 2's slabs), all; and hist
  *        (symbol histograms into DIR, for codebooks/explore_dict.py).
  * Prints Markdown. Every number in docs/BENCHMARKS.md and docs/DESIGN.md
  * comes from this program (see bench/run_cpu.sh). */
@@ -371,31 +371,31 @@ static void table_dict(void)
     for (int k = 0; k < 6; k++) glide_dict_free(d[k]);
 }
 
-/* Fields with more than three dims longer than 1 are merged into a 3-D grid
- * by FORMAT.md §4 ([t, z, y, x] -> [t*z, y, x]), so blocks and
- * interpolation steps along the merged axis run across the seams between
- * the 3-D slabs. What the seams cost: the field as one chunk against one
- * chunk per slab (a stack of independent 3-D chunks), at the same absolute
- * bound (eb x the whole field's range), CR of the whole field either way. */
+/* Fields with more than three dims longer than 1. Format 1 merged their
+ * slow axes into one 3-D grid ([t, z, y, x] -> [t*z, y, x]), so blocks and
+ * interpolation steps along the merged axis ran across the seams between
+ * the 3-D slabs; format 2 keeps the slabs apart (FORMAT.md §4). Format 1's
+ * view is the same values given as that merged 3-D shape. */
 static void table_stack(void)
 {
-    printf("\n### Merged slow axes vs a stack of 3-D slabs (CR, ABS bound = eb x field range)\n\n");
-    printf("| field | dims | bound | interp merged | interp per slab | Lorenzo merged | Lorenzo per slab | default merged | default per slab |\n");
+    printf("\n### Chunks of more than three axes: merged grid (format 1) vs slabs apart (format 2) (CR, REL bound, whole field)\n\n");
+    printf("| field | dims | bound | interp merged | interp slabs | Lorenzo merged | Lorenzo slabs | default merged | default slabs |\n");
     printf("|---|---|---|---|---|---|---|---|---|\n");
     int any = 0;
     for (int i = 0; i < n_fields; i++) {
         const field *f = &fields[i];
-        unsigned long_dims = 0;
-        for (unsigned a = 0; a < f->rank; a++) long_dims += f->dims[a] > 1;
-        if (long_dims <= 3) continue;
+        uint64_t kept[8];
+        unsigned k = 0;
+        for (unsigned a = 0; a < f->rank; a++)
+            if (f->dims[a] > 1) kept[k++] = f->dims[a];
+        if (k <= 3) continue;
         any = 1;
-        float lo = INFINITY, hi = -INFINITY;
-        for (uint64_t k = 0; k < f->n; k++) {
-            const float v = f->v[k];
-            if (!isfinite(v) || (f->has_fill && v == f->fill)) continue;
-            lo = fminf(lo, v);
-            hi = fmaxf(hi, v);
-        }
+        field merged = *f; /* the same values as format 1's 3-D grid */
+        merged.rank = 3;
+        merged.dims[0] = 1;
+        for (unsigned a = 0; a + 2 < k; a++) merged.dims[0] *= kept[a];
+        merged.dims[1] = kept[k - 2];
+        merged.dims[2] = kept[k - 1];
         char dims[64];
         int at = 0;
         for (unsigned a = 0; a < f->rank; a++)
@@ -403,21 +403,11 @@ static void table_stack(void)
         for (int b = 0; b < 3; b++) {
             printf("| %s | %s | %.0e |", f->name, dims, bounds[b]);
             static const glide_predictor preds[3] = {GLIDE_PRED_INTERP, GLIDE_PRED_LORENZO, GLIDE_PRED_AUTO};
-            for (int k = 0; k < 3; k++)
-                for (int slab = 0; slab < 2; slab++) {
-                    config c = base_config(bounds[b] * ((double)hi - (double)lo));
-                    c.p.mode = GLIDE_MODE_ABS;
-                    c.p.predictor = preds[k];
-                    if (slab) {
-                        /* one chunk per slab: the last three dims longer than 1 whole, the others 1 */
-                        unsigned kept = 0;
-                        for (int a = (int)f->rank - 1; a >= 0; a--) {
-                            const int keep = f->dims[a] > 1 && kept < 3;
-                            kept += keep;
-                            c.chunk[a] = keep ? f->dims[a] : 1;
-                        }
-                    }
-                    printf(" %.2f |", run(f, &c, 0).cr);
+            for (int p = 0; p < 3; p++)
+                for (int slabs = 0; slabs < 2; slabs++) {
+                    config c = base_config(bounds[b]);
+                    c.p.predictor = preds[p];
+                    printf(" %.2f |", run(slabs ? f : &merged, &c, 0).cr);
                 }
             printf("\n");
         }

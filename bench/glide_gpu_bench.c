@@ -592,7 +592,7 @@ static int hist_from_stream(const uint8_t *src, size_t size, uint64_t *hist)
         return -1;
     }
     glide_shape sh;
-    glide_shape_from_dims(h.rank, h.dims, &sh);
+    glide_shape_from_dims(h.rank, h.dims, h.format_version, &sh);
     glide_huff_dec *dec = malloc(sizeof *dec);
     uint16_t *sym = malloc(sh.count * sizeof *sym);
     int rc = -1;

@@ -12,7 +12,11 @@
 #define GLIDE_MAGIC1 'L'
 #define GLIDE_MAGIC2 'D'
 #define GLIDE_MAGIC3 'E'
-#define GLIDE_FORMAT_VERSION 1
+/* Format versions: 2 keeps the 3-D slabs of a chunk with more than three
+ * axes apart (docs/FORMAT.md §4); encoders write 2 only for such chunks (and
+ * never for RAW), so every other stream stays readable by GLIDE 1.0/1.1. */
+#define GLIDE_FORMAT_VERSION 2       /* the newest this build reads and writes */
+#define GLIDE_FORMAT_FIRST_VERSION 1 /* the oldest it reads */
 
 /* Symbol alphabet: quantization codes q in [-511, 511] map to q + 511, then
  * two escapes. 1023 quantization codes = radius 512. */
@@ -110,6 +114,7 @@ typedef struct {
     unsigned rank;          /* 1..3 */
     uint64_t n[3];          /* slowest first */
     uint64_t count;
+    uint64_t slabs, slab_rows; /* format 2, more than three axes: n[0] = slabs x slab_rows; else 1 and n[0] */
 } glide_shape;
 
 static inline size_t glide_dtype_size(unsigned dtype) { return dtype == GLIDE_FLOAT64 ? 8 : 4; }
@@ -121,7 +126,11 @@ typedef struct {
     uint64_t n_anchors;
 } glide_layout;
 
-void glide_shape_from_dims(unsigned rank, const uint64_t *dims, glide_shape *s);
+/* The effective shape of §4 for a stream of this format version. */
+void glide_shape_from_dims(unsigned rank, const uint64_t *dims, unsigned format_version, glide_shape *s);
+/* The format version an encoder writes for these dims (RAW streams: always
+ * GLIDE_FORMAT_FIRST_VERSION). */
+unsigned glide_format_version_for(unsigned rank, const uint64_t *dims);
 unsigned glide_default_block_log2(unsigned eff_rank);
 uint64_t glide_anchor_count(const glide_shape *s, unsigned block_log2);
 uint64_t glide_segment_count(uint64_t n_symbols);

@@ -3,7 +3,7 @@
 #include "dict.h"
 #include <math.h>
 
-void glide_shape_from_dims(unsigned rank, const uint64_t *dims, glide_shape *s)
+void glide_shape_from_dims(unsigned rank, const uint64_t *dims, unsigned format_version, glide_shape *s)
 {
     uint64_t kept[GLIDE_MAX_RANK];
     unsigned k = 0;
@@ -13,6 +13,13 @@ void glide_shape_from_dims(unsigned rank, const uint64_t *dims, glide_shape *s)
         if (dims[i] != 1) kept[k++] = dims[i];
     }
     if (k == 0) kept[k++] = 1;
+    /* format 2: the last three axes are a slab, the leading ones count slabs */
+    s->slabs = 1;
+    s->slab_rows = 0;
+    if (format_version >= 2 && k > GLIDE_MAX_EFF_RANK) {
+        s->slab_rows = kept[k - GLIDE_MAX_EFF_RANK];
+        for (unsigned i = 0; i + GLIDE_MAX_EFF_RANK < k; i++) s->slabs *= kept[i];
+    }
     /* more than three axes: the leading ones merge into the slowest */
     while (k > GLIDE_MAX_EFF_RANK) {
         kept[1] *= kept[0];
@@ -21,6 +28,14 @@ void glide_shape_from_dims(unsigned rank, const uint64_t *dims, glide_shape *s)
     }
     s->rank = k;
     for (unsigned i = 0; i < 3; i++) s->n[i] = i < k ? kept[i] : 1;
+    if (!s->slab_rows) s->slab_rows = s->n[0];
+}
+
+unsigned glide_format_version_for(unsigned rank, const uint64_t *dims)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < rank; i++) k += dims[i] != 1;
+    return k > GLIDE_MAX_EFF_RANK ? GLIDE_FORMAT_VERSION : GLIDE_FORMAT_FIRST_VERSION;
 }
 
 /* Encoder default anchor stride per effective rank (docs/DESIGN.md has the
@@ -37,8 +52,9 @@ unsigned glide_default_block_log2(unsigned eff_rank)
 
 uint64_t glide_anchor_count(const glide_shape *s, unsigned block_log2)
 {
-    uint64_t c = 1;
-    for (unsigned d = 0; d < s->rank; d++) c *= ((s->n[d] - 1) >> block_log2) + 1;
+    /* every slab has its own anchors along axis 0 (one slab: n[0] rows) */
+    uint64_t c = s->slabs * (((s->slab_rows - 1) >> block_log2) + 1);
+    for (unsigned d = 1; d < s->rank; d++) c *= ((s->n[d] - 1) >> block_log2) + 1;
     return c;
 }
 
@@ -84,7 +100,7 @@ static int add_ok(uint64_t *acc, uint64_t v)
 size_t glide_layout_compute(const glide_header *h, glide_layout *lay)
 {
     glide_shape s;
-    glide_shape_from_dims(h->rank, h->dims, &s);
+    glide_shape_from_dims(h->rank, h->dims, h->format_version, &s);
     size_t esz = glide_dtype_size(h->dtype);
     uint64_t off = glide_header_size(h->rank);
     lay->header_bytes = (size_t)off;
@@ -115,7 +131,8 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
     if (size < GLIDE_HEADER_FIXED) return GLIDE_ERROR(TRUNCATED);
     memset(h, 0, sizeof *h);
     h->format_version = p[GLIDE_HDR_FORMAT_VERSION];
-    if (h->format_version != GLIDE_FORMAT_VERSION) return GLIDE_ERROR(VERSION);
+    if (h->format_version < GLIDE_FORMAT_FIRST_VERSION || h->format_version > GLIDE_FORMAT_VERSION)
+        return GLIDE_ERROR(VERSION);
     h->dict_version = p[GLIDE_HDR_DICT_VERSION];
     h->dtype = p[GLIDE_HDR_DTYPE];
     h->method = p[GLIDE_HDR_METHOD];
@@ -166,7 +183,7 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
             if (h->level_cfg[l]) return GLIDE_ERROR(CORRUPT);
     } else {
         glide_shape s;
-        glide_shape_from_dims(h->rank, h->dims, &s);
+        glide_shape_from_dims(h->rank, h->dims, h->format_version, &s);
         if (h->block_log2 < 1 || h->block_log2 > GLIDE_MAX_LEVELS - 1) return GLIDE_ERROR(CORRUPT);
         if (h->n_segments != glide_segment_count(count)) return GLIDE_ERROR(CORRUPT);
         if (h->book_kind == GLIDE_BOOKKIND_DICT) {

@@ -152,6 +152,7 @@ size_t glide_write_raw(glide_header *h, const void *src, uint64_t n, uint8_t *ds
 {
     size_t esz = glide_dtype_size(h->dtype);
     h->method = GLIDE_METHOD_RAW;
+    h->format_version = GLIDE_FORMAT_FIRST_VERSION; /* raw values: no slabs, readable by every version */
     h->dict_version = GLIDE_DICT_FIRST_VERSION;
     h->book_kind = GLIDE_BOOKKIND_NONE;
     h->book_id = 0;
@@ -175,7 +176,7 @@ size_t glide_write_raw(glide_header *h, const void *src, uint64_t n, uint8_t *ds
 void glide_header_begin(glide_header *h, const glide_params *p)
 {
     memset(h, 0, sizeof *h);
-    h->format_version = GLIDE_FORMAT_VERSION;
+    h->format_version = (uint8_t)glide_format_version_for(p->rank, p->dims);
     h->dict_version = GLIDE_DICT_FIRST_VERSION; /* until a dictionary book is chosen */
     h->dtype = (uint8_t)p->dtype;
     h->mode = (uint8_t)p->mode;
@@ -188,10 +189,10 @@ void glide_header_begin(glide_header *h, const glide_params *p)
 
 size_t glide_cpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src, void *dst, size_t cap)
 {
-    glide_shape sh;
-    glide_shape_from_dims(p->rank, p->dims, &sh);
     glide_header h;
     glide_header_begin(&h, p);
+    glide_shape sh;
+    glide_shape_from_dims(p->rank, p->dims, h.format_version, &sh);
     glide_params q = *p;
     q.fill_bits = h.fill_bits;
     size_t raw_total = glide_header_size(p->rank) + sh.count * glide_dtype_size(p->dtype) + GLIDE_CRC_BYTES;

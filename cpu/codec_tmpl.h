@@ -106,7 +106,7 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
 {
     glide_shape sh;
     glide_grid g;
-    glide_shape_from_dims(h->rank, h->dims, &sh);
+    glide_shape_from_dims(h->rank, h->dims, h->format_version, &sh);
     if (h->method == GLIDE_METHOD_RAW) {
         FN(load_le)(src + lay->stream_off, sh.count, out);
         return 0;

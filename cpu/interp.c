@@ -9,6 +9,7 @@ uint64_t glide_tune_stride(const glide_grid *g, uint64_t nb[3])
         nb[a] = ((g->n[a] - 1) >> g->blog) + 1;
         if (g->n[a] > 1) per_block *= B;
     }
+    nb[0] = g->slabs * (((g->slab_rows - 1) >> g->blog) + 1); /* each slab's own blocks */
     /* about 1/32 of the points, at least one block */
     uint64_t budget = g->count / 32 > per_block ? g->count / 32 : per_block, k = 1;
     for (;; k++) {
@@ -30,13 +31,16 @@ void glide_sample_lattice_init(const glide_grid *g, glide_sample_lattice *s)
     }
 }
 
-void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint64_t b, uint64_t lo[3], uint64_t hi[3])
+void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint64_t b, uint64_t lo[3], uint64_t hi[3],
+                        uint64_t *slab)
 {
-    uint64_t B = 1ull << g->blog;
+    uint64_t B = 1ull << g->blog, per_slab = ((g->slab_rows - 1) >> g->blog) + 1;
     uint64_t bi[3] = {b / (s->m[1] * s->m[2]), b / s->m[2] % s->m[1], b % s->m[2]};
+    uint64_t n[3] = {g->slab_rows, g->n[1], g->n[2]};
+    *slab = bi[0] * s->k / per_slab;
     for (int a = 0; a < 3; a++) {
-        lo[a] = bi[a] * s->k * B;
-        hi[a] = lo[a] + B < g->n[a] - 1 ? lo[a] + B : g->n[a] - 1;
+        lo[a] = (a == 0 ? bi[0] * s->k % per_slab : bi[a] * s->k) * B;
+        hi[a] = lo[a] + B < n[a] - 1 ? lo[a] + B : n[a] - 1;
     }
 }
 

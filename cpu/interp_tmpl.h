@@ -107,24 +107,31 @@ static void FN(whole_box)(const glide_grid *g, FN(box) *b)
     for (int a = 0; a < 3; a++) { b->lo[a] = 0; b->hi[a] = g->n[a] - 1; }
 }
 
+/* Slab by slab (one slab: the whole grid), each as a grid of its own. */
 void FN(glide_interp_encode)(const glide_grid *g, const T *x, T *r, uint16_t *sym,
                              const uint8_t *level_cfg, const double *level_eb, double eb, T subst)
 {
+    glide_grid gs;
+    glide_grid_slab(g, &gs);
     FN(box) all;
-    FN(whole_box)(g, &all);
-    for (unsigned l = g->blog; l >= 1; l--)
-        FN(interp_level)(g, OP_ENCODE, x, r, sym, &all, 1ull << (l - 1), level_cfg[l - 1],
-                         (T)(2.0 * level_eb[l - 1]), eb, subst, NULL);
+    FN(whole_box)(&gs, &all);
+    for (uint64_t k = 0, o = 0; k < g->slabs; k++, o += glide_slab_elems(g))
+        for (unsigned l = g->blog; l >= 1; l--)
+            FN(interp_level)(&gs, OP_ENCODE, x + o, r + o, sym + o, &all, 1ull << (l - 1), level_cfg[l - 1],
+                             (T)(2.0 * level_eb[l - 1]), eb, subst, NULL);
 }
 
 void FN(glide_interp_decode)(const glide_grid *g, T *r, const uint16_t *sym,
                              const uint8_t *level_cfg, const double *level_eb, T subst)
 {
+    glide_grid gs;
+    glide_grid_slab(g, &gs);
     FN(box) all;
-    FN(whole_box)(g, &all);
-    for (unsigned l = g->blog; l >= 1; l--)
-        FN(interp_level)(g, OP_DECODE, NULL, r, (uint16_t *)sym, &all, 1ull << (l - 1), level_cfg[l - 1],
-                         (T)(2.0 * level_eb[l - 1]), 0, subst, NULL);
+    FN(whole_box)(&gs, &all);
+    for (uint64_t k = 0, o = 0; k < g->slabs; k++, o += glide_slab_elems(g))
+        for (unsigned l = g->blog; l >= 1; l--)
+            FN(interp_level)(&gs, OP_DECODE, NULL, r + o, (uint16_t *)sym + o, &all, 1ull << (l - 1),
+                             level_cfg[l - 1], (T)(2.0 * level_eb[l - 1]), 0, subst, NULL);
 }
 
 /* The three splines' predictions of one point (indexed by GLIDE_SPLINE_*),
@@ -234,6 +241,10 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t
     FN(box) bx;
     glide_sample_lattice lat;
     glide_sample_lattice_init(g, &lat);
+    glide_grid gs; /* the boxes are in their slab's coordinates */
+    glide_grid_slab(g, &gs);
+    const size_t se = glide_slab_elems(g);
+    uint64_t sl;
     static const unsigned splines[GLIDE_NSPLINES] = {GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_LINEAR,
                                                      GLIDE_SPLINE_CUBIC_NATURAL};
     const unsigned n_ord = glide_n_orders(g->eff_rank);
@@ -248,8 +259,8 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t
             const unsigned key = ax0[j] * 8u + done;
             uint64_t cost[GLIDE_NSPLINES] = {0, 0, 0};
             for (uint64_t b = 0; b < lat.count; b++) {
-                glide_sample_block(g, &lat, b, bx.lo, bx.hi);
-                FN(tune_step)(g, x, &bx, s, ax0[j], done, 1, 0, unit, cost);
+                glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
+                FN(tune_step)(&gs, x + sl * se, &bx, s, ax0[j], done, 1, 0, unit, cost);
             }
             for (unsigned k = 0; k < GLIDE_NSPLINES; k++) memo[k][key] = cost[k];
             have |= 1u << key;
@@ -267,8 +278,8 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t
                     /* orders past the first run with the spline chosen by then */
                     uint64_t cost[GLIDE_NSPLINES] = {0, 0, 0};
                     for (uint64_t b = 0; b < lat.count; b++) {
-                        glide_sample_block(g, &lat, b, bx.lo, bx.hi);
-                        FN(tune_step)(g, x, &bx, s, ax[j], done, 0, spline, unit, cost);
+                        glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
+                        FN(tune_step)(&gs, x + sl * se, &bx, s, ax[j], done, 0, spline, unit, cost);
                     }
                     memo[spline][key] = cost[spline];
                     have |= 1u << key;
@@ -289,9 +300,14 @@ void FN(glide_interp_estimate)(const glide_grid *g, const T *x, const uint8_t *l
     FN(box) bx;
     glide_sample_lattice lat;
     glide_sample_lattice_init(g, &lat);
+    glide_grid gs;
+    glide_grid_slab(g, &gs);
+    const size_t se = glide_slab_elems(g);
+    uint64_t sl;
     for (uint64_t b = 0; b < lat.count; b++) {
-        glide_sample_block(g, &lat, b, bx.lo, bx.hi);
+        glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
         for (unsigned l = g->blog; l >= 1; l--)
-            FN(interp_level)(g, OP_BITS, x, NULL, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1], 0, eb, 0, est);
+            FN(interp_level)(&gs, OP_BITS, x + sl * se, NULL, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1], 0, eb, 0,
+                             est);
     }
 }

@@ -26,11 +26,12 @@ FN(lorenzo_sweep)(const glide_grid *g, const int encode, const T *x, T *r, uint1
      * to overlap. Every point still sees the same reconstructed neighbours,
      * so the values and symbols are the same in any order. */
     const uint64_t nx = g->n[2], bx = M + 1 < nx ? M + 1 : nx;
-    for (uint64_t z = 0; z < g->n[0]; z++)
+    /* zl: the row within its slab, whose blocks start again at row 0 */
+    for (uint64_t z = 0, zl = 0; z < g->n[0]; z++, zl = zl + 1 == g->slab_rows ? 0 : zl + 1)
         for (uint64_t y = 0; y < g->n[1]; y++)
             for (uint64_t j = 0; j < bx; j++)
             for (uint64_t xx = j; xx < nx; xx += M + 1) {
-                int pz = (z & M) != 0, py = (y & M) != 0, px = (xx & M) != 0;
+                int pz = (zl & M) != 0, py = (y & M) != 0, px = (xx & M) != 0;
                 if (!pz && !py && !px) continue; /* anchor */
                 size_t i = (size_t)z * s0 + (size_t)y * s1 + (size_t)xx;
                 if (encode) {
@@ -65,12 +66,14 @@ void FN(glide_lorenzo_decode)(const glide_grid *g, T *r, const uint16_t *sym, do
 void FN(glide_lorenzo_estimate)(const glide_grid *g, const T *x, double eb, uint64_t est[2])
 {
     const uint64_t M = (1ull << g->blog) - 1;
-    const size_t s0 = g->st[0], s1 = g->st[1];
-    uint64_t acc = 0, cnt = 0, lo[3], hi[3];
+    const size_t s0 = g->st[0], s1 = g->st[1], se = glide_slab_elems(g);
+    uint64_t acc = 0, cnt = 0, lo[3], hi[3], sl;
     glide_sample_lattice lat;
     glide_sample_lattice_init(g, &lat);
+    const T *x0 = x;
     for (uint64_t b = 0; b < lat.count; b++) {
-        glide_sample_block(g, &lat, b, lo, hi);
+        glide_sample_block(g, &lat, b, lo, hi, &sl); /* in its slab's coordinates */
+        x = x0 + sl * se;
         /* the block's own points: its closed box less the upper faces it shares */
         for (uint64_t z = lo[0]; z <= hi[0] && (z == lo[0] || (z & M)); z++)
             for (uint64_t y = lo[1]; y <= hi[1] && (y == lo[1] || (y & M)); y++)

@@ -25,6 +25,16 @@ void glide_grid_init(glide_grid *g, const glide_shape *s, unsigned blog, int has
     g->blog = blog;
     g->has_fill = has_fill;
     g->fill_bits = fill_bits;
+    g->slabs = s->slabs;
+    g->slab_rows = s->slabs > 1 ? s->slab_rows : g->n[0]; /* a shape's axis 0 is the grid's only in 3-D */
+}
+
+void glide_grid_slab(const glide_grid *g, glide_grid *slab)
+{
+    *slab = *g;
+    slab->n[0] = g->slab_rows;
+    slab->count = g->slab_rows * g->n[1] * g->n[2];
+    slab->slabs = 1;
 }
 
 #define GLIDE_T_IS_DOUBLE 0

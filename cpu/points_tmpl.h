@@ -14,13 +14,14 @@ void FN(glide_value_range)(const glide_grid *g, const T *x, double *lo, double *
     *lo = mn; *hi = mx; *any = seen;
 }
 
-/* Anchors: every point whose coordinates are all multiples of the stride,
- * in index order, stored as they are. Fill and non-finite anchors count as
+/* Anchors: every point whose coordinates are all multiples of the stride
+ * (on axis 0, within its slab), in index order, stored as they are. Fill and non-finite anchors count as
  * the substitute for prediction and are restored by the fix-up pass. */
 void FN(glide_anchors_encode)(const glide_grid *g, const T *x, T *r, uint16_t *sym, T *anc, T subst)
 {
     uint64_t B = 1ull << g->blog, k = 0;
-    for (uint64_t z = 0; z < g->n[0]; z += B)
+    for (uint64_t s = 0; s < g->slabs; s++) /* every slab's rows from its first */
+    for (uint64_t z = s * g->slab_rows; z < (s + 1) * g->slab_rows; z += B)
         for (uint64_t y = 0; y < g->n[1]; y += B)
             for (uint64_t xx = 0; xx < g->n[2]; xx += B) {
                 size_t i = z * g->st[0] + y * g->st[1] + xx;
@@ -36,7 +37,8 @@ void FN(glide_anchors_encode)(const glide_grid *g, const T *x, T *r, uint16_t *s
 size_t FN(glide_anchors_decode)(const glide_grid *g, T *r, const uint16_t *sym, const T *anc, T subst)
 {
     uint64_t B = 1ull << g->blog, k = 0;
-    for (uint64_t z = 0; z < g->n[0]; z += B)
+    for (uint64_t s = 0; s < g->slabs; s++)
+    for (uint64_t z = s * g->slab_rows; z < (s + 1) * g->slab_rows; z += B)
         for (uint64_t y = 0; y < g->n[1]; y += B)
             for (uint64_t xx = 0; xx < g->n[2]; xx += B) {
                 size_t i = z * g->st[0] + y * g->st[1] + xx;

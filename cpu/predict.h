@@ -17,9 +17,16 @@ typedef struct {
     unsigned blog;  /* anchor stride 2^blog */
     int has_fill;
     uint64_t fill_bits;
+    /* format 2: n[0] = slabs x slab_rows, and no block, step or stencil
+     * crosses from one slab to the next; else 1 slab of n[0] rows */
+    uint64_t slabs, slab_rows;
 } glide_grid;
 
 void glide_grid_init(glide_grid *g, const glide_shape *s, unsigned blog, int has_fill, uint64_t fill_bits);
+/* One slab as a grid of its own (the same strides); slab k starts k x
+ * glide_slab_elems(g) elements into the arrays. One slab: the grid itself. */
+void glide_grid_slab(const glide_grid *g, glide_grid *slab);
+static inline size_t glide_slab_elems(const glide_grid *g) { return (size_t)g->slab_rows * g->st[0]; }
 
 /* Axes that take part in interpolation, and the dimension orders of a rank. */
 unsigned glide_n_orders(unsigned eff_rank);
@@ -31,10 +38,12 @@ uint64_t glide_tune_stride(const glide_grid *g, uint64_t nb[3]);
 
 /* That sample as a lattice of blocks numbered in index order, shared by
  * tuning and the predictor choice: block b's closed box [lo, hi] (its
- * upper faces included where the grid goes on). */
+ * upper faces included where the grid goes on), in the coordinates of its
+ * slab (glide_grid_slab), and that slab's number. */
 typedef struct { uint64_t k, m[3], count; } glide_sample_lattice;
 void glide_sample_lattice_init(const glide_grid *g, glide_sample_lattice *s);
-void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint64_t b, uint64_t lo[3], uint64_t hi[3]);
+void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint64_t b, uint64_t lo[3], uint64_t hi[3],
+                        uint64_t *slab);
 
 /* The predictor choice's cost of one open-loop prediction error e, in 1/8
  * bits: about 8 log2(1 + u), u = sqrt(e^2 + n2 eb^2) / (2 eb) the error in

@@ -12,6 +12,7 @@
 /* The padded 3-D grid of docs/FORMAT.md §4 and its anchor blocks. */
 typedef struct {
     uint64_t n[3], st[3], nb[3]; /* extents, element strides, blocks per axis */
+    uint64_t slab_rows, nbl;     /* rows of a slab on axis 0 and its blocks there (format 2; else n[0], nb[0]) */
     uint64_t count;
     uint32_t eff_rank, blog, has_fill, dtype;
     uint64_t fill_bits;

@@ -390,6 +390,10 @@ static gg_grid grid_of(const glide_grid *cg, unsigned dtype)
         g.st[a] = cg->st[a];
         g.nb[a] = ((cg->n[a] - 1) >> cg->blog) + 1;
     }
+    /* format 2: every slab has its own blocks on axis 0 */
+    g.slab_rows = cg->slab_rows;
+    g.nbl = ((cg->slab_rows - 1) >> cg->blog) + 1;
+    g.nb[0] = cg->slabs * g.nbl;
     g.count = cg->count;
     g.eff_rank = cg->eff_rank;
     g.blog = cg->blog;
@@ -609,10 +613,10 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     size_t r = GLIDE_ERROR(GPU);
     pthread_mutex_lock(&G.lock);
     if (cudaSetDevice(G.device) != cudaSuccess) { r = gpu_fail(cudaGetLastError(), "set device"); goto done; }
-    glide_shape sh;
-    glide_shape_from_dims(p->rank, p->dims, &sh);
     glide_header h;
     glide_header_begin(&h, p);
+    glide_shape sh;
+    glide_shape_from_dims(p->rank, p->dims, h.format_version, &sh);
     const unsigned blog = p->block_log2 ? p->block_log2 : glide_default_block_log2(sh.rank);
     h.block_log2 = (uint8_t)blog;
     glide_grid cg;
@@ -784,7 +788,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     pthread_mutex_lock(&G.lock);
     if (cudaSetDevice(G.device) != cudaSuccess) { r = gpu_fail(cudaGetLastError(), "set device"); goto done; }
     glide_shape sh;
-    glide_shape_from_dims(h->rank, h->dims, &sh);
+    glide_shape_from_dims(h->rank, h->dims, h->format_version, &sh);
     const size_t esz = glide_dtype_size(h->dtype);
     const uint64_t n = sh.count;
     glide_grid cg;

@@ -275,10 +275,34 @@ __device__ __forceinline__ void block_box(const gg_grid &g, uint64_t b, Box &bx)
     bi[1] = b % g.nb[1];
     bi[0] = b / g.nb[1];
     uint64_t B = 1ull << g.blog;
-    for (int a = 0; a < 3; a++) {
+    for (int a = 1; a < 3; a++) {
         bx.lo[a] = bi[a] * B;
         bx.hi[a] = bx.lo[a] + B < g.n[a] - 1 ? bx.lo[a] + B : g.n[a] - 1;
     }
+    /* axis 0: the blocks of slab bi / nbl, which end at its last row (one
+     * slab, format 1's grid, skips the division: it costs the decoder's
+     * box kernels their start) */
+    uint64_t z0 = 0, bl = bi[0];
+    if (g.nbl != g.nb[0]) {
+        const uint32_t s = (uint32_t)bi[0] / (uint32_t)g.nbl; /* block counts fit 32 bits (count < 2^32) */
+        z0 = s * g.slab_rows;
+        bl = bi[0] - (uint64_t)s * g.nbl;
+    }
+    const uint64_t last = z0 + g.slab_rows - 1;
+    bx.lo[0] = z0 + bl * B;
+    bx.hi[0] = bx.lo[0] + B < last ? bx.lo[0] + B : last;
+}
+
+/* Index of the anchor at (z, y, x), all anchor coordinates, in the anchor
+ * section (blocks in index order, a slab's own on axis 0). */
+__device__ __forceinline__ uint64_t anchor_index(const gg_grid &g, uint64_t z, uint64_t y, uint64_t x)
+{
+    uint64_t bz = z >> g.blog;
+    if (g.nbl != g.nb[0]) {
+        const uint32_t s = (uint32_t)z / (uint32_t)g.slab_rows; /* rows fit 32 bits */
+        bz = s * g.nbl + ((z - (uint64_t)s * g.slab_rows) >> g.blog);
+    }
+    return (bz * g.nb[1] + (y >> g.blog)) * g.nb[2] + (x >> g.blog);
 }
 
 /* Box of sample block b: cpu/interp.c glide_sample_block (every k-th
@@ -312,16 +336,11 @@ __device__ __forceinline__ void step_make(Step &S, const Box &bx, uint64_t s, co
     uint64_t tot = 1;
     for (unsigned a = 0; a < 3; a++) {
         const int cls = step_class(ax, j, a);
-        uint64_t lo = bx.lo[a];
-        if (cls == 2) {
-            uint64_t c0 = lo / (2 * s) * (2 * s) + s;
-            S.start[a] = c0 < lo ? c0 + 2 * s : c0;
-            S.step[a] = 2 * s;
-        } else {
-            uint64_t m = cls == 1 ? s : 2 * s;
-            S.start[a] = (lo + m - 1) / m * m;
-            S.step[a] = m;
-        }
+        /* a box starts a block (a multiple of B >= 2s from its slab's first
+         * row), so its classes start at lo + s or lo */
+        const uint64_t lo = bx.lo[a];
+        S.start[a] = cls == 2 ? lo + s : lo;
+        S.step[a] = cls == 1 ? s : 2 * s;
         S.cnt[a] = S.start[a] <= bx.hi[a] ? (uint32_t)((bx.hi[a] - S.start[a]) / S.step[a] + 1) : 0;
         tot *= S.cnt[a];
     }
@@ -827,8 +846,7 @@ __global__ void __launch_bounds__(NT)
             T v;
             if (OP == OP_ENCODE) v = r[lt];
             else {
-                uint64_t k = (((bx.lo[0] + l[0]) >> g.blog) * g.nb[1] + ((bx.lo[1] + l[1]) >> g.blog)) * g.nb[2] +
-                             ((bx.lo[2] + l[2]) >> g.blog);
+                uint64_t k = anchor_index(g, bx.lo[0] + l[0], bx.lo[1] + l[1], bx.lo[2] + l[2]);
                 v = load_le<T>(in.anchors + k * sizeof(T));
             }
             bool fill = is_fill(g, v), fin = isfinite(v);
@@ -971,7 +989,7 @@ __global__ void __launch_bounds__(GG_THREADS)
             T v;
             if (OP == OP_ENCODE) v = x[i];
             else {
-                uint64_t k = ((c[0] >> g.blog) * g.nb[1] + (c[1] >> g.blog)) * g.nb[2] + (c[2] >> g.blog);
+                uint64_t k = anchor_index(g, c[0], c[1], c[2]);
                 v = load_le<T>(in.anchors + k * sizeof(T));
             }
             bool fill = is_fill(g, v), fin = isfinite(v);
@@ -1036,7 +1054,9 @@ __global__ void __launch_bounds__(GG_THREADS)
     block_box(g, blockIdx.x, bx);
     const uint64_t B = 1ull << g.blog;
     uint64_t e[3];
-    for (int a = 0; a < 3; a++) e[a] = bx.lo[a] + B <= g.n[a] ? B : g.n[a] - bx.lo[a];
+    for (int a = 1; a < 3; a++) e[a] = bx.lo[a] + B <= g.n[a] ? B : g.n[a] - bx.lo[a];
+    const uint64_t zend = g.nbl == g.nb[0] ? g.n[0] : ((uint32_t)bx.lo[0] / (uint32_t)g.slab_rows + 1) * g.slab_rows;
+    e[0] = bx.lo[0] + B <= zend ? B : zend - bx.lo[0];
     if (g.n[0] == 1) e[0] = 1;
     if (g.n[1] == 1) e[1] = 1;
     RView<T> rv;
@@ -1064,7 +1084,7 @@ __global__ void __launch_bounds__(GG_THREADS)
         T v;
         if (OP == OP_ENCODE) v = x[i];
         else {
-            uint64_t k = ((bx.lo[0] >> g.blog) * g.nb[1] + (bx.lo[1] >> g.blog)) * g.nb[2] + (bx.lo[2] >> g.blog);
+            uint64_t k = anchor_index(g, bx.lo[0], bx.lo[1], bx.lo[2]);
             v = load_le<T>(in.anchors + k * sizeof(T));
         }
         bool fill = is_fill(g, v), fin = isfinite(v);
@@ -1118,7 +1138,9 @@ template <class T> __global__ void anchors_store_k(const T *x, gg_grid g, uint8_
         uint64_t u = k, ax = u % g.nb[2];
         u /= g.nb[2];
         uint64_t ay = u % g.nb[1], az = u / g.nb[1];
-        uint64_t i = (az << g.blog) * g.st[0] + (ay << g.blog) * g.st[1] + (ax << g.blog);
+        uint64_t z = az << g.blog; /* a slab's blocks start at its first row */
+        if (g.nbl != g.nb[0]) z = (uint32_t)az / (uint32_t)g.nbl * g.slab_rows + (((uint32_t)az % (uint32_t)g.nbl) << g.blog);
+        uint64_t i = z * g.st[0] + (ay << g.blog) * g.st[1] + (ax << g.blog);
         store_le<T>(dst + k * sizeof(T), x[i]);
     }
 }

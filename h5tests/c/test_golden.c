@@ -33,6 +33,9 @@ static const gcase cases[] = {
     {"f32_1d_interp_auto_rel1e-2", GLIDE_FLOAT32, 1, {5000}, GLIDE_MODE_REL, 1e-2, GLIDE_PRED_INTERP, GLIDE_BOOK_AUTO, 0},
     {"f32_4d_fill_nan_interp_rel1e-3", GLIDE_FLOAT32, 4, {3, 1, 30, 33}, GLIDE_MODE_REL, 1e-3, GLIDE_PRED_INTERP, GLIDE_BOOK_AUTO, 1},
     {"f32_noise_raw", GLIDE_FLOAT32, 2, {40, 40}, GLIDE_MODE_ABS, 1e-9, GLIDE_PRED_INTERP, GLIDE_BOOK_AUTO, 0},
+    /* format 2: four axes, slabs kept apart */
+    {"f32_4d_slabs_interp_auto_rel1e-3", GLIDE_FLOAT32, 4, {3, 13, 20, 24}, GLIDE_MODE_REL, 1e-3, GLIDE_PRED_INTERP, GLIDE_BOOK_AUTO, 0},
+    {"f32_4d_slabs_lorenzo_dict_rel1e-4", GLIDE_FLOAT32, 4, {4, 9, 17, 30}, GLIDE_MODE_REL, 1e-4, GLIDE_PRED_LORENZO, GLIDE_BOOK_DICT, 0},
 };
 
 static double value(const gcase *c, size_t i, size_t n)

@@ -311,8 +311,8 @@ static void fields(const char *dir)
         if (!sep || !strstr(e->d_name, ".f32")) continue;
         glide_params p;
         uint64_t dims[4] = {0};
-        int rank = sscanf(sep + 2, "%llux%llux%llu", (unsigned long long *)&dims[0], (unsigned long long *)&dims[1],
-                          (unsigned long long *)&dims[2]);
+        int rank = sscanf(sep + 2, "%llux%llux%llux%llu", (unsigned long long *)&dims[0],
+                          (unsigned long long *)&dims[1], (unsigned long long *)&dims[2], (unsigned long long *)&dims[3]);
         if (rank < 1) continue;
         uint64_t n = 1;
         for (int i = 0; i < rank; i++) n *= dims[i];
@@ -364,7 +364,7 @@ static void gpu_golden(void)
         const char *name;
         glide_dtype dt;
         unsigned rank;
-        uint64_t dims[3];
+        uint64_t dims[4];
         int mode, pred, book, fill, blog;
         double eb;
     } g[] = {
@@ -374,10 +374,14 @@ static void gpu_golden(void)
         {"gpu_f32_1d_interp_auto_rel1e-2", GLIDE_FLOAT32, 1, {12293}, 1, 0, 2, 0, 0, 1e-2},
         {"gpu_f32_3d_fill_nan_rel1e-3", GLIDE_FLOAT32, 3, {33, 20, 47}, 1, 0, 2, 1, 0, 1e-3},
         {"gpu_f32_3d_blog5_abs1e-1", GLIDE_FLOAT32, 3, {40, 36, 70}, 0, 0, 2, 0, 5, 1e-1},
+        /* format 2: four axes, the slabs kept apart */
+        {"gpu_f32_4d_slabs_interp_auto_rel1e-3", GLIDE_FLOAT32, 4, {3, 13, 40, 36}, 1, 0, 2, 0, 0, 1e-3},
+        {"gpu_f32_4d_slabs_lorenzo_rel1e-4", GLIDE_FLOAT32, 4, {5, 9, 20, 33}, 1, 1, 2, 0, 0, 1e-4},
     };
     write_golden = 1;
     for (size_t k = 0; k < sizeof g / sizeof *g; k++) {
-        uint64_t n = g[k].dims[0] * (g[k].rank > 1 ? g[k].dims[1] : 1) * (g[k].rank > 2 ? g[k].dims[2] : 1);
+        uint64_t n = 1;
+        for (unsigned a = 0; a < g[k].rank; a++) n *= g[k].dims[a];
         uint64_t n2 = g[k].dims[g[k].rank - 1], n1 = g[k].rank > 1 ? g[k].dims[g[k].rank - 2] : 1;
         size_t esz = g[k].dt == GLIDE_FLOAT64 ? 8 : 4;
         void *x = malloc(n * esz);
