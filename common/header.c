@@ -33,9 +33,9 @@ void glide_shape_from_dims(unsigned rank, const uint64_t *dims, unsigned format_
 
 unsigned glide_format_version_for(unsigned rank, const uint64_t *dims)
 {
-    unsigned k = 0;
-    for (unsigned i = 0; i < rank; i++) k += dims[i] != 1;
-    return k > GLIDE_MAX_EFF_RANK ? GLIDE_FORMAT_VERSION : GLIDE_FORMAT_FIRST_VERSION;
+    glide_shape s; /* format 2's shape has slabs exactly where it differs from format 1's */
+    glide_shape_from_dims(rank, dims, GLIDE_FORMAT_VERSION, &s);
+    return s.slabs > 1 ? GLIDE_FORMAT_VERSION : GLIDE_FORMAT_FIRST_VERSION;
 }
 
 /* Encoder default anchor stride per effective rank (docs/DESIGN.md has the

@@ -31,7 +31,27 @@ static inline T FN(interp_predict)(const T *r, size_t i, size_t st, uint64_t c, 
 
 #ifndef GLIDE_INTERP_OPS
 #define GLIDE_INTERP_OPS
-enum { OP_ENCODE, OP_DECODE, OP_ESTIMATE, OP_BITS };
+enum { OP_ENCODE, OP_DECODE, OP_BITS };
+
+/* The points of a level step inside a closed box with lower corner lo
+ * (FORMAT.md §8.1): on axis d the odd multiples of s, on the axes of mask
+ * `done` (the steps before it) the multiples of s, elsewhere of 2s. A
+ * step's points depend on (d, done) only, which tuning relies on. */
+static inline void glide_step_lattice(const uint64_t lo[3], uint64_t s, unsigned d, unsigned done, uint64_t start[3],
+                                      uint64_t step[3])
+{
+    for (unsigned a = 0; a < 3; a++) {
+        if (a == d) {
+            uint64_t c0 = lo[a] / (2 * s) * (2 * s) + s;
+            start[a] = c0 < lo[a] ? c0 + 2 * s : c0;
+            step[a] = 2 * s;
+        } else {
+            uint64_t m = done >> a & 1u ? s : 2 * s;
+            start[a] = (lo[a] + m - 1) / m * m;
+            step[a] = m;
+        }
+    }
+}
 #endif
 
 typedef struct { uint64_t lo[3], hi[3]; } FN(box);
@@ -46,26 +66,10 @@ FN(interp_level)(const glide_grid *g, const int op, const T *x, T *r, uint16_t *
     const uint8_t *ax = glide_order_axes(g->eff_rank, cfg >> 2);
     uint64_t B = 1ull << g->blog;
     uint64_t acc = 0;
-    for (unsigned j = 0; j < g->eff_rank; j++) {
+    for (unsigned j = 0, done = 0; j < g->eff_rank; done |= 1u << ax[j], j++) {
         unsigned d = ax[j];
         uint64_t start[3], step[3];
-        for (unsigned a = 0; a < 3; a++) {
-            int cls = 0; /* 0: multiples of 2s, 1: multiples of s, 2: odd multiples of s */
-            if (a == d) cls = 2;
-            else
-                for (unsigned k = 0; k < j; k++)
-                    if (ax[k] == a) cls = 1;
-            uint64_t lo = bx->lo[a];
-            if (cls == 2) {
-                uint64_t c0 = lo / (2 * s) * (2 * s) + s;
-                start[a] = c0 < lo ? c0 + 2 * s : c0;
-                step[a] = 2 * s;
-            } else {
-                uint64_t m = cls == 1 ? s : 2 * s;
-                start[a] = (lo + m - 1) / m * m;
-                step[a] = m;
-            }
-        }
+        glide_step_lattice(bx->lo, s, d, done, start, step);
         const size_t st = g->st[d], s0 = g->st[0], s1 = g->st[1];
         const uint64_t nd1 = g->n[d] - 1;
         for (uint64_t z = start[0]; z <= bx->hi[0]; z += step[0])
@@ -87,19 +91,16 @@ FN(interp_level)(const glide_grid *g, const int op, const T *x, T *r, uint16_t *
                             r[i] = FN(interp_predict)(r, i, st, c, s, lo, hi, spline) + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
                         else if (sy == GLIDE_SYM_FILL)
                             r[i] = subst;
-                    } else {
+                    } else { /* OP_BITS: glide_cost_bits of the open-loop error, eb the bound */
                         T xv = x[i];
                         if (FN(is_fill)(g, xv)) continue;
                         double e = fabs((double)xv - (double)FN(interp_predict)(x, i, st, c, s, lo, hi, spline));
-                        /* in OP_ESTIMATE, eb is the cost unit: an integer sum
-                         * gives the same choice in any summation order (GPU).
-                         * OP_BITS sums glide_cost_bits, eb the bound. */
-                        if (op == OP_BITS) { acc += glide_cost_bits(e, eb, GLIDE_NOISE_INTERP); est[1]++; }
-                        else if (e < INFINITY) { double q = e / eb; acc += q < 4294967296.0 ? (uint64_t)q : 4294967296ull; }
+                        acc += glide_cost_bits(e, eb, GLIDE_NOISE_INTERP);
+                        est[1]++;
                     }
                 }
     }
-    if (op == OP_ESTIMATE || op == OP_BITS) est[0] += acc;
+    if (op == OP_BITS) est[0] += acc;
 }
 
 static void FN(whole_box)(const glide_grid *g, FN(box) *b)
@@ -171,11 +172,8 @@ static inline uint64_t FN(tune_term)(T xv, T p, double unit)
     return q < 4294967296.0 ? (uint64_t)q : 4294967296ull;
 }
 
-/* Tuning cost of one step of level s over a box: the points whose
- * coordinate on axis d is an odd multiple of s, on the axes of mask `done`
- * (the steps before it) a multiple of s, elsewhere of 2s; each predicted
- * along d. The step's point set depends on (d, done) only, not on the rest
- * of the order, which is what lets tuning share steps between candidates.
+/* Tuning cost of one step (d, done) of level s over a box
+ * (glide_step_lattice), each point predicted along d.
  * all: the three splines' sums into cost[spline]; else only `spline`'s. */
 static inline __attribute__((always_inline)) void
 FN(tune_step)(const glide_grid *g, const T *x, const FN(box) *bx, uint64_t s, unsigned d, unsigned done,
@@ -183,18 +181,7 @@ FN(tune_step)(const glide_grid *g, const T *x, const FN(box) *bx, uint64_t s, un
 {
     const uint64_t B = 1ull << g->blog, nd1 = g->n[d] - 1;
     uint64_t start[3], step[3];
-    for (unsigned a = 0; a < 3; a++) {
-        const uint64_t lo = bx->lo[a];
-        if (a == d) {
-            uint64_t c0 = lo / (2 * s) * (2 * s) + s;
-            start[a] = c0 < lo ? c0 + 2 * s : c0;
-            step[a] = 2 * s;
-        } else {
-            uint64_t m = done >> a & 1u ? s : 2 * s;
-            start[a] = (lo + m - 1) / m * m;
-            step[a] = m;
-        }
-    }
+    glide_step_lattice(bx->lo, s, d, done, start, step);
     const size_t st = g->st[d], s0 = g->st[0], s1 = g->st[1];
     uint64_t acc[GLIDE_NSPLINES] = {0, 0, 0};
     for (uint64_t z = start[0]; z <= bx->hi[0]; z += step[0])
