@@ -13,10 +13,14 @@
 #define GLIDE_MAGIC2 'D'
 #define GLIDE_MAGIC3 'E'
 /* Format versions: 2 keeps the 3-D slabs of a chunk with more than three
- * axes apart (docs/FORMAT.md §4); encoders write 2 only for such chunks (and
- * never for RAW), so every other stream stays readable by GLIDE 1.0/1.1. */
-#define GLIDE_FORMAT_VERSION 2       /* the newest this build reads and writes */
+ * axes apart (docs/FORMAT.md §4); 3 adds fill-aware interpolation stencils
+ * (§8.2) to 2. Encoders write 3 only for interpolation streams with a fill
+ * point, else 2 only for such chunks (and never for RAW), so every other
+ * stream stays readable by GLIDE 1.0/1.1, and more by 1.2. */
+#define GLIDE_FORMAT_VERSION 3       /* the newest this build reads and writes */
 #define GLIDE_FORMAT_FIRST_VERSION 1 /* the oldest it reads */
+#define GLIDE_FORMAT_SLABS 2         /* the first with slabs */
+#define GLIDE_FORMAT_FILL_AWARE 3    /* the first with fill-aware stencils */
 
 /* Symbol alphabet: quantization codes q in [-511, 511] map to q + 511, then
  * two escapes. 1023 quantization codes = radius 512. */
@@ -131,6 +135,8 @@ void glide_shape_from_dims(unsigned rank, const uint64_t *dims, unsigned format_
 /* The format version an encoder writes for these dims (RAW streams: always
  * GLIDE_FORMAT_FIRST_VERSION). */
 unsigned glide_format_version_for(unsigned rank, const uint64_t *dims);
+/* Whether a (validated) stream's interpolation uses format 3's stencils. */
+int glide_header_fill_aware(const glide_header *h);
 unsigned glide_default_block_log2(unsigned eff_rank);
 uint64_t glide_anchor_count(const glide_shape *s, unsigned block_log2);
 uint64_t glide_segment_count(uint64_t n_symbols);

@@ -16,7 +16,7 @@ void glide_shape_from_dims(unsigned rank, const uint64_t *dims, unsigned format_
     /* format 2: the last three axes are a slab, the leading ones count slabs */
     s->slabs = 1;
     s->slab_rows = 0;
-    if (format_version >= 2 && k > GLIDE_MAX_EFF_RANK) {
+    if (format_version >= GLIDE_FORMAT_SLABS && k > GLIDE_MAX_EFF_RANK) {
         s->slab_rows = kept[k - GLIDE_MAX_EFF_RANK];
         for (unsigned i = 0; i + GLIDE_MAX_EFF_RANK < k; i++) s->slabs *= kept[i];
     }
@@ -34,8 +34,13 @@ void glide_shape_from_dims(unsigned rank, const uint64_t *dims, unsigned format_
 unsigned glide_format_version_for(unsigned rank, const uint64_t *dims)
 {
     glide_shape s; /* format 2's shape has slabs exactly where it differs from format 1's */
-    glide_shape_from_dims(rank, dims, GLIDE_FORMAT_VERSION, &s);
-    return s.slabs > 1 ? GLIDE_FORMAT_VERSION : GLIDE_FORMAT_FIRST_VERSION;
+    glide_shape_from_dims(rank, dims, GLIDE_FORMAT_SLABS, &s);
+    return s.slabs > 1 ? GLIDE_FORMAT_SLABS : GLIDE_FORMAT_FIRST_VERSION;
+}
+
+int glide_header_fill_aware(const glide_header *h)
+{
+    return h->format_version >= GLIDE_FORMAT_FILL_AWARE && h->method == GLIDE_METHOD_INTERP;
 }
 
 /* Encoder default anchor stride per effective rank (docs/DESIGN.md has the
@@ -175,6 +180,11 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
     }
     if (!(h->eb_abs >= 0) || !isfinite(h->eb_abs)) return GLIDE_ERROR(CORRUPT);
     if (!(h->alpha >= 1) || !isfinite(h->alpha)) return GLIDE_ERROR(CORRUPT);
+    /* format 3 differs from 2 only in fill-aware interpolation: encoders
+     * name it for nothing else, so one stream has one encoding */
+    if (h->format_version >= GLIDE_FORMAT_FILL_AWARE &&
+        (h->method != GLIDE_METHOD_INTERP || !(h->flags & GLIDE_FLAG_HAS_FILL)))
+        return GLIDE_ERROR(CORRUPT);
     if (h->method == GLIDE_METHOD_RAW) {
         if (h->book_kind != GLIDE_BOOKKIND_NONE || h->book_id || h->book_bytes || h->n_segments ||
             h->n_outliers || h->block_log2 || h->subst_bits || h->alpha != 1.0 || h->stream_bytes != count * esz)

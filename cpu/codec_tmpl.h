@@ -30,10 +30,10 @@ static T FN(from_bits)(uint64_t bits)
 
 /* GLIDE_PRED_AUTO: both predictors' estimated cost on the tuning sample,
  * from the original values (common/cost.h). */
-static int FN(prefer_interp)(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb)
+static int FN(prefer_interp)(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb, T subst)
 {
     uint64_t ei[2], el[2];
-    FN(glide_interp_estimate)(g, x, level_cfg, eb, ei);
+    FN(glide_interp_estimate)(g, x, level_cfg, eb, subst, ei);
     FN(glide_lorenzo_estimate)(g, x, eb, el);
     return !glide_prefer_lorenzo(ei, el);
 }
@@ -45,8 +45,8 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     unsigned blog = p->block_log2 ? p->block_log2 : glide_default_block_log2(sh->rank);
     glide_grid_init(&g, sh, blog, p->has_fill, p->fill_bits);
     double lo, hi;
-    int any;
-    FN(glide_value_range)(&g, x, &lo, &hi, &any);
+    int any, fills;
+    FN(glide_value_range)(&g, x, &lo, &hi, &any, &fills);
     double range = any ? hi - lo : 0;
     double eb_abs = p->mode == GLIDE_MODE_REL && p->eb > 0 ? p->eb * range : p->eb;
     if (!(eb_abs <= DBL_MAX)) eb_abs = DBL_MAX;
@@ -68,15 +68,19 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     FN(glide_anchors_encode)(&g, x, r, sym, anc, subst);
     int interp = p->predictor != GLIDE_PRED_LORENZO;
     if (interp) {
+        /* format 3's stencils wherever a fill point occurs (elsewhere they
+         * are format 1's, which every GLIDE version reads) */
+        g.fill_aware = fills && !o->no_fill_aware;
         /* cost unit: 2^-24 of the range, so float errors keep their resolution */
         double unit = range > 0 && range <= DBL_MAX ? range * 0x1p-24 : 1.0;
-        FN(glide_interp_tune)(&g, x, unit, h->level_cfg);
-        if (p->predictor == GLIDE_PRED_AUTO) interp = FN(prefer_interp)(&g, x, h->level_cfg, eb_abs);
+        FN(glide_interp_tune)(&g, x, unit, subst, h->level_cfg);
+        if (p->predictor == GLIDE_PRED_AUTO) interp = FN(prefer_interp)(&g, x, h->level_cfg, eb_abs, subst);
         if (!interp) memset(h->level_cfg, 0, sizeof h->level_cfg);
     }
     if (interp) {
         double level_eb[GLIDE_MAX_LEVELS];
         h->method = GLIDE_METHOD_INTERP;
+        if (g.fill_aware) h->format_version = GLIDE_FORMAT_FILL_AWARE;
         h->alpha = o->alpha >= 1.0 ? o->alpha : glide_level_alpha(range > 0 ? eb_abs / range : 1.0);
         glide_level_bounds(eb_abs, h->alpha, blog, level_eb);
         FN(glide_interp_encode)(&g, x, r, sym, h->level_cfg, level_eb, eb_abs, subst);
@@ -112,6 +116,7 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
         return 0;
     }
     glide_grid_init(&g, &sh, h->block_log2, (h->flags & GLIDE_FLAG_HAS_FILL) != 0, h->fill_bits);
+    g.fill_aware = glide_header_fill_aware(h);
     T subst = FN(from_bits)(h->subst_bits), fill = FN(from_bits)(h->fill_bits);
     uint64_t n = sh.count;
     uint16_t *sym = malloc(n * sizeof(uint16_t));

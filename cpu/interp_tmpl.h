@@ -29,6 +29,41 @@ static inline T FN(interp_predict)(const T *r, size_t i, size_t st, uint64_t c, 
     return (b + cc) * (T)0.5;
 }
 
+/* Format 3, fill-aware stencils (FORMAT.md §8.2): a neighbour that is a
+ * fill point (a land mask, missing data, HDF5's default fill 0 in a sparse
+ * field) is left out of the stencil instead of standing in as the
+ * substitute. Whether it is one: its symbol where r holds reconstructions
+ * (encode, decode), its value where r is the original data (tuning). */
+static inline int FN(nb_fill)(const glide_grid *g, const T *r, const uint16_t *sym, size_t j)
+{
+    return sym ? sym[j] == GLIDE_SYM_FILL : FN(is_fill)(g, r[j]);
+}
+
+static inline T FN(interp_predict_fa)(const glide_grid *g, const T *r, const uint16_t *sym, size_t i, size_t st,
+                                      uint64_t c, uint64_t s, uint64_t lo, uint64_t hi, unsigned spline, T subst)
+{
+    const size_t o1 = (size_t)s * st, o3 = 3 * o1;
+    const int cub = spline != GLIDE_SPLINE_LINEAR;
+    const int hb = !FN(nb_fill)(g, r, sym, i - o1);
+    const int hc = c + s <= hi && !FN(nb_fill)(g, r, sym, i + o1);
+    const int ha = cub && c >= lo + 3 * s && !FN(nb_fill)(g, r, sym, i - o3);
+    const int hd = cub && c + 3 * s <= hi && !FN(nb_fill)(g, r, sym, i + o3);
+    if (hb && hc) {
+        T b = r[i - o1], cc = r[i + o1];
+        if (ha && hd) {
+            T a = r[i - o3], d = r[i + o3];
+            if (spline == GLIDE_SPLINE_CUBIC_NAK) return ((b + cc) * (T)9 - (a + d)) * (T)0.0625;
+            return ((b + cc) * (T)23 - (a + d) * (T)3) * (T)(1.0 / 40.0);
+        }
+        if (ha) return (b * (T)6 + cc * (T)3 - r[i - o3]) * (T)0.125;
+        if (hd) return (cc * (T)6 + b * (T)3 - r[i + o3]) * (T)0.125;
+        return (b + cc) * (T)0.5;
+    }
+    if (hb) return ha ? r[i - o1] * (T)1.5 - r[i - o3] * (T)0.5 : r[i - o1];
+    if (hc) return hd ? r[i + o1] * (T)1.5 - r[i + o3] * (T)0.5 : r[i + o1];
+    return subst;
+}
+
 #ifndef GLIDE_INTERP_OPS
 #define GLIDE_INTERP_OPS
 enum { OP_ENCODE, OP_DECODE, OP_BITS };
@@ -59,8 +94,8 @@ typedef struct { uint64_t lo[3], hi[3]; } FN(box);
 /* One level (stride s) over a closed box of the grid, in the level's axis
  * order. op is a compile-time constant at every call site. */
 static inline __attribute__((always_inline)) void
-FN(interp_level)(const glide_grid *g, const int op, const T *x, T *r, uint16_t *sym, const FN(box) *bx,
-                 uint64_t s, unsigned cfg, T e2, double eb, T subst, uint64_t *est)
+FN(interp_level)(const glide_grid *g, const int op, const int fa, const T *x, T *r, uint16_t *sym,
+                 const FN(box) *bx, uint64_t s, unsigned cfg, T e2, double eb, T subst, uint64_t *est)
 {
     unsigned spline = cfg & 3u;
     const uint8_t *ax = glide_order_axes(g->eff_rank, cfg >> 2);
@@ -81,20 +116,25 @@ FN(interp_level)(const glide_grid *g, const int op, const T *x, T *r, uint16_t *
                     if (op == OP_ENCODE) {
                         T xv = x[i];
                         if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; continue; }
-                        T p = FN(interp_predict)(r, i, st, c, s, lo, hi, spline), rv;
+                        T p = fa ? FN(interp_predict_fa)(g, r, sym, i, st, c, s, lo, hi, spline, subst)
+                                 : FN(interp_predict)(r, i, st, c, s, lo, hi, spline), rv;
                         int q = FN(quantize)(xv, p, e2, eb, &rv);
                         if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
                         else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
                     } else if (op == OP_DECODE) {
                         unsigned sy = sym[i];
                         if (sy < GLIDE_NQUANT)
-                            r[i] = FN(interp_predict)(r, i, st, c, s, lo, hi, spline) + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+                            r[i] = (fa ? FN(interp_predict_fa)(g, r, sym, i, st, c, s, lo, hi, spline, subst)
+                                       : FN(interp_predict)(r, i, st, c, s, lo, hi, spline)) +
+                                   (T)((int)sy - GLIDE_SYM_ZERO) * e2;
                         else if (sy == GLIDE_SYM_FILL)
                             r[i] = subst;
                     } else { /* OP_BITS: glide_cost_bits of the open-loop error, eb the bound */
                         T xv = x[i];
                         if (FN(is_fill)(g, xv)) continue;
-                        double e = fabs((double)xv - (double)FN(interp_predict)(x, i, st, c, s, lo, hi, spline));
+                        T p = fa ? FN(interp_predict_fa)(g, x, NULL, i, st, c, s, lo, hi, spline, subst)
+                                 : FN(interp_predict)(x, i, st, c, s, lo, hi, spline);
+                        double e = fabs((double)xv - (double)p);
                         acc += glide_cost_bits(e, eb, GLIDE_NOISE_INTERP);
                         est[1]++;
                     }
@@ -108,31 +148,42 @@ static void FN(whole_box)(const glide_grid *g, FN(box) *b)
     for (int a = 0; a < 3; a++) { b->lo[a] = 0; b->hi[a] = g->n[a] - 1; }
 }
 
-/* Slab by slab (one slab: the whole grid), each as a grid of its own. */
-void FN(glide_interp_encode)(const glide_grid *g, const T *x, T *r, uint16_t *sym,
-                             const uint8_t *level_cfg, const double *level_eb, double eb, T subst)
+/* Slab by slab (one slab: the whole grid), each as a grid of its own;
+ * the fill-aware stencils (format 3) as a separate instance, so that the
+ * plain one keeps its tight loop. */
+static void FN(interp_pass)(const glide_grid *g, const int op, const T *x, T *r, uint16_t *sym,
+                            const uint8_t *level_cfg, const double *level_eb, double eb, T subst)
 {
     glide_grid gs;
     glide_grid_slab(g, &gs);
     FN(box) all;
     FN(whole_box)(&gs, &all);
     for (uint64_t k = 0, o = 0; k < g->slabs; k++, o += glide_slab_elems(g))
-        for (unsigned l = g->blog; l >= 1; l--)
-            FN(interp_level)(&gs, OP_ENCODE, x + o, r + o, sym + o, &all, 1ull << (l - 1), level_cfg[l - 1],
-                             (T)(2.0 * level_eb[l - 1]), eb, subst, NULL);
+        for (unsigned l = g->blog; l >= 1; l--) {
+            const uint64_t s = 1ull << (l - 1);
+            const T e2 = (T)(2.0 * level_eb[l - 1]);
+            const T *xo = op == OP_ENCODE ? x + o : NULL;
+            if (op == OP_ENCODE && g->fill_aware)
+                FN(interp_level)(&gs, OP_ENCODE, 1, xo, r + o, sym + o, &all, s, level_cfg[l - 1], e2, eb, subst, NULL);
+            else if (op == OP_ENCODE)
+                FN(interp_level)(&gs, OP_ENCODE, 0, xo, r + o, sym + o, &all, s, level_cfg[l - 1], e2, eb, subst, NULL);
+            else if (g->fill_aware)
+                FN(interp_level)(&gs, OP_DECODE, 1, NULL, r + o, sym + o, &all, s, level_cfg[l - 1], e2, 0, subst, NULL);
+            else
+                FN(interp_level)(&gs, OP_DECODE, 0, NULL, r + o, sym + o, &all, s, level_cfg[l - 1], e2, 0, subst, NULL);
+        }
+}
+
+void FN(glide_interp_encode)(const glide_grid *g, const T *x, T *r, uint16_t *sym,
+                             const uint8_t *level_cfg, const double *level_eb, double eb, T subst)
+{
+    FN(interp_pass)(g, OP_ENCODE, x, r, sym, level_cfg, level_eb, eb, subst);
 }
 
 void FN(glide_interp_decode)(const glide_grid *g, T *r, const uint16_t *sym,
                              const uint8_t *level_cfg, const double *level_eb, T subst)
 {
-    glide_grid gs;
-    glide_grid_slab(g, &gs);
-    FN(box) all;
-    FN(whole_box)(&gs, &all);
-    for (uint64_t k = 0, o = 0; k < g->slabs; k++, o += glide_slab_elems(g))
-        for (unsigned l = g->blog; l >= 1; l--)
-            FN(interp_level)(&gs, OP_DECODE, NULL, r + o, (uint16_t *)sym + o, &all, 1ull << (l - 1),
-                             level_cfg[l - 1], (T)(2.0 * level_eb[l - 1]), 0, subst, NULL);
+    FN(interp_pass)(g, OP_DECODE, NULL, r, (uint16_t *)sym, level_cfg, level_eb, 0, subst);
 }
 
 /* The three splines' predictions of one point (indexed by GLIDE_SPLINE_*),
@@ -177,7 +228,7 @@ static inline uint64_t FN(tune_term)(T xv, T p, double unit)
  * all: the three splines' sums into cost[spline]; else only `spline`'s. */
 static inline __attribute__((always_inline)) void
 FN(tune_step)(const glide_grid *g, const T *x, const FN(box) *bx, uint64_t s, unsigned d, unsigned done,
-              const int all, unsigned spline, double unit, uint64_t cost[GLIDE_NSPLINES])
+              const int all, const int fa, unsigned spline, double unit, T subst, uint64_t cost[GLIDE_NSPLINES])
 {
     const uint64_t B = 1ull << g->blog, nd1 = g->n[d] - 1;
     uint64_t start[3], step[3];
@@ -192,7 +243,12 @@ FN(tune_step)(const glide_grid *g, const T *x, const FN(box) *bx, uint64_t s, un
                 size_t i = (size_t)z * s0 + (size_t)y * s1 + (size_t)xx;
                 T xv = x[i];
                 if (FN(is_fill)(g, xv)) continue;
-                if (all) {
+                if (fa) {
+                    for (unsigned k = 0; k < GLIDE_NSPLINES; k++)
+                        if (all || k == spline)
+                            acc[all ? k : 0] += FN(tune_term)(
+                                xv, FN(interp_predict_fa)(g, x, NULL, i, st, c, s, lo, hi, k, subst), unit);
+                } else if (all) {
                     T p[GLIDE_NSPLINES];
                     FN(interp_predict3)(x, i, st, c, s, lo, hi, p);
                     acc[GLIDE_SPLINE_LINEAR] += FN(tune_term)(xv, p[GLIDE_SPLINE_LINEAR], unit);
@@ -223,7 +279,7 @@ FN(tune_step)(const glide_grid *g, const T *x, const FN(box) *bx, uint64_t s, un
  * steps for the best spline as they first appear (a 3-D level has 12
  * distinct steps against 24 in 8 candidates). Sums of integers, so the
  * costs, and the choices, are those of costing every candidate whole. */
-void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t *level_cfg)
+void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, T subst, uint8_t *level_cfg)
 {
     FN(box) bx;
     glide_sample_lattice lat;
@@ -247,7 +303,8 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t
             uint64_t cost[GLIDE_NSPLINES] = {0, 0, 0};
             for (uint64_t b = 0; b < lat.count; b++) {
                 glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
-                FN(tune_step)(&gs, x + sl * se, &bx, s, ax0[j], done, 1, 0, unit, cost);
+                if (g->fill_aware) FN(tune_step)(&gs, x + sl * se, &bx, s, ax0[j], done, 1, 1, 0, unit, subst, cost);
+                else FN(tune_step)(&gs, x + sl * se, &bx, s, ax0[j], done, 1, 0, 0, unit, subst, cost);
             }
             for (unsigned k = 0; k < GLIDE_NSPLINES; k++) memo[k][key] = cost[k];
             have |= 1u << key;
@@ -266,7 +323,9 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t
                     uint64_t cost[GLIDE_NSPLINES] = {0, 0, 0};
                     for (uint64_t b = 0; b < lat.count; b++) {
                         glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
-                        FN(tune_step)(&gs, x + sl * se, &bx, s, ax[j], done, 0, spline, unit, cost);
+                        if (g->fill_aware)
+                            FN(tune_step)(&gs, x + sl * se, &bx, s, ax[j], done, 0, 1, spline, unit, subst, cost);
+                        else FN(tune_step)(&gs, x + sl * se, &bx, s, ax[j], done, 0, 0, spline, unit, subst, cost);
                     }
                     memo[spline][key] = cost[spline];
                     have |= 1u << key;
@@ -281,7 +340,8 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, uint8_t
 
 /* Estimated size of the sample blocks under the tuned interpolation, in
  * glide_cost_bits per point: est[0] the sum, est[1] the points. */
-void FN(glide_interp_estimate)(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb, uint64_t est[2])
+void FN(glide_interp_estimate)(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb, T subst,
+                               uint64_t est[2])
 {
     est[0] = est[1] = 0;
     FN(box) bx;
@@ -294,7 +354,11 @@ void FN(glide_interp_estimate)(const glide_grid *g, const T *x, const uint8_t *l
     for (uint64_t b = 0; b < lat.count; b++) {
         glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
         for (unsigned l = g->blog; l >= 1; l--)
-            FN(interp_level)(&gs, OP_BITS, x + sl * se, NULL, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1], 0, eb, 0,
-                             est);
+            if (g->fill_aware)
+                FN(interp_level)(&gs, OP_BITS, 1, x + sl * se, NULL, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1], 0, eb,
+                                 subst, est);
+            else
+                FN(interp_level)(&gs, OP_BITS, 0, x + sl * se, NULL, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1], 0, eb,
+                                 subst, est);
     }
 }

@@ -25,6 +25,7 @@ void glide_grid_init(glide_grid *g, const glide_shape *s, unsigned blog, int has
     g->blog = blog;
     g->has_fill = has_fill;
     g->fill_bits = fill_bits;
+    g->fill_aware = 0;
     g->slabs = s->slabs;
     g->slab_rows = s->slabs > 1 ? s->slab_rows : g->n[0]; /* a shape's axis 0 is the grid's only in 3-D */
 }

@@ -1,17 +1,18 @@
 /* Value range, anchors, outliers and the final fix-up pass (templated). */
 
-void FN(glide_value_range)(const glide_grid *g, const T *x, double *lo, double *hi, int *any)
+void FN(glide_value_range)(const glide_grid *g, const T *x, double *lo, double *hi, int *any, int *fills)
 {
     T mn = 0, mx = 0;
-    int seen = 0;
+    int seen = 0, fill = 0;
     for (uint64_t i = 0; i < g->count; i++) {
         T v = x[i];
-        if (!isfinite(v) || FN(is_fill)(g, v)) continue;
+        if (FN(is_fill)(g, v)) { fill = 1; continue; }
+        if (!isfinite(v)) continue;
         if (!seen) { mn = mx = v; seen = 1; continue; }
         if (v < mn) mn = v;
         if (v > mx) mx = v;
     }
-    *lo = mn; *hi = mx; *any = seen;
+    *lo = mn; *hi = mx; *any = seen; *fills = fill;
 }
 
 /* Anchors: every point whose coordinates are all multiples of the stride

@@ -20,6 +20,8 @@ typedef struct {
     /* format 2: n[0] = slabs x slab_rows, and no block, step or stencil
      * crosses from one slab to the next; else 1 slab of n[0] rows */
     uint64_t slabs, slab_rows;
+    /* format 3: interpolation stencils leave fill points out (FORMAT.md §8.2) */
+    int fill_aware;
 } glide_grid;
 
 void glide_grid_init(glide_grid *g, const glide_shape *s, unsigned blog, int has_fill, uint64_t fill_bits);
@@ -51,15 +53,15 @@ void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint
  * real pass (variance n2 eb^2) is counted. Only IEEE-exact operations and
  * integers, so both backends compute the same sums. */
 #define GLIDE_DECLARE_PREDICT(T, SFX)                                                                  \
-    void glide_value_range_##SFX(const glide_grid *g, const T *x, double *lo, double *hi, int *any);   \
+    void glide_value_range_##SFX(const glide_grid *g, const T *x, double *lo, double *hi, int *any, int *fills);   \
     void glide_anchors_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym, T *anc, T subst); \
     size_t glide_anchors_decode_##SFX(const glide_grid *g, T *r, const uint16_t *sym, const T *anc, T subst); \
     uint64_t glide_outliers_gather_##SFX(const uint16_t *sym, const T *x, uint64_t n, T *out);          \
     size_t glide_outliers_place_##SFX(const glide_grid *g, const uint16_t *sym, uint64_t n, const T *out, uint64_t n_out, \
                                       T *r, T subst);                                                   \
     void glide_fixup_##SFX(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill);               \
-    void glide_interp_tune_##SFX(const glide_grid *g, const T *x, double unit, uint8_t *level_cfg);                  \
-    void glide_interp_estimate_##SFX(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb, uint64_t est[2]); \
+    void glide_interp_tune_##SFX(const glide_grid *g, const T *x, double unit, T subst, uint8_t *level_cfg);                  \
+    void glide_interp_estimate_##SFX(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb, T subst, uint64_t est[2]); \
     void glide_lorenzo_estimate_##SFX(const glide_grid *g, const T *x, double eb, uint64_t est[2]); \
     void glide_interp_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym,               \
                                    const uint8_t *level_cfg, const double *level_eb, double eb, T subst); \

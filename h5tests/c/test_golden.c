@@ -36,7 +36,11 @@ static const gcase cases[] = {
     /* format 2: four axes, slabs kept apart */
     {"f32_4d_slabs_interp_auto_rel1e-3", GLIDE_FLOAT32, 4, {3, 13, 20, 24}, GLIDE_MODE_REL, 1e-3, GLIDE_PRED_INTERP, GLIDE_BOOK_AUTO, 0},
     {"f32_4d_slabs_lorenzo_dict_rel1e-4", GLIDE_FLOAT32, 4, {4, 9, 17, 30}, GLIDE_MODE_REL, 1e-4, GLIDE_PRED_LORENZO, GLIDE_BOOK_DICT, 0},
+    /* format 3: fill-aware stencils around a land mask of fill 1e20 */
+    {"f32_2d_mask_interp_rel1e-3", GLIDE_FLOAT32, 2, {70, 90}, GLIDE_MODE_REL, 1e-3, GLIDE_PRED_INTERP, GLIDE_BOOK_AUTO, 2},
 };
+
+#define MASK_FILL 1e20f /* as in the CMIP ocean files (tos) */
 
 static double value(const gcase *c, size_t i, size_t n)
 {
@@ -47,6 +51,12 @@ static double value(const gcase *c, size_t i, size_t n)
     }
     double t = (double)i / (double)n;
     double v = 300 + 20 * sin(40 * t) + 5 * cos(300 * t) + 0.5 * sin(2000 * t * t);
+    if (c->fill == 2) { /* a smooth 2-D field, a coast and an island */
+        double y = (double)(i / c->dims[1]), x = (double)(i % c->dims[1]);
+        v = 290 + 8 * sin(y / 9) * cos(x / 13) + 0.3 * sin(x * y / 7);
+        if (x < 12 + 6 * sin(y / 5) || (x - 55) * (x - 55) + (y - 30) * (y - 30) < 90) v = MASK_FILL;
+        return v;
+    }
     if (c->fill) {
         if (i % 13 == 0 || (i > n / 2 && i < n / 2 + 40)) v = 0.0; /* fill value 0 */
         if (i % 97 == 5) v = NAN;
@@ -151,7 +161,14 @@ int main(int argc, char **argv)
         glide_params_init(&p, c->dt, c->rank, c->dims);
         p.mode = c->mode; p.eb = c->eb; p.predictor = c->pred; p.codebook = c->book;
         p.backend = GLIDE_BACKEND_CPU;
-        if (c->fill) { p.has_fill = 1; p.fill_bits = 0; }
+        if (c->fill == 1) { p.has_fill = 1; p.fill_bits = 0; }
+        if (c->fill == 2) {
+            uint32_t b;
+            float f = MASK_FILL;
+            memcpy(&b, &f, 4);
+            p.has_fill = 1;
+            p.fill_bits = b;
+        }
         size_t cap = glide_compress_bound(&p);
         unsigned char *s = malloc(cap), *out = malloc(n * esz);
         size_t sl = glide_compress(&p, in, n * esz, s, cap);

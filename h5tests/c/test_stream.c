@@ -3,6 +3,7 @@
 #include "check.h"
 #include "bytes.h"
 #include "format.h"
+#include "codec.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,10 +140,91 @@ static void format_versions(void)
     free(x); free(y); free(s4); free(s3);
 }
 
+/* Format 3: interpolation stencils leave fill points out. A masked field
+ * (land of fill 1e20, as in ocean files) gains from it; streams name 3 only
+ * where a fill point occurs under interpolation. */
+static void format_fill_aware(void)
+{
+    enum { Y = 90, X = 120 };
+    const size_t n = (size_t)Y * X;
+    float *x = malloc(n * 4), *y = malloc(n * 4), fillv = 1e20f;
+    uint32_t fb;
+    memcpy(&fb, &fillv, 4);
+    size_t masked = 0;
+    for (size_t i = 0; i < n; i++) {
+        double yy = (double)(i / X), xx = (double)(i % X);
+        x[i] = (float)(285 + 10 * sin(yy / 11) * cos(xx / 17) + 0.2 * sin(0.7 * xx + 0.4 * yy));
+        if (xx < 20 + 8 * sin(yy / 6) || (xx - 70) * (xx - 70) + (yy - 45) * (yy - 45) < 150) x[i] = fillv, masked++;
+    }
+    uint64_t d[2] = {Y, X};
+    size_t cap = n * 4 + 4096;
+    uint8_t *s = malloc(cap), *s1 = malloc(cap);
+    for (int k = 0; k < 3; k++) {
+        const double eb = k == 0 ? 1e-2 : k == 1 ? 1e-3 : 1e-4;
+        glide_params p;
+        glide_params_init(&p, GLIDE_FLOAT32, 2, d);
+        p.predictor = GLIDE_PRED_INTERP;
+        p.codebook = GLIDE_BOOK_DICT;
+        p.eb = eb;
+        p.has_fill = 1;
+        p.fill_bits = fb;
+        size_t l = glide_compress(&p, x, n * 4, s, cap);
+        CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 3, "masked field, interpolation: format 3");
+        if (glide_is_error(l)) continue;
+        CHECK(glide_decompress(s, l, y, n * 4) == n * 4, "format 3 decodes");
+        double lo = INFINITY, hi = -INFINITY, maxe = 0;
+        int fills_exact = 1;
+        for (size_t i = 0; i < n; i++)
+            if (x[i] != fillv) lo = fmin(lo, x[i]), hi = fmax(hi, x[i]);
+        for (size_t i = 0; i < n; i++) {
+            if (x[i] == fillv) { fills_exact &= !memcmp(&x[i], &y[i], 4); continue; }
+            double e = fabs((double)x[i] - (double)y[i]);
+            if (!(e <= maxe)) maxe = e;
+        }
+        CHECK(maxe <= eb * (hi - lo) && fills_exact, "format 3 within the bound (%g vs %g), fill exact", maxe,
+              eb * (hi - lo));
+        /* the same stream with format 1's stencils, the substitute standing in for fill */
+        glide_encode_opts o = glide_default_encode_opts();
+        o.no_fill_aware = 1;
+        size_t l1 = glide_cpu_compress(&p, &o, x, s1, cap);
+        CHECK(!glide_is_error(l1) && s1[GLIDE_HDR_FORMAT_VERSION] == 1, "without fill-aware stencils: format 1");
+        CHECK(l < l1, "eb %g: fill-aware stencils beat the substitute's (%zu vs %zu bytes)", eb, l, l1);
+        if (k == 1) printf("masked field REL 1e-3: %zu bytes fill-aware, %zu with the substitute\n", l, l1);
+    }
+    glide_params p;
+    glide_params_init(&p, GLIDE_FLOAT32, 2, d);
+    p.has_fill = 1;
+    p.fill_bits = fb;
+    /* Lorenzo keeps format 1 */
+    p.predictor = GLIDE_PRED_LORENZO;
+    size_t l = glide_compress(&p, x, n * 4, s, cap);
+    CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 1, "masked field, Lorenzo: format 1");
+    /* ... and so does a stream whose version says 3 but whose method is Lorenzo: corrupt */
+    s[GLIDE_HDR_FORMAT_VERSION] = 3;
+    reseal(s, l);
+    CHECK(glide_get_error(glide_decompress(s, l, y, n * 4)) == GLIDE_ERR_CORRUPT, "format 3 with Lorenzo is corrupt");
+    /* a fill value declared but absent: format 1 */
+    p.predictor = GLIDE_PRED_INTERP;
+    p.fill_bits = 0x7F7FFFFFu; /* FLT_MAX, not in the data */
+    l = glide_compress(&p, x, n * 4, s, cap);
+    CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 1, "fill value declared, none present: format 1");
+    /* format 3 without HAS_FILL: corrupt */
+    p.fill_bits = fb;
+    l = glide_compress(&p, x, n * 4, s, cap);
+    CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 3, "format 3 again");
+    s[GLIDE_HDR_FLAGS] = 0;
+    memset(s + GLIDE_HDR_FILL_BITS, 0, 8);
+    reseal(s, l);
+    CHECK(glide_get_error(glide_decompress(s, l, y, n * 4)) == GLIDE_ERR_CORRUPT, "format 3 without HAS_FILL is corrupt");
+    printf("masked 90x120 field: %zu of %zu points fill\n", masked, n);
+    free(x); free(y); free(s); free(s1);
+}
+
 int main(void)
 {
     dict_versions();
     format_versions();
+    format_fill_aware();
     size_t n = 30 * 20 * 25;
     uint64_t dims[3] = {30, 20, 25};
     float *x = malloc(n * 4), *y = malloc(n * 4);
