@@ -14,7 +14,7 @@ typedef struct {
     double auto_slack;            /* GLIDE_BOOK_AUTO: build a custom book above this excess */
     double alpha;                 /* 0: the rule of glide_level_alpha; else this level factor */
     uint64_t *hist_out;           /* not NULL: receives the GLIDE_NSYM symbol counts (bench/glide_bench hist) */
-    int no_fill_aware;            /* 1: format 1/2 stencils even where fill points occur (bench/glide_bench fill) */
+    int no_fill_aware;            /* 1: format 1/2 stencils even where fill points occur (glide_cpu_compress only: bench, tests) */
 } glide_encode_opts;
 
 /* The options glide_compress uses. */

@@ -25,10 +25,12 @@ typedef struct {
     uint64_t subst_bits;
     double level_eb[GLIDE_MAX_LEVELS];
     uint8_t level_cfg[GLIDE_MAX_LEVELS];
+    uint32_t fill_aware; /* format 3's stencils (FORMAT.md §8.2): interpolation with a fill point */
 } gg_levels;
 
 typedef struct {
     uint64_t lo_key, hi_key; /* order-preserving keys of the finite, non-fill min and max */
+    uint32_t any_fill, pad0;  /* the range scan met a fill point */
     gg_levels lv;
     uint64_t cost[GLIDE_MAX_LEVELS][GG_MAX_CFG]; /* tuning cost per level and config */
     uint64_t est[2][2];            /* GLIDE_PRED_AUTO: [interp, Lorenzo] x [cost, points] on the sample */

@@ -449,6 +449,7 @@ static size_t host_plan(const enc_job *j, const gg_state *hs, glide_header *h, g
     const int lorenzo = j->method == GG_LORENZO || (j->method == GG_CHOSEN && hs->lorenzo);
     h->method = lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
     if (!lorenzo) memcpy(h->level_cfg, hs->lv.level_cfg, GLIDE_MAX_LEVELS);
+    if (!lorenzo && hs->lv.fill_aware) h->format_version = GLIDE_FORMAT_FILL_AWARE;
     glide_book_choice choice = {hs->sel.book, hs->sel.bits};
     const int own_dict = j->o->dict == G.dict;
     return glide_entropy_plan_hist(j->p, j->o, h, hs->hist, own_dict ? &choice : NULL, j->n, j->esz, plan);
@@ -828,6 +829,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     hs->lv.subst_bits = h->subst_bits;
     glide_level_bounds(h->eb_abs, h->alpha, h->block_log2, hs->lv.level_eb);
     memcpy(hs->lv.level_cfg, h->level_cfg, GLIDE_MAX_LEVELS);
+    hs->lv.fill_aware = (uint32_t)glide_header_fill_aware(h);
     stages_begin();
     CK(cudaMemcpyAsync(buf, src, size, cudaMemcpyHostToDevice, G.s), "upload");
     CK(cudaMemsetAsync(st, 0, sizeof *st, G.s), "reset");

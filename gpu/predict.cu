@@ -143,6 +143,33 @@ __device__ __forceinline__ void ipredict3(const T *p, O o1, I c, I s, I lo, I hi
     }
 }
 
+/* cpu/interp_tmpl.h interp_predict_fa (format 3): neighbours that are fill
+ * points leave the stencil. isf(off): whether the point `off` elements
+ * from p is one (its symbol, or its value where p holds original values). */
+template <class T, class I, class O, class F>
+__device__ __forceinline__ T ipredict_fa(const T *p, O o1, I c, I s, I lo, I hi, unsigned spline, T subst, F isf)
+{
+    const bool cub = spline != GLIDE_SPLINE_LINEAR;
+    const bool hb = !isf(-o1);
+    const bool hc = c + s <= hi && !isf(o1);
+    const bool ha = cub && c >= lo + 3 * s && !isf(-3 * o1);
+    const bool hd = cub && c + 3 * s <= hi && !isf(3 * o1);
+    if (hb && hc) {
+        const T b = p[-o1], cc = p[o1];
+        if (ha && hd) {
+            const T a = p[-3 * o1], d = p[3 * o1];
+            if (spline == GLIDE_SPLINE_CUBIC_NAK) return ((b + cc) * (T)9 - (a + d)) * (T)0.0625;
+            return ((b + cc) * (T)23 - (a + d) * (T)3) * (T)(1.0 / 40.0);
+        }
+        if (ha) return (b * (T)6 + cc * (T)3 - p[-3 * o1]) * (T)0.125;
+        if (hd) return (cc * (T)6 + b * (T)3 - p[3 * o1]) * (T)0.125;
+        return (b + cc) * (T)0.5;
+    }
+    if (hb) return ha ? p[-o1] * (T)1.5 - p[-3 * o1] * (T)0.5 : p[-o1];
+    if (hc) return hd ? p[o1] * (T)1.5 - p[3 * o1] * (T)0.5 : p[o1];
+    return subst;
+}
+
 /* cpu/lorenzo_tmpl.h lorenzo_predict, same order; rp points at the
  * predicted element, s0/s1 are the element strides of the two slow axes. */
 template <class T>
@@ -188,8 +215,13 @@ __global__ void __launch_bounds__(GG_THREADS)
     typedef typename Bits<T>::U K;
     __shared__ K smn[GG_THREADS / 32], smx[GG_THREADS / 32];
     K mn = ~(K)0, mx = 0;
+    bool saw_fill = false;
     auto take = [&](T v) {
-        if (!isfinite(v) || is_fill(g, v)) return;
+        if (is_fill(g, v)) {
+            saw_fill = true;
+            return;
+        }
+        if (!isfinite(v)) return;
         const K k = Bits<T>::key(v);
         mn = k < mn ? k : mn;
         mx = k > mx ? k : mx;
@@ -217,8 +249,9 @@ __global__ void __launch_bounds__(GG_THREADS)
         smn[threadIdx.x >> 5] = mn;
         smx[threadIdx.x >> 5] = mx;
     }
-    __syncthreads();
+    const int blk_fill = __syncthreads_or(saw_fill);
     if (threadIdx.x == 0) {
+        if (blk_fill) atomicOr(&st->any_fill, 1u);
         for (unsigned w = 1; w < blockDim.x / 32; w++) {
             mn = smn[w] < mn ? smn[w] : mn;
             mx = smx[w] > mx ? smx[w] : mx;
@@ -248,6 +281,8 @@ template <class T> __device__ void plan(const gg_grid &g, int mode, double eb, d
     lv->subst_bits = Bits<T>::of(subst);
     lv->unit = range > 0 && range <= DBL_MAX ? range * 0x1p-24 : 1.0;
     lv->alpha = 1.0;
+    /* cpu/codec_tmpl.h: format 3's stencils wherever a fill point occurs */
+    lv->fill_aware = interp && *(volatile uint32_t *)&st->any_fill ? 1u : 0u;
     if (interp) {
         /* cpu/codec.c glide_level_alpha */
         double rel = range > 0 ? eb_abs / range : 1.0;
@@ -560,6 +595,8 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
     const unsigned order = blockIdx.y;
     const uint8_t *ax = c_axes[g.eff_rank - 1][order];
     const double unit = st->lv.unit;
+    const bool fa = st->lv.fill_aware;
+    const T subst = Bits<T>::from((typename Bits<T>::U)st->lv.subst_bits);
     const int rl[3] = {(int)e[1] * (int)e[2], (int)e[2], 1};
     /* The costs are of the original values, so the levels do not depend on
      * each other: a thread adds its sums of a level to the block's shared
@@ -588,7 +625,13 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
                 T xv = *p;
                 if (is_fill(g, xv)) continue;
                 T pr[GLIDE_NSPLINES];
-                ipredict3(p, o1, lc[d], s, 0u, e[d] - 1, pr);
+                if (fa) {
+                    auto isf = [&](long long off) { return is_fill(g, p[off]); };
+                    for (int si = 0; si < GLIDE_NSPLINES; si++)
+                        pr[si] = ipredict_fa(p, o1, lc[d], s, 0u, e[d] - 1, (unsigned)c_splines[si], subst, isf);
+                } else {
+                    ipredict3(p, o1, lc[d], s, 0u, e[d] - 1, pr);
+                }
 #pragma unroll
                 for (int si = 0; si < GLIDE_NSPLINES; si++) {
                     double err = fabs((double)xv - (double)pr[si]);
@@ -669,6 +712,8 @@ __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, ui
         const uint32_t s = 1u << (l - 1);
         const unsigned cfg = st->lv.level_cfg[l - 1], spline = cfg & 3u;
         const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
+        const bool fa = st->lv.fill_aware;
+        const T subst = Bits<T>::from((typename Bits<T>::U)st->lv.subst_bits);
         for (unsigned j = 0; j < g.eff_rank; j++) {
             LStep S;
             lstep_make(S, e, l - 1, ax, j);
@@ -680,7 +725,10 @@ __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, ui
                 const T *p = base + (lc[0] * rs[0] + lc[1] * rs[1] + lc[2]);
                 T xv = *p;
                 if (is_fill(g, xv)) continue;
-                double err = fabs((double)xv - (double)ipredict(p, o1, lc[d], s, 0u, e[d] - 1, spline));
+                const T pr = fa ? ipredict_fa(p, o1, lc[d], s, 0u, e[d] - 1, spline, subst,
+                                              [&](long long off) { return is_fill(g, p[off]); })
+                                : ipredict(p, o1, lc[d], s, 0u, e[d] - 1, spline);
+                double err = fabs((double)xv - (double)pr);
                 cost += glide_cost_bits(err, eb, GLIDE_NOISE_INTERP);
                 pts++;
             }
@@ -864,6 +912,7 @@ __global__ void __launch_bounds__(NT)
     __syncthreads();
 
     const int ri[3] = {(int)rs[0], (int)rs[1], 1};
+    const bool fa = lv->fill_aware;
     for (unsigned l = g.blog; l >= 1; l--) {
         const uint32_t s = 1u << (l - 1);
         const unsigned cfg = lv->level_cfg[l - 1], spline = cfg & 3u;
@@ -887,7 +936,10 @@ __global__ void __launch_bounds__(NT)
                         sy = GLIDE_SYM_FILL;
                         rv = subst;
                     } else {
-                        T pred = ipredict(rp, o1, pick3(lc, d), s, 0u, ehi, spline);
+                        const uint16_t *sp = sb + lt;
+                        T pred = fa ? ipredict_fa(rp, o1, pick3(lc, d), s, 0u, ehi, spline, subst,
+                                                  [&](int off) { return sp[off] == GLIDE_SYM_FILL; })
+                                    : ipredict(rp, o1, pick3(lc, d), s, 0u, ehi, spline);
                         int q = quantize(xv, pred, e2, eb, &rv);
                         if (q >= 0) sy = (unsigned)q;
                         else {
@@ -901,7 +953,11 @@ __global__ void __launch_bounds__(NT)
                     unsigned sy = sb[lt];
                     T rv;
                     if (sy < GLIDE_NQUANT) {
-                        rv = ipredict(rp, o1, pick3(lc, d), s, 0u, ehi, spline) + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+                        const uint16_t *sp = sb + lt;
+                        const T pred = fa ? ipredict_fa(rp, o1, pick3(lc, d), s, 0u, ehi, spline, subst,
+                                                        [&](int off) { return sp[off] == GLIDE_SYM_FILL; })
+                                          : ipredict(rp, o1, pick3(lc, d), s, 0u, ehi, spline);
+                        rv = pred + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
                     } else if (sy == GLIDE_SYM_FILL) {
                         rv = subst;
                     } else {
@@ -1026,9 +1082,15 @@ __global__ void __launch_bounds__(GG_THREADS)
                 uint64_t i = c[0] * g.st[0] + c[1] * g.st[1] + c[2];
                 bool owned = c[0] < bx.lo[0] + B && c[1] < bx.lo[1] + B && c[2] < bx.lo[2] + B;
                 T *rp = rv.at(c);
-                T pred = (OP == OP_DECODE && in.sym[i] >= GLIDE_NQUANT)
-                             ? (T)0
-                             : ipredict(rp, o1, pick3(c, d), s, pick3(bx.lo, d), pick3(bx.hi, d), spline);
+                T pred;
+                if (OP == OP_DECODE && in.sym[i] >= GLIDE_NQUANT) pred = (T)0;
+                else if (lv->fill_aware) /* the grid's strides here: offsets from rp are offsets from i */
+                    pred = ipredict_fa(rp, o1, pick3(c, d), s, pick3(bx.lo, d), pick3(bx.hi, d), spline, subst,
+                                       [&](long long off) {
+                                           return OP == OP_ENCODE ? is_fill(g, x[(long long)i + off])
+                                                                  : in.sym[(long long)i + off] == GLIDE_SYM_FILL;
+                                       });
+                else pred = ipredict(rp, o1, pick3(c, d), s, pick3(bx.lo, d), pick3(bx.hi, d), spline);
                 visit<T, OP>(g, x, sym, in, y, hist, i, owned, pred, e2, eb, subst, rp);
             }
             __syncthreads();
