@@ -377,6 +377,9 @@ static void gpu_golden(void)
         /* format 2: four axes, the slabs kept apart */
         {"gpu_f32_4d_slabs_interp_auto_rel1e-3", GLIDE_FLOAT32, 4, {3, 13, 40, 36}, 1, 0, 2, 0, 0, 1e-3},
         {"gpu_f32_4d_slabs_lorenzo_rel1e-4", GLIDE_FLOAT32, 4, {5, 9, 20, 33}, 1, 1, 2, 0, 0, 1e-4},
+        /* format 3: a land mask of fill 1e20 (fill 2), the global-scratch path too (blog 6) */
+        {"gpu_f32_3d_mask_rel1e-3", GLIDE_FLOAT32, 3, {6, 70, 90}, 1, 0, 2, 2, 0, 1e-3},
+        {"gpu_f32_3d_mask_blog6_rel1e-2", GLIDE_FLOAT32, 3, {40, 70, 90}, 1, 2, 2, 2, 6, 1e-2},
     };
     write_golden = 1;
     for (size_t k = 0; k < sizeof g / sizeof *g; k++) {
@@ -387,8 +390,12 @@ static void gpu_golden(void)
         void *x = malloc(n * esz);
         for (uint64_t i = 0; i < n; i++) {
             double v = smooth(i, n / (n1 * n2), n1, n2);
-            if (g[k].fill && i % 17 == 3) v = -999.0;
-            if (g[k].fill && i % 101 == 5) v = NAN;
+            if (g[k].fill == 1 && i % 17 == 3) v = -999.0;
+            if (g[k].fill == 1 && i % 101 == 5) v = NAN;
+            if (g[k].fill == 2) { /* a coast and an island, the same in every plane */
+                double y = (double)(i / n2 % n1), xx = (double)(i % n2);
+                if (xx < 12 + 6 * sin(y / 5) || (xx - 55) * (xx - 55) + (y - 30) * (y - 30) < 90) v = 1e20;
+            }
             if (esz == 8) ((double *)x)[i] = v;
             else ((float *)x)[i] = (float)v;
         }
@@ -399,7 +406,7 @@ static void gpu_golden(void)
         p.predictor = g[k].pred;
         p.codebook = g[k].book;
         p.block_log2 = (unsigned)g[k].blog;
-        if (g[k].fill) { p.has_fill = 1; p.fill_bits = 0xC479C000u; }
+        if (g[k].fill) { p.has_fill = 1; p.fill_bits = g[k].fill == 2 ? 0x60ad78ecu : 0xC479C000u; } /* 1e20f, -999 */
         size_t len = 0;
         free(compare(g[k].name, &p, x, &len));
         free(x);
