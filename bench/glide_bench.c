@@ -3,7 +3,8 @@
  * TABLE: rd (CR/PSNR, dictionary vs custom, interpolation vs Lorenzo),
  *        speed (MB/s per chunk size), blocks (anchor stride), alpha (level
  *        factor), dict (dictionary size and scoring rule), stack (format 1's
- *        merged slow axes vs format 2's slabs), all; and hist
+ *        merged slow axes vs format 2's slabs), fill (format 1's substitute
+ *        vs format 3's fill-aware stencils), all; and hist
  *        (symbol histograms into DIR, for codebooks/explore_dict.py).
  * Prints Markdown. Every number in docs/BENCHMARKS.md and docs/DESIGN.md
  * comes from this program (see bench/run_cpu.sh). */
@@ -415,6 +416,45 @@ static void table_stack(void)
     if (!any) printf("| (no field with more than three dims longer than 1) | | | | | | | | |\n");
 }
 
+/* Format 3's fill-aware stencils against format 1's substitute, where fill
+ * points occur: a field's own fill value (its fill_value attribute), else
+ * HDF5's default fill 0, which the filter records for every dataset, for
+ * fields that hold exact zeros. Whole field as one chunk. */
+static void table_fill(void)
+{
+    printf("\n### Fill points: format 1's substitute vs format 3's fill-aware stencils (CR, REL bound, whole field)\n\n");
+    printf("Fill: the field's own fill value, or HDF5's default 0 (recorded by the filter for every dataset) where the\n"
+           "field holds exact zeros. `interp f1` = interpolation with the substitute standing in for fill neighbours\n"
+           "(what GLIDE 1.2 wrote), `interp f3` = the stencils leave them out (format 3).\n\n");
+    printf("| field | fill | fill points | bound | interp f1 | interp f3 | gain | Lorenzo | default f1 | default f3 | chose |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < n_fields; i++) {
+        field f = fields[i];
+        uint64_t nf = 0;
+        if (!f.has_fill) {
+            f.has_fill = 1;
+            f.fill = 0.0f;
+        }
+        for (uint64_t k = 0; k < f.n; k++) nf += !memcmp(&f.v[k], &f.fill, 4);
+        if (!nf) continue;
+        for (int b = 0; b < 3; b++) {
+            double cr[5];
+            result ra = {0};
+            for (int k = 0; k < 5; k++) {
+                config c = base_config(bounds[b]);
+                c.p.predictor = k < 2 ? GLIDE_PRED_INTERP : k == 2 ? GLIDE_PRED_LORENZO : GLIDE_PRED_AUTO;
+                c.o.no_fill_aware = k == 0 || k == 3;
+                result r = run(&f, &c, 0);
+                cr[k] = r.cr;
+                if (k == 4) ra = r;
+            }
+            printf("| %s | %g | %.2g %% | %.0e | %.2f | %.2f | %+.1f %% | %.2f | %.2f | %.2f | %s |\n", f.name, (double)f.fill,
+                   100.0 * (double)nf / (double)f.n, bounds[b], cr[0], cr[1], 100 * (cr[1] / cr[0] - 1), cr[2], cr[3],
+                   cr[4], ra.chose);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *data = "../shared/data/real_fields_dev.h5", *hist_dir = ".";
@@ -442,6 +482,7 @@ int main(int argc, char **argv)
         if (all || !strcmp(tabs[t], "dict")) table_dict();
         if (all || !strcmp(tabs[t], "speed")) table_speed();
         if (all || !strcmp(tabs[t], "stack")) table_stack();
+        if (all || !strcmp(tabs[t], "fill")) table_fill();
         if (!strcmp(tabs[t], "hist")) table_hist(hist_dir);
     }
     return 0;

@@ -34,7 +34,7 @@ static int FN(prefer_interp)(const glide_grid *g, const T *x, const uint8_t *lev
 {
     uint64_t ei[2], el[2];
     FN(glide_interp_estimate)(g, x, level_cfg, eb, subst, ei);
-    FN(glide_lorenzo_estimate)(g, x, eb, el);
+    FN(glide_lorenzo_estimate)(g, x, eb, subst, el);
     return !glide_prefer_lorenzo(ei, el);
 }
 

@@ -13,6 +13,21 @@ static inline T FN(lorenzo_predict)(const T *r, size_t i, size_t s0, size_t s1, 
     return p + (px && py && pz ? r[i - s0 - s1 - 1] : (T)0);
 }
 
+/* lorenzo_predict on original values as the real pass sees them: a fill
+ * neighbour contributes the substitute (the predictor choice's estimate) */
+static inline T FN(lorenzo_predict_sub)(const glide_grid *g, const T *x, size_t i, size_t s0, size_t s1, int pz, int py,
+                                        int px, T subst)
+{
+#define GLIDE_LV(j) (FN(is_fill)(g, x[j]) ? subst : x[j])
+    T p = (px ? GLIDE_LV(i - 1) : (T)0) + (py ? GLIDE_LV(i - s1) : (T)0);
+    p = p + (pz ? GLIDE_LV(i - s0) : (T)0);
+    p = p - (px && py ? GLIDE_LV(i - s1 - 1) : (T)0);
+    p = p - (px && pz ? GLIDE_LV(i - s0 - 1) : (T)0);
+    p = p - (py && pz ? GLIDE_LV(i - s0 - s1) : (T)0);
+    return p + (px && py && pz ? GLIDE_LV(i - s0 - s1 - 1) : (T)0);
+#undef GLIDE_LV
+}
+
 static inline __attribute__((always_inline)) void
 FN(lorenzo_sweep)(const glide_grid *g, const int encode, const T *x, T *r, uint16_t *sym, double eb, T subst)
 {
@@ -63,7 +78,7 @@ void FN(glide_lorenzo_decode)(const glide_grid *g, T *r, const uint16_t *sym, do
 
 /* Estimated size under Lorenzo of the same sample blocks as tuning, from the
  * original values (see glide_interp_estimate). */
-void FN(glide_lorenzo_estimate)(const glide_grid *g, const T *x, double eb, uint64_t est[2])
+void FN(glide_lorenzo_estimate)(const glide_grid *g, const T *x, double eb, T subst, uint64_t est[2])
 {
     const uint64_t M = (1ull << g->blog) - 1;
     const size_t s0 = g->st[0], s1 = g->st[1], se = glide_slab_elems(g);
@@ -83,7 +98,9 @@ void FN(glide_lorenzo_estimate)(const glide_grid *g, const T *x, double eb, uint
                     size_t i = (size_t)z * s0 + (size_t)y * s1 + (size_t)xx;
                     T xv = x[i];
                     if (FN(is_fill)(g, xv)) continue;
-                    double e = fabs((double)xv - (double)FN(lorenzo_predict)(x, i, s0, s1, pz, py, px));
+                    T pr = g->has_fill ? FN(lorenzo_predict_sub)(g, x, i, s0, s1, pz, py, px, subst)
+                                       : FN(lorenzo_predict)(x, i, s0, s1, pz, py, px);
+                    double e = fabs((double)xv - (double)pr);
                     acc += glide_cost_bits(e, eb, glide_lorenzo_noise(px, py, pz));
                     cnt++;
                 }

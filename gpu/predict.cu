@@ -170,6 +170,23 @@ __device__ __forceinline__ T ipredict_fa(const T *p, O o1, I c, I s, I lo, I hi,
     return subst;
 }
 
+/* cpu/lorenzo_tmpl.h lorenzo_predict_sub: fill neighbours as the substitute */
+template <class T>
+__device__ __forceinline__ T lpredict_sub(const gg_grid &g, const T *rp, long long s0, long long s1, int px, int py,
+                                          int pz, T subst)
+{
+    auto v = [&](long long o) {
+        const T w = rp[o];
+        return is_fill(g, w) ? subst : w;
+    };
+    T p = (px ? v(-1) : (T)0) + (py ? v(-s1) : (T)0);
+    p = p + (pz ? v(-s0) : (T)0);
+    p = p - (px && py ? v(-s1 - 1) : (T)0);
+    p = p - (px && pz ? v(-s0 - 1) : (T)0);
+    p = p - (py && pz ? v(-s0 - s1) : (T)0);
+    return p + (px && py && pz ? v(-s0 - s1 - 1) : (T)0);
+}
+
 /* cpu/lorenzo_tmpl.h lorenzo_predict, same order; rp points at the
  * predicted element, s0/s1 are the element strides of the two slow axes. */
 template <class T>
@@ -706,6 +723,7 @@ __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, ui
         rs[1] = e[2];
     }
     const double eb = st->lv.eb_abs;
+    const T subst = Bits<T>::from((typename Bits<T>::U)st->lv.subst_bits);
     unsigned long long cost = 0, pts = 0;
     if (blockIdx.y < g.blog) {
         const unsigned l = g.blog - blockIdx.y;
@@ -713,7 +731,6 @@ __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, ui
         const unsigned cfg = st->lv.level_cfg[l - 1], spline = cfg & 3u;
         const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
         const bool fa = st->lv.fill_aware;
-        const T subst = Bits<T>::from((typename Bits<T>::U)st->lv.subst_bits);
         for (unsigned j = 0; j < g.eff_rank; j++) {
             LStep S;
             lstep_make(S, e, l - 1, ax, j);
@@ -749,7 +766,8 @@ __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, ui
             const T *rp = base + (lz * s0 + ly * s1 + lx);
             T xv = *rp;
             if (is_fill(g, xv)) continue;
-            double err = fabs((double)xv - (double)lpredict(rp, s0, s1, px, py, pz));
+            const T pr = g.has_fill ? lpredict_sub(g, rp, s0, s1, px, py, pz, subst) : lpredict(rp, s0, s1, px, py, pz);
+            double err = fabs((double)xv - (double)pr);
             cost += glide_cost_bits(err, eb, glide_lorenzo_noise(px, py, pz));
             pts++;
         }
