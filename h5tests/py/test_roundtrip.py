@@ -227,3 +227,30 @@ def test_set_local_records_layout(tmp_path):
         cd = f["be"].id.get_create_plist().get_filter_by_id(gc.FILTER_ID)[1]
         b = int(np.array([1.5]).view(np.uint64)[0])
         assert tuple(cd) == (0, 1, 6, 0, 1, 2, 1, 1, b & 0xFFFFFFFF, b >> 32, 1, 3)
+
+
+@pytest.mark.parametrize("dtype", ["<f4", ">f4", "<f8"])
+def test_masked_field_format3(tmp_path, dtype):
+    """A land mask (fill 1e20, as CMIP ocean files have): interpolated chunks
+    that hold fill points are written as format 3 (fill-aware stencils),
+    chunks without any as format 1; every chunk keeps the bound, fill exact."""
+    fillv = 1e20
+    y, xx = np.mgrid[0:96, 0:128]
+    x = (290 + 8 * np.sin(y / 9) * np.cos(xx / 13) + 0.3 * np.sin(xx * y / 7)).astype(dtype)
+    land = (xx < 20 + 6 * np.sin(y / 5)) | ((xx - 90) ** 2 + (y - 20) ** 2 < 100)  # chunk (48, 64): all sea
+    x[land] = fillv
+    chunks = (48, 64)
+    path = tmp_path / "m.h5"
+    with h5py.File(path, "w") as f:
+        gc.create(f, "x", x, chunks, (REL, 1, 3, gc.INTERP), fillvalue=fillv)
+    with h5py.File(path, "r") as f:
+        d = f["x"]
+        gc.assert_filtered(d)
+        check_bound(x, d[...], chunks, REL, 1e-3, fill=fillv)
+        versions = {}
+        for c in [(0, 0), (0, 64), (48, 0), (48, 64)]:
+            blob = d.id.read_direct_chunk(c)[1]
+            versions[c] = blob[4]
+            has_fill = bool(land[c[0]:c[0] + 48, c[1]:c[1] + 64].any())
+            assert versions[c] == (3 if has_fill else 1), (c, versions[c], has_fill)
+        assert 3 in versions.values() and 1 in versions.values(), versions
