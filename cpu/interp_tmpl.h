@@ -150,9 +150,10 @@ static void FN(whole_box)(const glide_grid *g, FN(box) *b)
 
 /* Slab by slab (one slab: the whole grid), each as a grid of its own;
  * the fill-aware stencils (format 3) as a separate instance, so that the
- * plain one keeps its tight loop. */
-static void FN(interp_pass)(const glide_grid *g, const int op, const T *x, T *r, uint16_t *sym,
-                            const uint8_t *level_cfg, const double *level_eb, double eb, T subst)
+ * plain one keeps its tight loop. op is a constant at both call sites. */
+static inline __attribute__((always_inline)) void
+FN(interp_pass)(const glide_grid *g, const int op, const T *x, T *r, uint16_t *sym, const uint8_t *level_cfg,
+                const double *level_eb, double eb, T subst)
 {
     glide_grid gs;
     glide_grid_slab(g, &gs);
@@ -162,15 +163,11 @@ static void FN(interp_pass)(const glide_grid *g, const int op, const T *x, T *r,
         for (unsigned l = g->blog; l >= 1; l--) {
             const uint64_t s = 1ull << (l - 1);
             const T e2 = (T)(2.0 * level_eb[l - 1]);
-            const T *xo = op == OP_ENCODE ? x + o : NULL;
-            if (op == OP_ENCODE && g->fill_aware)
-                FN(interp_level)(&gs, OP_ENCODE, 1, xo, r + o, sym + o, &all, s, level_cfg[l - 1], e2, eb, subst, NULL);
-            else if (op == OP_ENCODE)
-                FN(interp_level)(&gs, OP_ENCODE, 0, xo, r + o, sym + o, &all, s, level_cfg[l - 1], e2, eb, subst, NULL);
-            else if (g->fill_aware)
-                FN(interp_level)(&gs, OP_DECODE, 1, NULL, r + o, sym + o, &all, s, level_cfg[l - 1], e2, 0, subst, NULL);
+            const T *xo = x ? x + o : NULL;
+            if (g->fill_aware)
+                FN(interp_level)(&gs, op, 1, xo, r + o, sym + o, &all, s, level_cfg[l - 1], e2, eb, subst, NULL);
             else
-                FN(interp_level)(&gs, OP_DECODE, 0, NULL, r + o, sym + o, &all, s, level_cfg[l - 1], e2, 0, subst, NULL);
+                FN(interp_level)(&gs, op, 0, xo, r + o, sym + o, &all, s, level_cfg[l - 1], e2, eb, subst, NULL);
         }
 }
 
