@@ -44,7 +44,7 @@ cudaError_t gg_outliers_pack(const void *d_x, gg_grid g, const uint16_t *d_sym, 
 /* Decoder: after Huffman decode and gg_outlier_scan, every check of §7 and
  * the reconstruction, written to d_y. Anchors and outliers are read from the
  * stream's little-endian bytes; n_outliers is the header's. */
-cudaError_t gg_decode(gg_grid g, int method, const gg_state *d_st, const uint16_t *d_sym, const uint32_t *d_pos,
+cudaError_t gg_decode(gg_grid g, int method, int fill_aware, const gg_state *d_st, const uint16_t *d_sym, const uint32_t *d_pos,
                       const uint8_t *d_anchors, const uint8_t *d_outliers, uint64_t n_outliers, void *d_y,
                       void *d_r, uint32_t *d_err, cudaStream_t s);
 

@@ -844,7 +844,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     stage("huffman decode");
     /* with no outliers announced, any OUTLIER symbol is caught by the reconstruction */
     if (h->n_outliers) CK(gg_outlier_scan(G.sym.p, n, G.pos.p, st, G.scratch.p, G.scratch.cap, G.s), "outlier scan");
-    CK(gg_decode(g, method, st, G.sym.p, G.pos.p, buf + lay->anchors_off, buf + lay->outliers_off, h->n_outliers,
+    CK(gg_decode(g, method, (int)hs->lv.fill_aware, st, G.sym.p, G.pos.p, buf + lay->anchors_off, buf + lay->outliers_off, h->n_outliers,
                  G.x.p, G.r.p, &st->err, G.s),
        "reconstruct");
     stage("reconstruct");
