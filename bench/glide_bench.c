@@ -256,6 +256,47 @@ static void table_rd(void)
         }
 }
 
+/* Format 4: tuned blending against GLIDE 1.3's interpolation (no_blend),
+ * Lorenzo and the default, whole field as one chunk. */
+static void table_blend(void)
+{
+    printf("\n### Blended levels (format 4; REL bound, whole field as one chunk, dictionary book)\n\n");
+    printf("`I 1.3` = interpolation without blending (GLIDE 1.3), `I` = interpolation with tuning free to blend levels, "
+           "`L` = Lorenzo, `default` = auto predictor and codebook with and without blending.\n\n");
+    printf("| field | bound | CR I 1.3 | CR I | gain | CR L | CR default 1.3 | CR default | chose | max err/eb |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    int cases = 0, i_wins_old = 0, i_wins = 0, d_wins_old = 0, d_wins = 0;
+    for (int i = 0; i < n_fields; i++) {
+        if (eff_rank(&fields[i]) < 2) continue;
+        for (int b = 0; b < 3; b++) {
+            config c = base_config(bounds[b]);
+            c.p.predictor = GLIDE_PRED_INTERP;
+            c.p.codebook = GLIDE_BOOK_DICT;
+            c.o.no_blend = 1;
+            result r0 = run(&fields[i], &c, 0);
+            c.o.no_blend = 0;
+            result r1 = run(&fields[i], &c, 0);
+            c.p.predictor = GLIDE_PRED_LORENZO;
+            result rl = run(&fields[i], &c, 0);
+            config a = base_config(bounds[b]);
+            a.o.no_blend = 1;
+            result a0 = run(&fields[i], &a, 0);
+            a.o.no_blend = 0;
+            result a1 = run(&fields[i], &a, 0);
+            cases++;
+            i_wins_old += r0.cr >= rl.cr;
+            i_wins += r1.cr >= rl.cr;
+            d_wins_old += a0.cr >= rl.cr;
+            d_wins += a1.cr >= rl.cr;
+            printf("| %s | %.0e | %.2f | %.2f | %+.1f%% | %.2f | %.2f | %.2f | %s | %.3f |\n", fields[i].name, bounds[b], r0.cr,
+                   r1.cr, 100 * (r1.cr - r0.cr) / r0.cr, rl.cr, a0.cr, a1.cr, a1.chose,
+                   fmax(fmax(r0.maxerr_ratio, r1.maxerr_ratio), fmax(a0.maxerr_ratio, a1.maxerr_ratio)));
+        }
+    }
+    printf("\nAt least Lorenzo's CR in %d of %d cases with interpolation (%d without blending), "
+           "%d with the default (%d without blending).\n", i_wins, cases, i_wins_old, d_wins, d_wins_old);
+}
+
 static void table_speed(void)
 {
     printf("\n### Single-thread CPU speed (REL 1e-3, default options: auto predictor, auto codebook; median of %d runs)\n\n", reps);
@@ -483,6 +524,7 @@ int main(int argc, char **argv)
         if (all || !strcmp(tabs[t], "speed")) table_speed();
         if (all || !strcmp(tabs[t], "stack")) table_stack();
         if (all || !strcmp(tabs[t], "fill")) table_fill();
+        if (all || !strcmp(tabs[t], "blend")) table_blend();
         if (!strcmp(tabs[t], "hist")) table_hist(hist_dir);
     }
     return 0;

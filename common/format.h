@@ -14,13 +14,15 @@
 #define GLIDE_MAGIC3 'E'
 /* Format versions: 2 keeps the 3-D slabs of a chunk with more than three
  * axes apart (docs/FORMAT.md §4); 3 adds fill-aware interpolation stencils
- * (§8.2) to 2. Encoders write 3 only for interpolation streams with a fill
- * point, else 2 only for such chunks (and never for RAW), so every other
- * stream stays readable by GLIDE 1.0/1.1, and more by 1.2. */
-#define GLIDE_FORMAT_VERSION 3       /* the newest this build reads and writes */
+ * (§8.2) to 2; 4 adds blended levels (§8.4) to 3. Encoders write 4 only for
+ * interpolation streams with a blended level, 3 only for those with a fill
+ * point, 2 only for chunks of more than three axes (and never for RAW), so
+ * every other stream stays readable by GLIDE 1.0/1.1, and more by 1.2, 1.3. */
+#define GLIDE_FORMAT_VERSION 4       /* the newest this build reads and writes */
 #define GLIDE_FORMAT_FIRST_VERSION 1 /* the oldest it reads */
 #define GLIDE_FORMAT_SLABS 2         /* the first with slabs */
 #define GLIDE_FORMAT_FILL_AWARE 3    /* the first with fill-aware stencils */
+#define GLIDE_FORMAT_BLEND 4         /* the first with blended levels */
 
 /* Symbol alphabet: quantization codes q in [-511, 511] map to q + 511, then
  * two escapes. 1023 quantization codes = radius 512. */
@@ -55,6 +57,14 @@
 #define GLIDE_SPLINE_CUBIC_NAK 1     /* not-a-knot: (-1, 9, 9, -1) / 16 */
 #define GLIDE_SPLINE_CUBIC_NATURAL 2 /* natural:    (-3, 23, 23, -3) / 40 */
 #define GLIDE_NSPLINES 3
+
+/* level_cfg bits 2-4: an axis order below n_orders(eff_rank) (6, 2, 1 for
+ * effective rank 3, 2, 1), or in format 4 for rank 2 and 3 a blended level
+ * (§8.4): n_orders + GLIDE_BLEND_SPLINE_R (residuals with the level's
+ * spline) or n_orders + GLIDE_BLEND_LINEAR_R (residuals linear). */
+#define GLIDE_BLEND_SPLINE_R 0
+#define GLIDE_BLEND_LINEAR_R 1
+#define GLIDE_NBLENDS 2
 
 #define GLIDE_MAX_LEVELS 16
 #define GLIDE_MAX_EFF_RANK 3
@@ -137,6 +147,11 @@ void glide_shape_from_dims(unsigned rank, const uint64_t *dims, unsigned format_
 unsigned glide_format_version_for(unsigned rank, const uint64_t *dims);
 /* Whether a (validated) stream's interpolation uses format 3's stencils. */
 int glide_header_fill_aware(const glide_header *h);
+/* Axis orders per effective rank (6, 2, 1); order values from there on are
+ * blends (format 4, rank 2 and 3). */
+static inline unsigned glide_n_orders(unsigned eff_rank) { return eff_rank == 3 ? 6 : eff_rank == 2 ? 2 : 1; }
+/* Whether level_cfg byte cfg of a grid of this effective rank is blended. */
+static inline int glide_cfg_blended(unsigned eff_rank, unsigned cfg) { return (cfg >> 2) >= glide_n_orders(eff_rank); }
 unsigned glide_default_block_log2(unsigned eff_rank);
 uint64_t glide_anchor_count(const glide_shape *s, unsigned block_log2);
 uint64_t glide_segment_count(uint64_t n_symbols);

@@ -40,7 +40,9 @@ unsigned glide_format_version_for(unsigned rank, const uint64_t *dims)
 
 int glide_header_fill_aware(const glide_header *h)
 {
-    return h->format_version >= GLIDE_FORMAT_FILL_AWARE && h->method == GLIDE_METHOD_INTERP;
+    if (h->method != GLIDE_METHOD_INTERP) return 0;
+    if (h->format_version >= GLIDE_FORMAT_BLEND) return (h->flags & GLIDE_FLAG_HAS_FILL) != 0;
+    return h->format_version >= GLIDE_FORMAT_FILL_AWARE;
 }
 
 /* Encoder default anchor stride per effective rank (docs/DESIGN.md has the
@@ -126,8 +128,6 @@ size_t glide_layout_compute(const glide_header *h, glide_layout *lay)
     return 0;
 }
 
-static unsigned n_orders(unsigned eff_rank) { return eff_rank == 3 ? 6 : eff_rank == 2 ? 2 : 1; }
-
 size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_layout *lay)
 {
     if (size < 4) return GLIDE_ERROR(TRUNCATED);
@@ -182,9 +182,11 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
     if (!(h->alpha >= 1) || !isfinite(h->alpha)) return GLIDE_ERROR(CORRUPT);
     /* format 3 differs from 2 only in fill-aware interpolation: encoders
      * name it for nothing else, so one stream has one encoding */
-    if (h->format_version >= GLIDE_FORMAT_FILL_AWARE &&
+    if (h->format_version == GLIDE_FORMAT_FILL_AWARE &&
         (h->method != GLIDE_METHOD_INTERP || !(h->flags & GLIDE_FLAG_HAS_FILL)))
         return GLIDE_ERROR(CORRUPT);
+    /* format 4 differs from 3 only in blended levels (rule 13d) */
+    if (h->format_version >= GLIDE_FORMAT_BLEND && h->method != GLIDE_METHOD_INTERP) return GLIDE_ERROR(CORRUPT);
     if (h->method == GLIDE_METHOD_RAW) {
         if (h->book_kind != GLIDE_BOOKKIND_NONE || h->book_id || h->book_bytes || h->n_segments ||
             h->n_outliers || h->block_log2 || h->subst_bits || h->alpha != 1.0 || h->stream_bytes != count * esz)
@@ -204,14 +206,20 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
             return GLIDE_ERROR(CORRUPT);
         }
         if (h->method == GLIDE_METHOD_INTERP) {
+            const int blend_ok = h->format_version >= GLIDE_FORMAT_BLEND && s.rank >= 2;
+            const unsigned n_cfg_orders = glide_n_orders(s.rank) + (blend_ok ? GLIDE_NBLENDS : 0);
+            unsigned blended = 0;
             for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) {
                 unsigned spline = h->level_cfg[l] & 3u, order = h->level_cfg[l] >> 2;
                 if (l >= h->block_log2) {
                     if (h->level_cfg[l]) return GLIDE_ERROR(CORRUPT);
-                } else if (spline >= GLIDE_NSPLINES || order >= n_orders(s.rank)) {
+                } else if (spline >= GLIDE_NSPLINES || order >= n_cfg_orders) {
                     return GLIDE_ERROR(CORRUPT);
+                } else {
+                    blended += glide_cfg_blended(s.rank, h->level_cfg[l]);
                 }
             }
+            if (h->format_version >= GLIDE_FORMAT_BLEND && !blended) return GLIDE_ERROR(CORRUPT);
         } else {
             for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++)
                 if (h->level_cfg[l]) return GLIDE_ERROR(CORRUPT);

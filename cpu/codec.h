@@ -15,6 +15,8 @@ typedef struct {
     double alpha;                 /* 0: the rule of glide_level_alpha; else this level factor */
     uint64_t *hist_out;           /* not NULL: receives the GLIDE_NSYM symbol counts (bench/glide_bench hist) */
     int no_fill_aware;            /* 1: format 1/2 stencils even where fill points occur (glide_cpu_compress only: bench, tests) */
+    int no_blend;                 /* 1: no blended levels (format 4) in tuning (glide_cpu_compress only: bench, tests) */
+    int force_blend;              /* tests: 1 + GLIDE_BLEND_*: every level of a 2-D or 3-D grid blended so */
 } glide_encode_opts;
 
 /* The options glide_compress uses. */

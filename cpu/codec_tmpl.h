@@ -28,6 +28,13 @@ static T FN(from_bits)(uint64_t bits)
     return v;
 }
 
+static int FN(any_blended)(const glide_grid *g, const uint8_t *level_cfg)
+{
+    for (unsigned l = 0; l < g->blog; l++)
+        if (glide_cfg_blended(g->eff_rank, level_cfg[l])) return 1;
+    return 0;
+}
+
 /* GLIDE_PRED_AUTO: both predictors' estimated cost on the tuning sample,
  * from the original values (common/cost.h). */
 static int FN(prefer_interp)(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb, T subst)
@@ -59,7 +66,7 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     h->alpha = 1.0;
 
     uint64_t n = g.count, n_anc = glide_anchor_count(sh, blog);
-    T *r = malloc(n * sizeof(T));
+    T *r = malloc(n * sizeof(T)), *w = NULL; /* w: blended levels' residuals */
     T *anc = malloc(n_anc * sizeof(T));
     uint16_t *sym = malloc(n * sizeof(uint16_t));
     size_t ret = GLIDE_ERROR(NOMEM);
@@ -71,6 +78,10 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         /* format 3's stencils wherever a fill point occurs (elsewhere they
          * are format 1's, which every GLIDE version reads) */
         g.fill_aware = fills && !o->no_fill_aware;
+        /* format 4's blends use the fill-aware stencils wherever HAS_FILL */
+        g.blend = o->no_blend || (fills && o->no_fill_aware) ? GLIDE_TUNE_NO_BLEND
+                  : o->force_blend                             ? GLIDE_TUNE_FORCE + o->force_blend - 1
+                                                               : GLIDE_TUNE_BLEND;
         /* cost unit: 2^-24 of the range, so float errors keep their resolution */
         double unit = range > 0 && range <= DBL_MAX ? range * 0x1p-24 : 1.0;
         FN(glide_interp_tune)(&g, x, unit, subst, h->level_cfg);
@@ -81,9 +92,13 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         double level_eb[GLIDE_MAX_LEVELS];
         h->method = GLIDE_METHOD_INTERP;
         if (g.fill_aware) h->format_version = GLIDE_FORMAT_FILL_AWARE;
+        if (FN(any_blended)(&g, h->level_cfg)) {
+            h->format_version = GLIDE_FORMAT_BLEND;
+            if (!(w = malloc(n * sizeof(T)))) goto done;
+        }
         h->alpha = o->alpha >= 1.0 ? o->alpha : glide_level_alpha(range > 0 ? eb_abs / range : 1.0);
         glide_level_bounds(eb_abs, h->alpha, blog, level_eb);
-        FN(glide_interp_encode)(&g, x, r, sym, h->level_cfg, level_eb, eb_abs, subst);
+        FN(glide_interp_encode)(&g, x, r, w, sym, h->level_cfg, level_eb, eb_abs, subst);
     } else {
         h->method = GLIDE_METHOD_LORENZO;
         FN(glide_lorenzo_encode)(&g, x, r, sym, eb_abs, subst);
@@ -101,6 +116,7 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     ret = glide_entropy_write(&plan, h, sym, n, dst);
 done:
     free(r);
+    free(w);
     free(anc);
     free(sym);
     return ret;
@@ -122,8 +138,9 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
     uint16_t *sym = malloc(n * sizeof(uint16_t));
     T *anc = malloc(lay->n_anchors * sizeof(T));
     T *outl = malloc((h->n_outliers ? h->n_outliers : 1) * sizeof(T));
+    T *w = h->method == GLIDE_METHOD_INTERP && FN(any_blended)(&g, h->level_cfg) ? malloc(n * sizeof(T)) : NULL;
     size_t ret = GLIDE_ERROR(NOMEM);
-    if (!sym || !anc || !outl) goto done;
+    if (!sym || !anc || !outl || (!w && h->format_version >= GLIDE_FORMAT_BLEND)) goto done;
     ret = glide_entropy_read(h, lay, src, sym, n);
     if (glide_is_error(ret)) goto done;
     FN(load_le)(src + lay->anchors_off, lay->n_anchors, anc);
@@ -135,7 +152,7 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
     if (h->method == GLIDE_METHOD_INTERP) {
         double level_eb[GLIDE_MAX_LEVELS];
         glide_level_bounds(h->eb_abs, h->alpha, h->block_log2, level_eb);
-        FN(glide_interp_decode)(&g, out, sym, h->level_cfg, level_eb, subst);
+        FN(glide_interp_decode)(&g, out, w, sym, h->level_cfg, level_eb, subst);
     } else {
         FN(glide_lorenzo_decode)(&g, out, sym, h->eb_abs, subst);
     }
@@ -145,5 +162,6 @@ done:
     free(sym);
     free(anc);
     free(outl);
+    free(w);
     return ret;
 }

@@ -2,31 +2,39 @@
  * "Interpolation": the point sets of each level and step, the neighbour
  * rule, and the exact arithmetic. */
 
-/* Prediction along one axis (element stride st) for a point at coordinate c
- * on that axis, level stride s, inside its block's closed box [lo, hi]. */
-static inline T FN(interp_predict)(const T *r, size_t i, size_t st, uint64_t c, uint64_t s,
-                                   uint64_t lo, uint64_t hi, unsigned spline)
+/* The stencil forms of one point along one axis (FORMAT.md §8.2), from
+ * which neighbours count: b = c - s, cc = c + s, a = c - 3s, d = c + 3s
+ * (element offset o1 = s * stride). a and d count only for the cubics. */
+static inline __attribute__((always_inline)) T
+FN(interp_form)(const T *r, size_t i, size_t o1, int hb, int hc, int ha, int hd, unsigned spline, T subst)
 {
-    size_t o1 = (size_t)s * st;
-    T b = r[i - o1];
-    if (c + s > hi) {
-        /* past the last anchor: linear extrapolation from two left neighbours */
-        if (spline != GLIDE_SPLINE_LINEAR && c >= lo + 3 * s) return b * (T)1.5 - r[i - 3 * o1] * (T)0.5;
-        return b;
-    }
-    T cc = r[i + o1];
-    if (spline != GLIDE_SPLINE_LINEAR) {
-        int l3 = c >= lo + 3 * s, r3 = c + 3 * s <= hi;
-        size_t o3 = 3 * o1;
-        if (l3 && r3) {
+    const size_t o3 = 3 * o1;
+    if (hb && hc) {
+        T b = r[i - o1], cc = r[i + o1];
+        if (ha && hd) {
             T a = r[i - o3], d = r[i + o3];
             if (spline == GLIDE_SPLINE_CUBIC_NAK) return ((b + cc) * (T)9 - (a + d)) * (T)0.0625;
             return ((b + cc) * (T)23 - (a + d) * (T)3) * (T)(1.0 / 40.0);
         }
-        if (l3) return (b * (T)6 + cc * (T)3 - r[i - o3]) * (T)0.125;
-        if (r3) return (cc * (T)6 + b * (T)3 - r[i + o3]) * (T)0.125;
+        if (ha) return (b * (T)6 + cc * (T)3 - r[i - o3]) * (T)0.125;
+        if (hd) return (cc * (T)6 + b * (T)3 - r[i + o3]) * (T)0.125;
+        return (b + cc) * (T)0.5;
     }
-    return (b + cc) * (T)0.5;
+    /* one side: linear extrapolation from two neighbours, else constant */
+    if (hb) return ha ? r[i - o1] * (T)1.5 - r[i - o3] * (T)0.5 : r[i - o1];
+    if (hc) return hd ? r[i + o1] * (T)1.5 - r[i + o3] * (T)0.5 : r[i + o1];
+    return subst;
+}
+
+/* Prediction along one axis (element stride st) for a point at coordinate c
+ * on that axis, level stride s, inside its block's closed box [lo, hi]:
+ * every neighbour inside the box counts (the left one always is). */
+static inline T FN(interp_predict)(const T *r, size_t i, size_t st, uint64_t c, uint64_t s,
+                                   uint64_t lo, uint64_t hi, unsigned spline)
+{
+    const int cub = spline != GLIDE_SPLINE_LINEAR;
+    return FN(interp_form)(r, i, (size_t)s * st, 1, c + s <= hi, cub && c >= lo + 3 * s, cub && c + 3 * s <= hi,
+                           spline, (T)0);
 }
 
 /* Format 3, fill-aware stencils (FORMAT.md §8.2): a neighbour that is a
@@ -48,25 +56,21 @@ static inline T FN(interp_predict_fa)(const glide_grid *g, const T *r, const uin
     const int hc = c + s <= hi && !FN(nb_fill)(g, r, sym, i + o1);
     const int ha = cub && c >= lo + 3 * s && !FN(nb_fill)(g, r, sym, i - o3);
     const int hd = cub && c + 3 * s <= hi && !FN(nb_fill)(g, r, sym, i + o3);
-    if (hb && hc) {
-        T b = r[i - o1], cc = r[i + o1];
-        if (ha && hd) {
-            T a = r[i - o3], d = r[i + o3];
-            if (spline == GLIDE_SPLINE_CUBIC_NAK) return ((b + cc) * (T)9 - (a + d)) * (T)0.0625;
-            return ((b + cc) * (T)23 - (a + d) * (T)3) * (T)(1.0 / 40.0);
-        }
-        if (ha) return (b * (T)6 + cc * (T)3 - r[i - o3]) * (T)0.125;
-        if (hd) return (cc * (T)6 + b * (T)3 - r[i + o3]) * (T)0.125;
-        return (b + cc) * (T)0.5;
-    }
-    if (hb) return ha ? r[i - o1] * (T)1.5 - r[i - o3] * (T)0.5 : r[i - o1];
-    if (hc) return hd ? r[i + o1] * (T)1.5 - r[i + o3] * (T)0.5 : r[i + o1];
-    return subst;
+    return FN(interp_form)(r, i, o1, hb, hc, ha, hd, spline, subst);
+}
+
+/* Tuning's cost term of one prediction (FORMAT.md §11.2). */
+static inline uint64_t FN(tune_term)(T xv, T p, double unit)
+{
+    double e = fabs((double)xv - (double)p);
+    if (!(e < INFINITY)) return 0;
+    double q = e / unit;
+    return q < 4294967296.0 ? (uint64_t)q : 4294967296ull;
 }
 
 #ifndef GLIDE_INTERP_OPS
 #define GLIDE_INTERP_OPS
-enum { OP_ENCODE, OP_DECODE, OP_BITS };
+enum { OP_ENCODE, OP_DECODE, OP_BITS, OP_TUNE };
 
 /* The points of a level step inside a closed box with lower corner lo
  * (FORMAT.md §8.1): on axis d the odd multiples of s, on the axes of mask
@@ -90,6 +94,8 @@ static inline void glide_step_lattice(const uint64_t lo[3], uint64_t s, unsigned
 #endif
 
 typedef struct { uint64_t lo[3], hi[3]; } FN(box);
+
+#include "blend_tmpl.h"
 
 /* One level (stride s) over a closed box of the grid, in the level's axis
  * order. op is a compile-time constant at every call site. */
@@ -152,7 +158,7 @@ static void FN(whole_box)(const glide_grid *g, FN(box) *b)
  * the fill-aware stencils (format 3) as a separate instance, so that the
  * plain one keeps its tight loop. op is a constant at both call sites. */
 static inline __attribute__((always_inline)) void
-FN(interp_pass)(const glide_grid *g, const int op, const T *x, T *r, uint16_t *sym, const uint8_t *level_cfg,
+FN(interp_pass)(const glide_grid *g, const int op, const T *x, T *r, T *w, uint16_t *sym, const uint8_t *level_cfg,
                 const double *level_eb, double eb, T subst)
 {
     glide_grid gs;
@@ -164,23 +170,29 @@ FN(interp_pass)(const glide_grid *g, const int op, const T *x, T *r, uint16_t *s
             const uint64_t s = 1ull << (l - 1);
             const T e2 = (T)(2.0 * level_eb[l - 1]);
             const T *xo = x ? x + o : NULL;
-            if (g->fill_aware)
+            const unsigned cfg = level_cfg[l - 1];
+            if (glide_cfg_blended(g->eff_rank, cfg)) {
+                if (g->fill_aware)
+                    FN(blend_level)(&gs, op, 1, xo, r + o, w + o, sym + o, &all, s, cfg, e2, eb, 0, subst, NULL);
+                else
+                    FN(blend_level)(&gs, op, 0, xo, r + o, w + o, sym + o, &all, s, cfg, e2, eb, 0, subst, NULL);
+            } else if (g->fill_aware)
                 FN(interp_level)(&gs, op, 1, xo, r + o, sym + o, &all, s, level_cfg[l - 1], e2, eb, subst, NULL);
             else
                 FN(interp_level)(&gs, op, 0, xo, r + o, sym + o, &all, s, level_cfg[l - 1], e2, eb, subst, NULL);
         }
 }
 
-void FN(glide_interp_encode)(const glide_grid *g, const T *x, T *r, uint16_t *sym,
+void FN(glide_interp_encode)(const glide_grid *g, const T *x, T *r, T *w, uint16_t *sym,
                              const uint8_t *level_cfg, const double *level_eb, double eb, T subst)
 {
-    FN(interp_pass)(g, OP_ENCODE, x, r, sym, level_cfg, level_eb, eb, subst);
+    FN(interp_pass)(g, OP_ENCODE, x, r, w, sym, level_cfg, level_eb, eb, subst);
 }
 
-void FN(glide_interp_decode)(const glide_grid *g, T *r, const uint16_t *sym,
+void FN(glide_interp_decode)(const glide_grid *g, T *r, T *w, const uint16_t *sym,
                              const uint8_t *level_cfg, const double *level_eb, T subst)
 {
-    FN(interp_pass)(g, OP_DECODE, NULL, r, (uint16_t *)sym, level_cfg, level_eb, 0, subst);
+    FN(interp_pass)(g, OP_DECODE, NULL, r, w, (uint16_t *)sym, level_cfg, level_eb, 0, subst);
 }
 
 /* The three splines' predictions of one point (indexed by GLIDE_SPLINE_*),
@@ -209,15 +221,6 @@ static inline void FN(interp_predict3)(const T *r, size_t i, size_t st, uint64_t
     }
     T cub = l3 ? (b * (T)6 + cc * (T)3 - r[i - o3]) * (T)0.125 : r3 ? (cc * (T)6 + b * (T)3 - r[i + o3]) * (T)0.125 : lin;
     p[GLIDE_SPLINE_CUBIC_NAK] = p[GLIDE_SPLINE_CUBIC_NATURAL] = cub;
-}
-
-/* Tuning's cost term of one prediction (FORMAT.md §11.2). */
-static inline uint64_t FN(tune_term)(T xv, T p, double unit)
-{
-    double e = fabs((double)xv - (double)p);
-    if (!(e < INFINITY)) return 0;
-    double q = e / unit;
-    return q < 4294967296.0 ? (uint64_t)q : 4294967296ull;
 }
 
 /* Tuning cost of one step (d, done) of level s over a box
@@ -331,6 +334,22 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, T subst
             }
             if (est < best) { best = est; best_cfg = cfg; }
         }
+        if (g->blend >= GLIDE_TUNE_FORCE && g->eff_rank >= 2) { /* tests: every level blended */
+            level_cfg[l - 1] = (uint8_t)((best_cfg & 3u) | ((n_ord + g->blend - GLIDE_TUNE_FORCE) << 2));
+            continue;
+        }
+        /* format 4: the two blends with the chosen spline (FORMAT.md §11.2) */
+        for (unsigned v = 0; g->blend && g->eff_rank >= 2 && v < GLIDE_NBLENDS; v++) {
+            const unsigned cfg = (best_cfg & 3u) | ((n_ord + v) << 2);
+            uint64_t acc[2] = {0, 0};
+            for (uint64_t b = 0; b < lat.count; b++) {
+                glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
+                if (g->fill_aware)
+                    FN(blend_level)(&gs, OP_TUNE, 1, x + sl * se, NULL, NULL, NULL, &bx, s, cfg, 0, 0, unit, subst, acc);
+                else FN(blend_level)(&gs, OP_TUNE, 0, x + sl * se, NULL, NULL, NULL, &bx, s, cfg, 0, 0, unit, subst, acc);
+            }
+            if (acc[0] < best) { best = acc[0]; best_cfg = cfg; }
+        }
         level_cfg[l - 1] = (uint8_t)best_cfg;
     }
 }
@@ -351,7 +370,14 @@ void FN(glide_interp_estimate)(const glide_grid *g, const T *x, const uint8_t *l
     for (uint64_t b = 0; b < lat.count; b++) {
         glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
         for (unsigned l = g->blog; l >= 1; l--)
-            if (g->fill_aware)
+            if (glide_cfg_blended(g->eff_rank, level_cfg[l - 1])) {
+                if (g->fill_aware)
+                    FN(blend_level)(&gs, OP_BITS, 1, x + sl * se, NULL, NULL, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1],
+                                    0, eb, 0, subst, est);
+                else
+                    FN(blend_level)(&gs, OP_BITS, 0, x + sl * se, NULL, NULL, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1],
+                                    0, eb, 0, subst, est);
+            } else if (g->fill_aware)
                 FN(interp_level)(&gs, OP_BITS, 1, x + sl * se, NULL, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1], 0, eb,
                                  subst, est);
             else

@@ -6,7 +6,6 @@ static const uint8_t axes3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, 
 static const uint8_t axes2[2][2] = {{1, 2}, {2, 1}};
 static const uint8_t axes1[1][1] = {{2}};
 
-unsigned glide_n_orders(unsigned eff_rank) { return eff_rank == 3 ? 6 : eff_rank == 2 ? 2 : 1; }
 
 const uint8_t *glide_order_axes(unsigned eff_rank, unsigned order)
 {
@@ -26,6 +25,7 @@ void glide_grid_init(glide_grid *g, const glide_shape *s, unsigned blog, int has
     g->has_fill = has_fill;
     g->fill_bits = fill_bits;
     g->fill_aware = 0;
+    g->blend = 0;
     g->slabs = s->slabs;
     g->slab_rows = s->slabs > 1 ? s->slab_rows : g->n[0]; /* a shape's axis 0 is the grid's only in 3-D */
 }

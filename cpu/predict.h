@@ -22,7 +22,14 @@ typedef struct {
     uint64_t slabs, slab_rows;
     /* format 3: interpolation stencils leave fill points out (FORMAT.md §8.2) */
     int fill_aware;
+    /* encoder: tuning may blend levels (format 4, §8.4): GLIDE_TUNE_* */
+    int blend;
 } glide_grid;
+
+/* glide_grid.blend: no blends, blends where tuning finds them cheaper, or
+ * (tests) every level blended with residual spline GLIDE_BLEND_* = v at
+ * GLIDE_TUNE_FORCE + v. */
+enum { GLIDE_TUNE_NO_BLEND = 0, GLIDE_TUNE_BLEND = 1, GLIDE_TUNE_FORCE = 2 };
 
 void glide_grid_init(glide_grid *g, const glide_shape *s, unsigned blog, int has_fill, uint64_t fill_bits);
 /* One slab as a grid of its own (the same strides); slab k starts k x
@@ -31,7 +38,6 @@ void glide_grid_slab(const glide_grid *g, glide_grid *slab);
 static inline size_t glide_slab_elems(const glide_grid *g) { return (size_t)g->slab_rows * g->st[0]; }
 
 /* Axes that take part in interpolation, and the dimension orders of a rank. */
-unsigned glide_n_orders(unsigned eff_rank);
 const uint8_t *glide_order_axes(unsigned eff_rank, unsigned order);
 
 /* Tuning samples every k-th block on each axis (k returned; nb gets the
@@ -63,9 +69,9 @@ void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint
     void glide_interp_tune_##SFX(const glide_grid *g, const T *x, double unit, T subst, uint8_t *level_cfg);                  \
     void glide_interp_estimate_##SFX(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb, T subst, uint64_t est[2]); \
     void glide_lorenzo_estimate_##SFX(const glide_grid *g, const T *x, double eb, T subst, uint64_t est[2]); \
-    void glide_interp_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym,               \
+    void glide_interp_encode_##SFX(const glide_grid *g, const T *x, T *r, T *w, uint16_t *sym,         \
                                    const uint8_t *level_cfg, const double *level_eb, double eb, T subst); \
-    void glide_interp_decode_##SFX(const glide_grid *g, T *r, const uint16_t *sym,                     \
+    void glide_interp_decode_##SFX(const glide_grid *g, T *r, T *w, const uint16_t *sym,               \
                                    const uint8_t *level_cfg, const double *level_eb, T subst);          \
     void glide_lorenzo_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym, double eb, T subst); \
     void glide_lorenzo_decode_##SFX(const glide_grid *g, T *r, const uint16_t *sym, double eb, T subst);

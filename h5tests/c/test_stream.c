@@ -24,6 +24,15 @@ static size_t make(uint8_t *buf, size_t cap, int pred, int book, unsigned rank, 
     return glide_compress(&p, x, n * 4, buf, cap);
 }
 
+/* The version a stream must name: 4 where a level is blended, else base. */
+static unsigned fmt_or_blend(const uint8_t *s, unsigned eff_rank, unsigned base)
+{
+    if (s[GLIDE_HDR_METHOD] != GLIDE_METHOD_INTERP) return base;
+    for (unsigned l = 0; l < s[GLIDE_HDR_BLOCK_LOG2]; l++)
+        if (glide_cfg_blended(eff_rank, s[GLIDE_HDR_LEVEL_CFG + l])) return GLIDE_FORMAT_BLEND;
+    return base;
+}
+
 /* Dictionary versions (docs/FORMAT.md §10): a stream names v1 unless its
  * book is one of v2's mixed books, decoders accept a v1 book named as v2's,
  * and a book id beyond the named dictionary is corrupt. */
@@ -113,8 +122,8 @@ static void format_versions(void)
         size_t l3 = glide_compress(&p, x, n * 4, s3, cap);
         CHECK(!glide_is_error(l4) && !glide_is_error(l3), "pred %d: both compress", pred);
         if (glide_is_error(l4) || glide_is_error(l3)) continue;
-        CHECK(s4[GLIDE_HDR_FORMAT_VERSION] == 2, "pred %d: 4-D chunk names format 2", pred);
-        CHECK(s3[GLIDE_HDR_FORMAT_VERSION] == 1, "pred %d: 3-D chunk names format 1", pred);
+        CHECK(s4[GLIDE_HDR_FORMAT_VERSION] == fmt_or_blend(s4, 3, 2), "pred %d: 4-D chunk names format 2 (4 if blended)", pred);
+        CHECK(s3[GLIDE_HDR_FORMAT_VERSION] == fmt_or_blend(s3, 3, 1), "pred %d: 3-D chunk names format 1 (4 if blended)", pred);
         CHECK(l4 < l3, "pred %d: slabs apart beat the merged grid on a seamed field (%zu vs %zu bytes)", pred, l4, l3);
         CHECK(glide_decompress(s4, l4, y, n * 4) == n * 4, "pred %d: format 2 decodes", pred);
         double lo = INFINITY, hi = -INFINITY, maxe = 0;
@@ -125,7 +134,10 @@ static void format_versions(void)
     }
     /* a format 2 stream read as format 1 no longer fits its own layout */
     glide_params_init(&p, GLIDE_FLOAT32, 4, d4);
-    size_t l4 = glide_compress(&p, x, n * 4, s4, cap);
+    glide_encode_opts ob = glide_default_encode_opts();
+    ob.no_blend = 1;
+    size_t l4 = glide_cpu_compress(&p, &ob, x, s4, cap);
+    CHECK(s4[GLIDE_HDR_FORMAT_VERSION] == 2, "without blends a 4-D chunk names format 2");
     s4[GLIDE_HDR_FORMAT_VERSION] = 1;
     reseal(s4, l4);
     CHECK(glide_is_error(glide_decompress(s4, l4, y, n * 4)), "format 2 renamed 1: an error, not a wrong decode");
@@ -168,7 +180,9 @@ static void format_fill_aware(void)
         p.eb = eb;
         p.has_fill = 1;
         p.fill_bits = fb;
-        size_t l = glide_compress(&p, x, n * 4, s, cap);
+        glide_encode_opts ob = glide_default_encode_opts();
+        ob.no_blend = 1; /* format 3 as GLIDE 1.3 writes it; blends: format_blend */
+        size_t l = glide_cpu_compress(&p, &ob, x, s, cap);
         CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 3, "masked field, interpolation: format 3");
         if (glide_is_error(l)) continue;
         CHECK(glide_decompress(s, l, y, n * 4) == n * 4, "format 3 decodes");
@@ -206,11 +220,13 @@ static void format_fill_aware(void)
     /* a fill value declared but absent: format 1 */
     p.predictor = GLIDE_PRED_INTERP;
     p.fill_bits = 0x7F7FFFFFu; /* FLT_MAX, not in the data */
-    l = glide_compress(&p, x, n * 4, s, cap);
+    glide_encode_opts ob = glide_default_encode_opts();
+    ob.no_blend = 1;
+    l = glide_cpu_compress(&p, &ob, x, s, cap);
     CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 1, "fill value declared, none present: format 1");
     /* format 3 without HAS_FILL: corrupt */
     p.fill_bits = fb;
-    l = glide_compress(&p, x, n * 4, s, cap);
+    l = glide_cpu_compress(&p, &ob, x, s, cap);
     CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 3, "format 3 again");
     s[GLIDE_HDR_FLAGS] = 0;
     memset(s + GLIDE_HDR_FILL_BITS, 0, 8);
@@ -220,11 +236,183 @@ static void format_fill_aware(void)
     free(x); free(y); free(s); free(s1);
 }
 
+/* max |x - y| over finite non-fill values against the bound, fills and
+ * non-finite values bit for bit */
+static int within(const void *xv, const void *yv, size_t n, int f64, double eb, int has_fill, uint64_t fb, double *ratio)
+{
+    double lo = INFINITY, hi = -INFINITY, maxe = 0;
+    int exact = 1;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < n; i++) {
+            double a, b;
+            uint64_t ab = 0, bb = 0;
+            if (f64) { memcpy(&a, (const double *)xv + i, 8); memcpy(&b, (const double *)yv + i, 8); memcpy(&ab, &a, 8); memcpy(&bb, &b, 8); }
+            else {
+                float fa, fbv;
+                memcpy(&fa, (const float *)xv + i, 4); memcpy(&fbv, (const float *)yv + i, 4);
+                uint32_t ua, ub;
+                memcpy(&ua, &fa, 4); memcpy(&ub, &fbv, 4);
+                ab = ua, bb = ub, a = fa, b = fbv;
+            }
+            int special = !isfinite(a) || (has_fill && ab == fb);
+            if (pass == 0) {
+                if (!special) lo = fmin(lo, a), hi = fmax(hi, a);
+            } else if (special) {
+                exact &= ab == bb;
+            } else {
+                double e = fabs(a - b);
+                if (!(e <= maxe)) maxe = e;
+            }
+        }
+    double bound = eb * (hi > lo ? hi - lo : 0);
+    *ratio = bound > 0 ? maxe / bound : maxe;
+    return exact && maxe <= bound;
+}
+
+/* Format 4: blended levels (FORMAT.md §8.4). Tuning blends where it pays;
+ * every level forced blended, with both residual splines, on 2-D, 3-D and
+ * 4-D grids of odd sizes, float and double, with fill points, NaN and inf,
+ * decodes within the bound; and the header rules make each stream one
+ * encoding. */
+static void format_blend(void)
+{
+    /* a sum of lower-dimensional terms plus a little 3-D texture: what the
+     * Boolean sum predicts and a single axis does not */
+    enum { Z = 40, Y = 44, X = 50 };
+    const size_t n = (size_t)Z * Y * X;
+    float *x = malloc(n * 4), *y = malloc(n * 4);
+    for (size_t i = 0; i < n; i++) {
+        double z = (double)(i / (Y * X)), yy = (double)(i / X % Y), xx = (double)(i % X);
+        x[i] = (float)(100 * exp(-0.05 * z) + 10 * sin(0.2 * yy + 0.1 * z) + 5 * cos(0.15 * xx) * (1 + 0.02 * z) +
+                       0.3 * sin(0.31 * xx + 0.23 * yy + 0.17 * z));
+    }
+    uint64_t d3[3] = {Z, Y, X};
+    size_t cap = n * 8 + 4096;
+    uint8_t *s = malloc(cap), *s0 = malloc(cap);
+    for (int k = 0; k < 2; k++) {
+        const double eb = k ? 1e-4 : 1e-3;
+        glide_params p;
+        glide_params_init(&p, GLIDE_FLOAT32, 3, d3);
+        p.predictor = GLIDE_PRED_INTERP;
+        p.eb = eb;
+        size_t l = glide_compress(&p, x, n * 4, s, cap);
+        glide_encode_opts ob = glide_default_encode_opts();
+        ob.no_blend = 1;
+        size_t l0 = glide_cpu_compress(&p, &ob, x, s0, cap);
+        CHECK(!glide_is_error(l) && !glide_is_error(l0), "eb %g: compresses", eb);
+        if (glide_is_error(l) || glide_is_error(l0)) continue;
+        CHECK(s[GLIDE_HDR_FORMAT_VERSION] == 4 && s0[GLIDE_HDR_FORMAT_VERSION] == 1,
+              "eb %g: tuning blends (format 4), and without blends format 1", eb);
+        CHECK(l < l0, "eb %g: blending pays on a layered field (%zu vs %zu bytes)", eb, l, l0);
+        double ratio;
+        CHECK(glide_decompress(s, l, y, n * 4) == n * 4 && within(x, y, n, 0, eb, 0, 0, &ratio),
+              "eb %g: format 4 decodes within the bound (max err/eb %.4f)", eb, ratio);
+        printf("layered 40x44x50 REL %g: %zu bytes blended, %zu without\n", eb, l, l0);
+    }
+
+    /* forced blends on every shape */
+    static const struct { unsigned rank; uint64_t d[4]; } shapes[] = {
+        {2, {70, 90}}, {3, {20, 24, 28}}, {3, {17, 33, 9}}, {4, {3, 13, 20, 24}}, {3, {130, 1, 7}}, {3, {40, 3, 65}}};
+    double *v = malloc(n * 8);
+    int cases = 0, good = 0;
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
+        for (int f64 = 0; f64 < 2; f64++)
+            for (int fill = 0; fill < 3; fill++)
+                for (int force = 1; force <= GLIDE_NBLENDS; force++)
+                    for (int b = 0; b < 3; b++) {
+                        size_t m = 1;
+                        for (unsigned a = 0; a < shapes[sh].rank; a++) m *= shapes[sh].d[a];
+                        const double ebs[3] = {1e-2, 1e-4, 1e-6};
+                        for (size_t i = 0; i < m; i++) {
+                            double t = (double)i / (double)m;
+                            v[i] = 300 + 20 * sin(40 * t) + 5 * cos(300 * t) + 0.5 * sin(2000 * t * t) + 0.01 * (i % 7);
+                            if (fill == 1 && (i % 13 == 0 || (i > m / 2 && i < m / 2 + 40))) v[i] = 0.0;
+                            if (fill == 2 && (i % 97 < 30)) v[i] = 1e20; /* a mask in runs */
+                            if (fill && i % 89 == 5) v[i] = NAN;
+                            if (fill && i % 101 == 7) v[i] = -INFINITY;
+                        }
+                        void *in = v;
+                        float *vf = (float *)y;
+                        if (!f64) { for (size_t i = 0; i < m; i++) vf[i] = (float)v[i]; in = vf; }
+                        glide_params p;
+                        glide_params_init(&p, f64 ? GLIDE_FLOAT64 : GLIDE_FLOAT32, shapes[sh].rank, shapes[sh].d);
+                        p.predictor = GLIDE_PRED_INTERP;
+                        p.eb = ebs[b];
+                        uint64_t fb = 0;
+                        if (fill) {
+                            p.has_fill = 1;
+                            double fv = fill == 1 ? 0.0 : 1e20;
+                            if (f64) memcpy(&fb, &fv, 8);
+                            else { float ff = (float)fv; uint32_t u; memcpy(&u, &ff, 4); fb = u; }
+                            p.fill_bits = fb;
+                        }
+                        glide_encode_opts o = glide_default_encode_opts();
+                        o.force_blend = force;
+                        size_t l = glide_cpu_compress(&p, &o, in, s, cap);
+                        cases++;
+                        if (glide_is_error(l)) continue;
+                        void *out = malloc(m * 8);
+                        double ratio = 0;
+                        size_t dn = glide_decompress(s, l, out, m * 8);
+                        unsigned want = s[GLIDE_HDR_METHOD] == GLIDE_METHOD_RAW ? 1 : 4;
+                        int ok = dn == m * (f64 ? 8 : 4) && s[GLIDE_HDR_FORMAT_VERSION] == want &&
+                                 within(in, out, m, f64, p.eb, p.has_fill, fb, &ratio);
+                        if (!ok)
+                            printf("  forced blend %d, shape %zu, f64 %d, fill %d, eb %g: version %u, err/eb %.4f\n", force, sh,
+                                   f64, fill, p.eb, s[GLIDE_HDR_FORMAT_VERSION], ratio);
+                        good += ok;
+                        free(out);
+                    }
+    CHECK(good == cases, "forced blends: %d of %d round trips name format 4 and hold the bound, fills exact", good, cases);
+
+    /* one encoding per stream */
+    glide_params p;
+    glide_params_init(&p, GLIDE_FLOAT32, 3, d3);
+    p.predictor = GLIDE_PRED_INTERP;
+    p.eb = 1e-4;
+    size_t l = glide_compress(&p, x, n * 4, s, cap);
+    CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 4, "a blended stream");
+    memcpy(s0, s, l);
+    s0[GLIDE_HDR_FORMAT_VERSION] = 1;
+    reseal(s0, l);
+    CHECK(glide_get_error(glide_decompress(s0, l, y, n * 4)) == GLIDE_ERR_CORRUPT, "blends named format 1: corrupt");
+    memcpy(s0, s, l);
+    unsigned lv = 0;
+    while (!glide_cfg_blended(3, s0[GLIDE_HDR_LEVEL_CFG + lv])) lv++;
+    s0[GLIDE_HDR_LEVEL_CFG + lv] = (uint8_t)((s0[GLIDE_HDR_LEVEL_CFG + lv] & 3u) | ((glide_n_orders(3) + GLIDE_NBLENDS) << 2));
+    reseal(s0, l);
+    CHECK(glide_get_error(glide_decompress(s0, l, y, n * 4)) == GLIDE_ERR_CORRUPT, "order value past the blends: corrupt");
+    glide_encode_opts ob = glide_default_encode_opts();
+    ob.no_blend = 1;
+    l = glide_cpu_compress(&p, &ob, x, s, cap);
+    CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 1, "unblended: format 1");
+    s[GLIDE_HDR_FORMAT_VERSION] = 4;
+    reseal(s, l);
+    CHECK(glide_get_error(glide_decompress(s, l, y, n * 4)) == GLIDE_ERR_CORRUPT, "format 4 without a blended level: corrupt");
+    p.predictor = GLIDE_PRED_LORENZO;
+    l = glide_compress(&p, x, n * 4, s, cap);
+    s[GLIDE_HDR_FORMAT_VERSION] = 4;
+    reseal(s, l);
+    CHECK(glide_get_error(glide_decompress(s, l, y, n * 4)) == GLIDE_ERR_CORRUPT, "format 4 with Lorenzo: corrupt");
+    /* 1-D has no blends */
+    uint64_t d1 = 4000;
+    glide_params_init(&p, GLIDE_FLOAT32, 1, &d1);
+    p.predictor = GLIDE_PRED_INTERP;
+    l = glide_compress(&p, x, d1 * 4, s, cap);
+    CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 1, "1-D: format 1");
+    s[GLIDE_HDR_FORMAT_VERSION] = 4;
+    s[GLIDE_HDR_LEVEL_CFG] = (uint8_t)((s[GLIDE_HDR_LEVEL_CFG] & 3u) | (1u << 2));
+    reseal(s, l);
+    CHECK(glide_get_error(glide_decompress(s, l, y, d1 * 4)) == GLIDE_ERR_CORRUPT, "a 1-D blend: corrupt");
+    free(x); free(y); free(s); free(s0); free(v);
+}
+
 int main(void)
 {
     dict_versions();
     format_versions();
     format_fill_aware();
+    format_blend();
     size_t n = 30 * 20 * 25;
     uint64_t dims[3] = {30, 20, 25};
     float *x = malloc(n * 4), *y = malloc(n * 4);

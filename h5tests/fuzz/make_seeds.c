@@ -3,6 +3,7 @@
  * fuzz_roundtrip. Rerun after a format change:
  *   make_seeds CORPUS_DIR */
 #include "glide.h"
+#include "codec.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,39 @@ int main(int argc, char **argv)
                     bad |= glide_is_error(len) ? 1 : put(dir, "decompress", name, out, len);
                     free(out); free(v); free(xf);
                 }
+    /* format 4: every level blended (both residual splines), with fill,
+     * NaN and inf, so that the decoder's blended paths are fuzzed whatever
+     * tuning picks for such small inputs */
+    for (unsigned s = 1; s < 4; s++)
+        for (int force = 1; force <= 2; force++)
+            for (int fill = 0; fill < 2; fill++) {
+                glide_params p;
+                glide_params_init(&p, GLIDE_FLOAT32, shapes[s].rank, shapes[s].d);
+                p.predictor = GLIDE_PRED_INTERP;
+                p.eb = 1e-3;
+                size_t n = 1;
+                for (unsigned a = 0; a < shapes[s].rank; a++) n *= shapes[s].d[a];
+                float *x = malloc(n * sizeof *x);
+                for (size_t i = 0; i < n; i++) x[i] = (float)(sin(0.3 * (double)i) + 0.01 * (double)(i % 7));
+                if (fill) {
+                    x[n / 2] = NAN, x[n / 3] = INFINITY;
+                    for (size_t i = 1; i < n; i += 5) x[i] = -999.0f;
+                    uint32_t b;
+                    memcpy(&b, &x[1], 4);
+                    p.has_fill = 1;
+                    p.fill_bits = b;
+                }
+                glide_encode_opts o = glide_default_encode_opts();
+                o.force_blend = force;
+                size_t cap = glide_compress_bound(&p);
+                unsigned char *out = malloc(cap);
+                size_t len = glide_cpu_compress(&p, &o, x, out, cap);
+                char name[64];
+                snprintf(name, sizeof name, "blend%u%d%d.glide", s, force, fill);
+                bad |= glide_is_error(len) ? 1 : put(dir, "decompress", name, out, len);
+                free(out);
+                free(x);
+            }
     /* random bytes (noise: a RAW stream) */
     {
         uint64_t d = 300;

@@ -233,7 +233,8 @@ def test_set_local_records_layout(tmp_path):
 def test_masked_field_format3(tmp_path, dtype):
     """A land mask (fill 1e20, as CMIP ocean files have): interpolated chunks
     that hold fill points are written as format 3 (fill-aware stencils),
-    chunks without any as format 1; every chunk keeps the bound, fill exact."""
+    chunks without any as format 1, and either as format 4 where tuning
+    blended a level; every chunk keeps the bound, fill exact."""
     fillv = 1e20
     y, xx = np.mgrid[0:96, 0:128]
     x = (290 + 8 * np.sin(y / 9) * np.cos(xx / 13) + 0.3 * np.sin(xx * y / 7)).astype(dtype)
@@ -252,5 +253,7 @@ def test_masked_field_format3(tmp_path, dtype):
             blob = d.id.read_direct_chunk(c)[1]
             versions[c] = blob[4]
             has_fill = bool(land[c[0]:c[0] + 48, c[1]:c[1] + 64].any())
-            assert versions[c] == (3 if has_fill else 1), (c, versions[c], has_fill)
-        assert 3 in versions.values() and 1 in versions.values(), versions
+            # level_cfg (header bytes 80..): order values >= 2 blend a 2-D level
+            blended = any(blob[80 + lv] >> 2 >= 2 for lv in range(blob[13]))
+            assert versions[c] == (4 if blended else 3 if has_fill else 1), (c, versions[c], has_fill, blended)
+        assert set(versions.values()) - {4}, versions  # not every chunk blended: 1 and 3 still written

@@ -1,0 +1,279 @@
+/* Blended levels (format 4, docs/FORMAT.md §8.4), templated; included by
+ * interp_tmpl.h. A point odd on the axes a1 < a2 (< a3) is predicted by the
+ * Boolean sum of the 1-D operators, in residual form: the operator along
+ * a1 reads the residuals w = r - p of the level's earlier phase, so the
+ * stencil cancels any sum of functions of fewer coordinates, as Lorenzo's
+ * does, at about twice the loads of a plain step. */
+
+#ifndef GLIDE_BLEND_DEFS
+#define GLIDE_BLEND_DEFS
+/* Which neighbours the 1-D operator I_a^t reads at coordinate c (FORMAT.md
+ * §8.4 "reads"): c - s always, then these; o1 the element offset of s. */
+typedef struct {
+    size_t o1;
+    int hc, ha, hd;
+} glide_reads;
+
+static inline glide_reads glide_reads_at(uint64_t c, uint64_t s, uint64_t lo, uint64_t hi, size_t st, unsigned t)
+{
+    const int cub = t != GLIDE_SPLINE_LINEAR;
+    glide_reads R = {(size_t)s * st, c + s <= hi, cub && c >= lo + 3 * s, cub && c + 3 * s <= hi};
+    return R;
+}
+
+/* One point of a blended level: its odd axes ascending (k of them), and per
+ * odd axis its coordinate, window and the reads of the level's spline (sp)
+ * and of the residuals' spline (rs). */
+typedef struct {
+    unsigned k, ax[3];
+    uint64_t c[3], lo[3], hi[3];
+    glide_reads Rs[3], Rr[3];
+} glide_bpoint;
+
+/* The level's point sets by phase: odd-axis masks of 1, then 2, then 3
+ * effective axes (3 - eff_rank .. 2). */
+static inline unsigned glide_blend_sets(unsigned eff_rank, unsigned masks[7])
+{
+    unsigned n = 0, first = 3 - eff_rank;
+    for (unsigned k = 1; k <= eff_rank; k++)
+        for (unsigned m = 1; m < 8; m++)
+            if ((unsigned)__builtin_popcount(m) == k && !(m & ((1u << first) - 1))) masks[n++] = m;
+    return n;
+}
+
+/* The lattice of one odd-axis mask inside a closed box: odd multiples of s
+ * on the mask's axes, multiples of 2s elsewhere. */
+static inline void glide_set_lattice(const uint64_t lo[3], uint64_t s, unsigned mask, uint64_t start[3],
+                                     uint64_t step[3])
+{
+    for (unsigned a = 0; a < 3; a++) {
+        uint64_t m2 = 2 * s;
+        if (mask >> a & 1u) {
+            uint64_t c0 = lo[a] / m2 * m2 + s;
+            start[a] = c0 < lo[a] ? c0 + m2 : c0;
+        } else {
+            start[a] = (lo[a] + m2 - 1) / m2 * m2;
+        }
+        step[a] = m2;
+    }
+}
+
+static inline void glide_bpoint_make(glide_bpoint *P, const uint64_t n[3], const size_t st[3], uint64_t B,
+                                     unsigned mask, const uint64_t c[3], uint64_t s, unsigned sp, unsigned rs)
+{
+    P->k = 0;
+    for (unsigned a = 0; a < 3; a++) {
+        if (!(mask >> a & 1u)) continue;
+        unsigned j = P->k++;
+        uint64_t lo = c[a] & ~(B - 1), nd1 = n[a] - 1, hi = lo + B < nd1 ? lo + B : nd1;
+        P->ax[j] = a;
+        P->c[j] = c[a];
+        P->lo[j] = lo;
+        P->hi[j] = hi;
+        P->Rs[j] = glide_reads_at(c[a], s, lo, hi, st[a], sp);
+        P->Rr[j] = glide_reads_at(c[a], s, lo, hi, st[a], rs);
+    }
+}
+#endif
+
+/* I_a^t(v) at i: §8.2's plain form on the array v */
+static inline T FN(bl_op)(const T *v, size_t i, const glide_reads *R, unsigned t)
+{
+    return FN(interp_form)(v, i, R->o1, 1, R->hc, R->ha, R->hd, t, (T)0);
+}
+
+/* Whether a read of R at i is a fill point (symbols, or values if sym is NULL). */
+static inline int FN(bl_reads_fill)(const glide_grid *g, const T *v, const uint16_t *sym, size_t i,
+                                    const glide_reads *R)
+{
+    const size_t o1 = R->o1, o3 = 3 * o1;
+    return FN(nb_fill)(g, v, sym, i - o1) || (R->hc && FN(nb_fill)(g, v, sym, i + o1)) ||
+           (R->ha && FN(nb_fill)(g, v, sym, i - o3)) || (R->hd && FN(nb_fill)(g, v, sym, i + o3));
+}
+
+/* Phase 3: whether a read Q of I_a2^rs at i, or a read of I_a3^sp at Q, is
+ * a fill point (the points D = r - I_a3(r) is taken from). */
+static inline int FN(bl_d_fill)(const glide_grid *g, const T *v, const uint16_t *sym, size_t i, const glide_bpoint *P)
+{
+    const glide_reads *R = &P->Rr[1];
+    const size_t o1 = R->o1;
+#define GLIDE_BL_DFILL(j) (FN(nb_fill)(g, v, sym, j) || FN(bl_reads_fill)(g, v, sym, j, &P->Rs[2]))
+    return GLIDE_BL_DFILL(i - o1) || (R->hc && GLIDE_BL_DFILL(i + o1)) || (R->ha && GLIDE_BL_DFILL(i - 3 * o1)) ||
+           (R->hd && GLIDE_BL_DFILL(i + 3 * o1));
+#undef GLIDE_BL_DFILL
+}
+
+/* The same operator over values gathered at the read positions: loc[3 + m]
+ * holds the value at offset m * s (m = -3, -1, 1, 3). */
+static inline T FN(bl_op_loc)(const T loc[7], const glide_reads *R, unsigned t)
+{
+    return FN(interp_form)(loc, 3, 1, 1, R->hc, R->ha, R->hd, t, (T)0);
+}
+
+/* Any NaN among the gathered values the reads of R use. */
+static inline int FN(bl_loc_nan)(const T loc[7], const glide_reads *R)
+{
+    return loc[2] != loc[2] || (R->hc && loc[4] != loc[4]) || (R->ha && loc[0] != loc[0]) ||
+           (R->hd && loc[6] != loc[6]);
+}
+
+/* Fills loc with f(j) at the reads of R around i (f a macro argument). */
+#define GLIDE_BL_GATHER(loc, R, i, EXPR_OF_J)                                                                          \
+    do {                                                                                                               \
+        size_t j_;                                                                                                     \
+        j_ = (i) - (R)->o1;                                                                                            \
+        (loc)[2] = (EXPR_OF_J);                                                                                        \
+        if ((R)->hc) { j_ = (i) + (R)->o1; (loc)[4] = (EXPR_OF_J); }                                                   \
+        if ((R)->ha) { j_ = (i) - 3 * (R)->o1; (loc)[0] = (EXPR_OF_J); }                                               \
+        if ((R)->hd) { j_ = (i) + 3 * (R)->o1; (loc)[6] = (EXPR_OF_J); }                                               \
+    } while (0)
+
+/* Phase 1's prediction (and every fallback's): the level's 1-D stencil along
+ * odd axis j of P. */
+static inline T FN(bl_1d)(const glide_grid *g, const int fa, const T *r, const uint16_t *sym, size_t i,
+                          const glide_bpoint *P, unsigned j, uint64_t s, unsigned sp, T subst)
+{
+    const size_t st = g->st[P->ax[j]];
+    return fa ? FN(interp_predict_fa)(g, r, sym, i, st, P->c[j], s, P->lo[j], P->hi[j], sp, subst)
+              : FN(interp_predict)(r, i, st, P->c[j], s, P->lo[j], P->hi[j], sp);
+}
+
+/* Closed loop (encode, decode): the prediction of P at i from the
+ * reconstruction r and the level's residuals w; *bl = 0 where it fell back. */
+static inline T FN(bl_predict)(const glide_grid *g, const int fa, const T *r, const T *w, const uint16_t *sym,
+                               size_t i, const glide_bpoint *P, uint64_t s, unsigned sp, unsigned rs, T subst, int *bl)
+{
+    *bl = 1;
+    if (P->k == 1) return FN(bl_1d)(g, fa, r, sym, i, P, 0, s, sp, subst);
+    const unsigned L = P->k - 1; /* the last odd axis */
+    T wl[7];
+    if (fa && FN(bl_reads_fill)(g, r, sym, i, &P->Rs[L])) goto fallback;
+    GLIDE_BL_GATHER(wl, &P->Rr[0], i, w[j_]);
+    if (FN(bl_loc_nan)(wl, &P->Rr[0])) goto fallback;
+    if (P->k == 2) return FN(bl_op)(r, i, &P->Rs[1], sp) + FN(bl_op_loc)(wl, &P->Rr[0], rs);
+    {
+        /* D = r - I_a3(r) at the reads of I_a2 */
+        T dl[7];
+        if (fa && FN(bl_d_fill)(g, r, sym, i, P)) goto fallback;
+        GLIDE_BL_GATHER(dl, &P->Rr[1], i, r[j_] - FN(bl_op)(r, j_, &P->Rs[2], sp));
+        return (FN(bl_op)(r, i, &P->Rs[2], sp) + FN(bl_op_loc)(dl, &P->Rr[1], rs)) + FN(bl_op_loc)(wl, &P->Rr[0], rs);
+    }
+fallback:
+    *bl = 0;
+    return FN(bl_1d)(g, fa, r, sym, i, P, L, s, sp, subst);
+}
+
+/* Open loop (tuning, the predictor choice): the same prediction from the
+ * original values x alone, each residual w(Q) = x(Q) - pb(Q) evaluated on
+ * the spot (NaN where Q is fill or fell back). */
+static T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, uint64_t s,
+                     unsigned sp, unsigned rs, T subst, int *bl);
+
+/* wx of the point j that differs from P only along P's odd axis `drop`:
+ * its odd axes are P's without that one. */
+static inline T FN(bl_open_w)(const glide_grid *g, const int fa, const T *x, size_t j, const glide_bpoint *P,
+                              unsigned drop, uint64_t s, unsigned sp, unsigned rs, T subst)
+{
+    if (fa && FN(is_fill)(g, x[j])) return (T)NAN;
+    glide_bpoint Q;
+    Q.k = 0;
+    for (unsigned m = 0; m < P->k; m++) {
+        if (m == drop) continue;
+        unsigned q = Q.k++;
+        Q.ax[q] = P->ax[m];
+        Q.c[q] = P->c[m];
+        Q.lo[q] = P->lo[m];
+        Q.hi[q] = P->hi[m];
+        Q.Rs[q] = P->Rs[m];
+        Q.Rr[q] = P->Rr[m];
+    }
+    int bl;
+    T p = FN(bl_open)(g, fa, x, j, &Q, s, sp, rs, subst, &bl);
+    return bl ? x[j] - p : (T)NAN;
+}
+
+static T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, uint64_t s,
+                     unsigned sp, unsigned rs, T subst, int *bl)
+{
+    *bl = 1;
+    if (P->k == 1) return FN(bl_1d)(g, fa, x, NULL, i, P, 0, s, sp, subst);
+    const unsigned L = P->k - 1;
+    T wl[7];
+    if (fa && FN(bl_reads_fill)(g, x, NULL, i, &P->Rs[L])) goto fallback;
+    if (P->k == 3 && fa && FN(bl_d_fill)(g, x, NULL, i, P)) goto fallback;
+    GLIDE_BL_GATHER(wl, &P->Rr[0], i, FN(bl_open_w)(g, fa, x, j_, P, 0, s, sp, rs, subst));
+    if (FN(bl_loc_nan)(wl, &P->Rr[0])) goto fallback;
+    if (P->k == 2) return FN(bl_op)(x, i, &P->Rs[1], sp) + FN(bl_op_loc)(wl, &P->Rr[0], rs);
+    {
+        T dl[7];
+        GLIDE_BL_GATHER(dl, &P->Rr[1], i, x[j_] - FN(bl_op)(x, j_, &P->Rs[2], sp));
+        return (FN(bl_op)(x, i, &P->Rs[2], sp) + FN(bl_op_loc)(dl, &P->Rr[1], rs)) + FN(bl_op_loc)(wl, &P->Rr[0], rs);
+    }
+fallback:
+    *bl = 0;
+    return FN(bl_1d)(g, fa, x, NULL, i, P, L, s, sp, subst);
+}
+
+/* A blended level's spline and residual spline from its cfg byte. */
+static inline void FN(bl_splines)(const glide_grid *g, unsigned cfg, unsigned *sp, unsigned *rs)
+{
+    *sp = cfg & 3u;
+    *rs = (cfg >> 2) == glide_n_orders(g->eff_rank) + GLIDE_BLEND_SPLINE_R ? *sp : GLIDE_SPLINE_LINEAR;
+}
+
+/* One blended level over a closed box, phase by phase: encode or decode
+ * (closed loop, w the grid-sized residual scratch), or OP_BITS / OP_TUNE
+ * sums of the open-loop errors into acc[0] (points into acc[1] for
+ * OP_BITS). op and fa are compile-time constants at every call site. */
+static inline __attribute__((always_inline)) void
+FN(blend_level)(const glide_grid *g, const int op, const int fa, const T *x, T *r, T *w, uint16_t *sym,
+                const FN(box) *bx, uint64_t s, unsigned cfg, T e2, double eb, double unit, T subst, uint64_t acc[2])
+{
+    unsigned sp, rs, masks[7];
+    FN(bl_splines)(g, cfg, &sp, &rs);
+    const unsigned nsets = glide_blend_sets(g->eff_rank, masks);
+    const uint64_t B = 1ull << g->blog;
+    const size_t s0 = g->st[0], s1 = g->st[1];
+    uint64_t sum = 0, pts = 0;
+    for (unsigned m = 0; m < nsets; m++) {
+        uint64_t start[3], step[3], c[3];
+        glide_set_lattice(bx->lo, s, masks[m], start, step);
+        for (c[0] = start[0]; c[0] <= bx->hi[0]; c[0] += step[0])
+            for (c[1] = start[1]; c[1] <= bx->hi[1]; c[1] += step[1])
+                for (c[2] = start[2]; c[2] <= bx->hi[2]; c[2] += step[2]) {
+                    const size_t i = (size_t)c[0] * s0 + (size_t)c[1] * s1 + (size_t)c[2];
+                    glide_bpoint P;
+                    glide_bpoint_make(&P, g->n, g->st, B, masks[m], c, s, sp, rs);
+                    int bl;
+                    if (op == OP_ENCODE) {
+                        T xv = x[i], rv;
+                        if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; w[i] = (T)NAN; continue; }
+                        T p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, &bl);
+                        int q = FN(quantize)(xv, p, e2, eb, &rv);
+                        if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
+                        else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
+                        w[i] = bl ? r[i] - p : (T)NAN;
+                    } else if (op == OP_DECODE) {
+                        unsigned sy = sym[i];
+                        if (sy == GLIDE_SYM_FILL) { r[i] = subst; w[i] = (T)NAN; continue; }
+                        T p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, &bl);
+                        if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+                        w[i] = bl ? r[i] - p : (T)NAN;
+                    } else {
+                        T xv = x[i];
+                        if (FN(is_fill)(g, xv)) continue;
+                        T p = FN(bl_open)(g, fa, x, i, &P, s, sp, rs, subst, &bl);
+                        if (op == OP_TUNE) {
+                            sum += FN(tune_term)(xv, p, unit);
+                        } else {
+                            sum += glide_cost_bits(fabs((double)xv - (double)p), eb, GLIDE_NOISE_INTERP);
+                            pts++;
+                        }
+                    }
+                }
+    }
+    if (op == OP_TUNE || op == OP_BITS) {
+        acc[0] += sum;
+        acc[1] += pts;
+    }
+}
