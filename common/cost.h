@@ -20,6 +20,16 @@
  * half of that uniform-error value predicts the better method best. */
 #define GLIDE_NOISE_INTERP 0.1
 #define GLIDE_NOISE_LORENZO_PER_NEIGHBOUR (1.0 / 6.0)
+/* A blended point odd on k axes (format 4): the Boolean sum's weights are
+ * the 1-D ones, their pairwise and (k = 3) triple products, so with cubic
+ * weights the sum of squares is 2(0.64) + 0.64^2 for k = 2 and
+ * 3(0.64) + 3(0.64^2) + 0.64^3 for k = 3; halved as above. */
+#define GLIDE_NOISE_BLEND2 0.28
+#define GLIDE_NOISE_BLEND3 0.57
+GLIDE_HD double glide_blend_noise(unsigned k)
+{
+    return k >= 3 ? GLIDE_NOISE_BLEND3 : k == 2 ? GLIDE_NOISE_BLEND2 : GLIDE_NOISE_INTERP;
+}
 
 /* Cost of one open-loop prediction error e (prediction from the original
  * values) in 1/8 bits: about 8 log2(1 + u), u = sqrt(e^2 + n2 eb^2) / (2 eb)

@@ -266,7 +266,7 @@ FN(blend_level)(const glide_grid *g, const int op, const int fa, const T *x, T *
                         if (op == OP_TUNE) {
                             sum += FN(tune_term)(xv, p, unit);
                         } else {
-                            sum += glide_cost_bits(fabs((double)xv - (double)p), eb, GLIDE_NOISE_INTERP);
+                            sum += glide_cost_bits(fabs((double)xv - (double)p), eb, glide_blend_noise(P.k));
                             pts++;
                         }
                     }
