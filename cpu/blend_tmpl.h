@@ -58,26 +58,22 @@ static inline void glide_set_lattice(const uint64_t lo[3], uint64_t s, unsigned 
     }
 }
 
-static inline void glide_bpoint_make(glide_bpoint *P, const uint64_t n[3], const size_t st[3], uint64_t B,
-                                     unsigned mask, const uint64_t c[3], uint64_t s, unsigned sp, unsigned rs)
+/* Odd axis j of P is grid axis a at coordinate c. */
+static inline void glide_bpoint_axis(glide_bpoint *P, unsigned j, unsigned a, uint64_t c, const uint64_t n[3],
+                                     const size_t st[3], uint64_t B, uint64_t s, unsigned sp, unsigned rs)
 {
-    P->k = 0;
-    for (unsigned a = 0; a < 3; a++) {
-        if (!(mask >> a & 1u)) continue;
-        unsigned j = P->k++;
-        uint64_t lo = c[a] & ~(B - 1), nd1 = n[a] - 1, hi = lo + B < nd1 ? lo + B : nd1;
-        P->ax[j] = a;
-        P->c[j] = c[a];
-        P->lo[j] = lo;
-        P->hi[j] = hi;
-        P->Rs[j] = glide_reads_at(c[a], s, lo, hi, st[a], sp);
-        P->Rr[j] = glide_reads_at(c[a], s, lo, hi, st[a], rs);
-    }
+    uint64_t lo = c & ~(B - 1), nd1 = n[a] - 1, hi = lo + B < nd1 ? lo + B : nd1;
+    P->ax[j] = a;
+    P->c[j] = c;
+    P->lo[j] = lo;
+    P->hi[j] = hi;
+    P->Rs[j] = glide_reads_at(c, s, lo, hi, st[a], sp);
+    P->Rr[j] = glide_reads_at(c, s, lo, hi, st[a], rs);
 }
 #endif
 
 /* I_a^t(v) at i: §8.2's plain form on the array v */
-static inline T FN(bl_op)(const T *v, size_t i, const glide_reads *R, unsigned t)
+static inline __attribute__((always_inline)) T FN(bl_op)(const T *v, size_t i, const glide_reads *R, unsigned t)
 {
     return FN(interp_form)(v, i, R->o1, 1, R->hc, R->ha, R->hd, t, (T)0);
 }
@@ -105,13 +101,13 @@ static inline int FN(bl_d_fill)(const glide_grid *g, const T *v, const uint16_t 
 
 /* The same operator over values gathered at the read positions: loc[3 + m]
  * holds the value at offset m * s (m = -3, -1, 1, 3). */
-static inline T FN(bl_op_loc)(const T loc[7], const glide_reads *R, unsigned t)
+static inline __attribute__((always_inline)) T FN(bl_op_loc)(const T loc[7], const glide_reads *R, unsigned t)
 {
     return FN(interp_form)(loc, 3, 1, 1, R->hc, R->ha, R->hd, t, (T)0);
 }
 
 /* Any NaN among the gathered values the reads of R use. */
-static inline int FN(bl_loc_nan)(const T loc[7], const glide_reads *R)
+static inline __attribute__((always_inline)) int FN(bl_loc_nan)(const T loc[7], const glide_reads *R)
 {
     return loc[2] != loc[2] || (R->hc && loc[4] != loc[4]) || (R->ha && loc[0] != loc[0]) ||
            (R->hd && loc[6] != loc[6]);
@@ -130,7 +126,7 @@ static inline int FN(bl_loc_nan)(const T loc[7], const glide_reads *R)
 
 /* Phase 1's prediction (and every fallback's): the level's 1-D stencil along
  * odd axis j of P. */
-static inline T FN(bl_1d)(const glide_grid *g, const int fa, const T *r, const uint16_t *sym, size_t i,
+static inline __attribute__((always_inline)) T FN(bl_1d)(const glide_grid *g, const int fa, const T *r, const uint16_t *sym, size_t i,
                           const glide_bpoint *P, unsigned j, uint64_t s, unsigned sp, T subst)
 {
     const size_t st = g->st[P->ax[j]];
@@ -139,28 +135,36 @@ static inline T FN(bl_1d)(const glide_grid *g, const int fa, const T *r, const u
 }
 
 /* Closed loop (encode, decode): the prediction of P at i from the
- * reconstruction r and the level's residuals w; *bl = 0 where it fell back. */
-static inline T FN(bl_predict)(const glide_grid *g, const int fa, const T *r, const T *w, const uint16_t *sym,
-                               size_t i, const glide_bpoint *P, uint64_t s, unsigned sp, unsigned rs, T subst, int *bl)
+ * reconstruction r and the level's residuals w; *bl = 0 where it fell back.
+ * *pl: the term along the last odd axis, I_aL(r) (the whole prediction
+ * where it fell back).
+ *
+ * Phase 3 needs D(Q) = r(Q) - I_a3(r, Q) at its neighbours Q along a2,
+ * points odd on axes 0 and 2 of a 3-D grid, and no point reads those
+ * points' w (phase 3 reads w on axes 1 and 2 only). So their w slot keeps
+ * r - I_a3(r) instead, as it stood in their own phase (keep_d): the same
+ * value, since where it is read Q was blended or fell back to the plain
+ * stencil along a3 (a fill read would have made P fall back too). */
+static inline __attribute__((always_inline)) T FN(bl_predict)(const glide_grid *g, const int fa, const T *r, const T *w, const uint16_t *sym,
+                               size_t i, const glide_bpoint *P, uint64_t s, unsigned sp, unsigned rs, T subst, int *bl, T *pl)
 {
     *bl = 1;
-    if (P->k == 1) return FN(bl_1d)(g, fa, r, sym, i, P, 0, s, sp, subst);
+    if (P->k == 1) return *pl = FN(bl_1d)(g, fa, r, sym, i, P, 0, s, sp, subst);
     const unsigned L = P->k - 1; /* the last odd axis */
-    T wl[7];
+    T wl[7] = {0};
     if (fa && FN(bl_reads_fill)(g, r, sym, i, &P->Rs[L])) goto fallback;
     GLIDE_BL_GATHER(wl, &P->Rr[0], i, w[j_]);
     if (FN(bl_loc_nan)(wl, &P->Rr[0])) goto fallback;
-    if (P->k == 2) return FN(bl_op)(r, i, &P->Rs[1], sp) + FN(bl_op_loc)(wl, &P->Rr[0], rs);
+    if (P->k == 2) return (*pl = FN(bl_op)(r, i, &P->Rs[1], sp)) + FN(bl_op_loc)(wl, &P->Rr[0], rs);
     {
-        /* D = r - I_a3(r) at the reads of I_a2 */
-        T dl[7];
+        T dl[7] = {0};
         if (fa && FN(bl_d_fill)(g, r, sym, i, P)) goto fallback;
-        GLIDE_BL_GATHER(dl, &P->Rr[1], i, r[j_] - FN(bl_op)(r, j_, &P->Rs[2], sp));
+        GLIDE_BL_GATHER(dl, &P->Rr[1], i, w[j_]); /* D, kept in w (above) */
         return (FN(bl_op)(r, i, &P->Rs[2], sp) + FN(bl_op_loc)(dl, &P->Rr[1], rs)) + FN(bl_op_loc)(wl, &P->Rr[0], rs);
     }
 fallback:
     *bl = 0;
-    return FN(bl_1d)(g, fa, r, sym, i, P, L, s, sp, subst);
+    return *pl = FN(bl_1d)(g, fa, r, sym, i, P, L, s, sp, subst);
 }
 
 /* Open loop (tuning, the predictor choice): the same prediction from the
@@ -198,14 +202,14 @@ static T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, co
     *bl = 1;
     if (P->k == 1) return FN(bl_1d)(g, fa, x, NULL, i, P, 0, s, sp, subst);
     const unsigned L = P->k - 1;
-    T wl[7];
+    T wl[7] = {0};
     if (fa && FN(bl_reads_fill)(g, x, NULL, i, &P->Rs[L])) goto fallback;
     if (P->k == 3 && fa && FN(bl_d_fill)(g, x, NULL, i, P)) goto fallback;
     GLIDE_BL_GATHER(wl, &P->Rr[0], i, FN(bl_open_w)(g, fa, x, j_, P, 0, s, sp, rs, subst));
     if (FN(bl_loc_nan)(wl, &P->Rr[0])) goto fallback;
     if (P->k == 2) return FN(bl_op)(x, i, &P->Rs[1], sp) + FN(bl_op_loc)(wl, &P->Rr[0], rs);
     {
-        T dl[7];
+        T dl[7] = {0};
         GLIDE_BL_GATHER(dl, &P->Rr[1], i, x[j_] - FN(bl_op)(x, j_, &P->Rs[2], sp));
         return (FN(bl_op)(x, i, &P->Rs[2], sp) + FN(bl_op_loc)(dl, &P->Rr[1], rs)) + FN(bl_op_loc)(wl, &P->Rr[0], rs);
     }
@@ -221,6 +225,62 @@ static inline void FN(bl_splines)(const glide_grid *g, unsigned cfg, unsigned *s
     *rs = (cfg >> 2) == glide_n_orders(g->eff_rank) + GLIDE_BLEND_SPLINE_R ? *sp : GLIDE_SPLINE_LINEAR;
 }
 
+/* The points of one odd-axis mask (K axes) inside a box. The odd axes'
+ * windows and reads are set per row (axes 0, 1) and per point (axis 2, the
+ * last odd axis when odd), and K is a constant at each call site, so the
+ * per-point work is the stencil. */
+static inline __attribute__((always_inline)) void
+FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K, const T *x, T *r, T *w, uint16_t *sym,
+              const FN(box) *bx, uint64_t s, unsigned mask, unsigned sp, unsigned rs, T e2, double eb, double unit,
+              T subst, uint64_t *sum, uint64_t *pts)
+{
+    const uint64_t B = 1ull << g->blog;
+    const size_t s0 = g->st[0], s1 = g->st[1];
+    const unsigned j1 = mask & 1u, j2 = j1 + (mask >> 1 & 1u); /* P's index of axes 1 and 2 */
+    const double n2 = glide_blend_noise(K);
+    const int keep_d = K == 2 && mask == 5u; /* bl_predict: w keeps D there */
+    uint64_t start[3], step[3], c[3];
+    glide_set_lattice(bx->lo, s, mask, start, step);
+    glide_bpoint P;
+    P.k = K;
+    for (c[0] = start[0]; c[0] <= bx->hi[0]; c[0] += step[0]) {
+        if (mask & 1u) glide_bpoint_axis(&P, 0, 0, c[0], g->n, g->st, B, s, sp, rs);
+        for (c[1] = start[1]; c[1] <= bx->hi[1]; c[1] += step[1]) {
+            if (mask & 2u) glide_bpoint_axis(&P, j1, 1, c[1], g->n, g->st, B, s, sp, rs);
+            for (c[2] = start[2]; c[2] <= bx->hi[2]; c[2] += step[2]) {
+                if (mask & 4u) glide_bpoint_axis(&P, j2, 2, c[2], g->n, g->st, B, s, sp, rs);
+                const size_t i = (size_t)c[0] * s0 + (size_t)c[1] * s1 + (size_t)c[2];
+                int bl;
+                if (op == OP_ENCODE) {
+                    T xv = x[i], rv;
+                    if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; w[i] = (T)NAN; continue; }
+                    T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, &bl, &pl);
+                    int q = FN(quantize)(xv, p, e2, eb, &rv);
+                    if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
+                    else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
+                    w[i] = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
+                } else if (op == OP_DECODE) {
+                    unsigned sy = sym[i];
+                    if (sy == GLIDE_SYM_FILL) { r[i] = subst; w[i] = (T)NAN; continue; }
+                    T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, &bl, &pl);
+                    if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+                    w[i] = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
+                } else {
+                    T xv = x[i];
+                    if (FN(is_fill)(g, xv)) continue;
+                    T p = FN(bl_open)(g, fa, x, i, &P, s, sp, rs, subst, &bl);
+                    if (op == OP_TUNE) {
+                        *sum += FN(tune_term)(xv, p, unit);
+                    } else {
+                        *sum += glide_cost_bits(fabs((double)xv - (double)p), eb, n2);
+                        (*pts)++;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /* One blended level over a closed box, phase by phase: encode or decode
  * (closed loop, w the grid-sized residual scratch), or OP_BITS / OP_TUNE
  * sums of the open-loop errors into acc[0] (points into acc[1] for
@@ -232,45 +292,15 @@ FN(blend_level)(const glide_grid *g, const int op, const int fa, const T *x, T *
     unsigned sp, rs, masks[7];
     FN(bl_splines)(g, cfg, &sp, &rs);
     const unsigned nsets = glide_blend_sets(g->eff_rank, masks);
-    const uint64_t B = 1ull << g->blog;
-    const size_t s0 = g->st[0], s1 = g->st[1];
     uint64_t sum = 0, pts = 0;
     for (unsigned m = 0; m < nsets; m++) {
-        uint64_t start[3], step[3], c[3];
-        glide_set_lattice(bx->lo, s, masks[m], start, step);
-        for (c[0] = start[0]; c[0] <= bx->hi[0]; c[0] += step[0])
-            for (c[1] = start[1]; c[1] <= bx->hi[1]; c[1] += step[1])
-                for (c[2] = start[2]; c[2] <= bx->hi[2]; c[2] += step[2]) {
-                    const size_t i = (size_t)c[0] * s0 + (size_t)c[1] * s1 + (size_t)c[2];
-                    glide_bpoint P;
-                    glide_bpoint_make(&P, g->n, g->st, B, masks[m], c, s, sp, rs);
-                    int bl;
-                    if (op == OP_ENCODE) {
-                        T xv = x[i], rv;
-                        if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; w[i] = (T)NAN; continue; }
-                        T p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, &bl);
-                        int q = FN(quantize)(xv, p, e2, eb, &rv);
-                        if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
-                        else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
-                        w[i] = bl ? r[i] - p : (T)NAN;
-                    } else if (op == OP_DECODE) {
-                        unsigned sy = sym[i];
-                        if (sy == GLIDE_SYM_FILL) { r[i] = subst; w[i] = (T)NAN; continue; }
-                        T p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, &bl);
-                        if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
-                        w[i] = bl ? r[i] - p : (T)NAN;
-                    } else {
-                        T xv = x[i];
-                        if (FN(is_fill)(g, xv)) continue;
-                        T p = FN(bl_open)(g, fa, x, i, &P, s, sp, rs, subst, &bl);
-                        if (op == OP_TUNE) {
-                            sum += FN(tune_term)(xv, p, unit);
-                        } else {
-                            sum += glide_cost_bits(fabs((double)xv - (double)p), eb, glide_blend_noise(P.k));
-                            pts++;
-                        }
-                    }
-                }
+        const unsigned k = (unsigned)__builtin_popcount(masks[m]);
+        if (k == 1)
+            FN(blend_set)(g, op, fa, 1, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts);
+        else if (k == 2)
+            FN(blend_set)(g, op, fa, 2, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts);
+        else
+            FN(blend_set)(g, op, fa, 3, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts);
     }
     if (op == OP_TUNE || op == OP_BITS) {
         acc[0] += sum;
