@@ -82,6 +82,7 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
         const bool lorenzo = in.method == GG_LORENZO || (in.method == GG_CHOSEN && st->lorenzo);
         buf[GLIDE_HDR_METHOD] = lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
         if (!lorenzo && st->lv.fill_aware) buf[GLIDE_HDR_FORMAT_VERSION] = GLIDE_FORMAT_FILL_AWARE;
+        if (!lorenzo && st->lv.blended) buf[GLIDE_HDR_FORMAT_VERSION] = GLIDE_FORMAT_BLEND; /* format 4 */
         buf[GLIDE_HDR_DICT_VERSION] = (uint8_t)(book < in.old_books ? in.old_version : in.version);
         buf[GLIDE_HDR_BOOK_KIND] = GLIDE_BOOKKIND_DICT;
         put_le(buf + GLIDE_HDR_BOOK_ID, book, 2);

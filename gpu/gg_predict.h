@@ -15,18 +15,23 @@ extern "C" {
  * bounds from them: exactly cpu/codec_tmpl.h's compress(); d_x 16-byte aligned */
 cudaError_t gg_range_plan(const void *d_x, gg_grid g, int mode, double eb, double alpha_opt, int interp,
                           gg_state *d_st, cudaStream_t s);
-/* tuning costs on the sample lattice (every k-th block per axis), then the choice */
-cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s);
+/* tuning costs on the sample lattice (every k-th block per axis), then the
+ * choice; at effective rank 2 and 3 then the blends (format 4), with bits
+ * (GLIDE_PRED_AUTO: gg_choose follows) also their estimate for gg_choose */
+cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, int bits, gg_state *d_st, cudaStream_t s);
 /* GLIDE_PRED_AUTO, after gg_tune: both methods' cost on the same sample
  * (common/cost.h) into st->lorenzo; Lorenzo also resets alpha and level_cfg */
 cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s);
 /* symbols and histogram, by method GG_INTERP, GG_LORENZO or GG_CHOSEN
- * (whichever st->lorenzo says); d_r is scratch of count elements, needed
- * only when gg_needs_global_r(g, method) */
+ * (whichever st->lorenzo says); d_r and d_w are scratch of count elements
+ * each, needed only when gg_needs_global_r / gg_needs_global_w(g, method,
+ * blend) say so, blend = 1 when encoding (tuning may blend levels) and
+ * when decoding a stream with a blended level (format 4), else 0 */
 enum { GG_INTERP = 0, GG_LORENZO = 1, GG_CHOSEN = 2 };
-cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r,
+cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r, void *d_w,
                       cudaStream_t s);
-int gg_needs_global_r(gg_grid g, int method);
+int gg_needs_global_r(gg_grid g, int method, int blend);
+int gg_needs_global_w(gg_grid g, int method, int blend);
 /* anchors in index order as little-endian bytes at d_buf +
  * st->place.anchors_off (nothing when place.ok is 0) */
 cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_buf, const gg_state *d_st, cudaStream_t s);
@@ -44,9 +49,9 @@ cudaError_t gg_outliers_pack(const void *d_x, gg_grid g, const uint16_t *d_sym, 
 /* Decoder: after Huffman decode and gg_outlier_scan, every check of §7 and
  * the reconstruction, written to d_y. Anchors and outliers are read from the
  * stream's little-endian bytes; n_outliers is the header's. */
-cudaError_t gg_decode(gg_grid g, int method, int fill_aware, const gg_state *d_st, const uint16_t *d_sym, const uint32_t *d_pos,
-                      const uint8_t *d_anchors, const uint8_t *d_outliers, uint64_t n_outliers, void *d_y,
-                      void *d_r, uint32_t *d_err, cudaStream_t s);
+cudaError_t gg_decode(gg_grid g, int method, int fill_aware, int blend, const gg_state *d_st, const uint16_t *d_sym,
+                      const uint32_t *d_pos, const uint8_t *d_anchors, const uint8_t *d_outliers, uint64_t n_outliers,
+                      void *d_y, void *d_r, void *d_w, uint32_t *d_err, cudaStream_t s);
 
 #ifdef __cplusplus
 }

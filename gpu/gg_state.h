@@ -26,6 +26,7 @@ typedef struct {
     double level_eb[GLIDE_MAX_LEVELS];
     uint8_t level_cfg[GLIDE_MAX_LEVELS];
     uint32_t fill_aware; /* format 3's stencils (FORMAT.md §8.2): interpolation with a fill point */
+    uint32_t blended;    /* some level_cfg byte names a blended level (format 4, FORMAT.md §8.4) */
 } gg_levels;
 
 typedef struct {
@@ -33,9 +34,12 @@ typedef struct {
     uint32_t any_fill, pad0;  /* the range scan met a fill point */
     gg_levels lv;
     uint64_t cost[GLIDE_MAX_LEVELS][GG_MAX_CFG]; /* tuning cost per level and config */
+    uint64_t bcost[GLIDE_MAX_LEVELS][GLIDE_NBLENDS]; /* format 4: the blends' tuning costs with the chosen spline */
+    uint64_t bbits[GLIDE_MAX_LEVELS][GLIDE_NBLENDS]; /* GLIDE_PRED_AUTO: their estimate sums (common/cost.h) */
+    uint64_t bpts[GLIDE_MAX_LEVELS];               /* and the points those cost */
     uint64_t est[2][2];            /* GLIDE_PRED_AUTO: [interp, Lorenzo] x [cost, points] on the sample */
     uint32_t lorenzo;              /* the method chosen: 1 Lorenzo, 0 interpolation */
-    uint32_t done[3];              /* blocks finished: tuning, predictor choice, range (the last one decides) */
+    uint32_t done[4];              /* blocks finished: tuning, predictor choice, range, blends (the last one decides) */
     uint64_t hist[GLIDE_NSYM];
     gg_select sel;
     gg_place place;

@@ -69,7 +69,7 @@ typedef struct {
     glide_huff_enc *d_enc, *h_enc;
     glide_huff_dec *d_dec, *h_dec;
     uint8_t *h_head; /* header + custom book, uploaded */
-    gbuf x, sym, pos, buf, r, scratch, h_out;
+    gbuf x, sym, pos, buf, r, w, scratch, h_out; /* r, w: interpolation scratch for boxes too large for shared memory */
     gbuf h_stage;          /* pinned: the chunk's values on their way in or out */
     unsigned copy_helpers; /* threads of the parallel host copy (0: pageable copies) */
     cudaEvent_t ev_piece[GG_COPY_MAX_PIECES]; /* a download's pieces, in the pinned buffer */
@@ -450,6 +450,7 @@ static size_t host_plan(const enc_job *j, const gg_state *hs, glide_header *h, g
     h->method = lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
     if (!lorenzo) memcpy(h->level_cfg, hs->lv.level_cfg, GLIDE_MAX_LEVELS);
     if (!lorenzo && hs->lv.fill_aware) h->format_version = GLIDE_FORMAT_FILL_AWARE;
+    if (!lorenzo && hs->lv.blended) h->format_version = GLIDE_FORMAT_BLEND; /* tuning blended a level */
     glide_book_choice choice = {hs->sel.book, hs->sel.bits};
     const int own_dict = j->o->dict == G.dict;
     return glide_entropy_plan_hist(j->p, j->o, h, hs->hist, own_dict ? &choice : NULL, j->n, j->esz, plan);
@@ -548,14 +549,14 @@ static cudaError_t front_enqueue(const void *arg, int timed)
         return e;
     if (timed) stage("range+plan");
     if (j->method != GG_LORENZO) {
-        if ((e = gg_tune(G.x.p, j->g, a->k, st, G.s)) != cudaSuccess) return e;
+        if ((e = gg_tune(G.x.p, j->g, a->k, j->method == GG_CHOSEN, st, G.s)) != cudaSuccess) return e;
         if (timed) stage("tune");
         if (j->method == GG_CHOSEN) {
             if ((e = gg_choose(G.x.p, j->g, a->k, st, G.s)) != cudaSuccess) return e;
             if (timed) stage("choose predictor");
         }
     }
-    if ((e = gg_encode(G.x.p, j->g, j->method, st, G.sym.p, G.r.p, G.s)) != cudaSuccess) return e;
+    if ((e = gg_encode(G.x.p, j->g, j->method, st, G.sym.p, G.r.p, G.w.p, G.s)) != cudaSuccess) return e;
     if (timed) stage("predict+quantize+histogram");
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
     if ((e = gg_book_select(st->hist, dict, a->score, &st->sel, G.d_sel_work, G.s)) != cudaSuccess) return e;
@@ -566,7 +567,7 @@ static cudaError_t front_enqueue(const void *arg, int timed)
 static size_t encode_front(const front_args *a)
 {
     struct {
-        const void *x, *sym, *r, *st, *len, *log2q;
+        const void *x, *sym, *r, *w, *st, *len, *log2q;
         double eb, alpha;
         uint64_t k;
         int mode, score, method;
@@ -574,7 +575,7 @@ static size_t encode_front(const front_args *a)
         gg_grid g;
     } k;
     memset(&k, 0, sizeof k);
-    k.x = G.x.p, k.sym = G.sym.p, k.r = G.r.p, k.st = G.d_st, k.len = G.d_dict_len, k.log2q = G.d_dict_log2q;
+    k.x = G.x.p, k.sym = G.sym.p, k.r = G.r.p, k.w = G.w.p, k.st = G.d_st, k.len = G.d_dict_len, k.log2q = G.d_dict_log2q;
     k.eb = a->eb, k.alpha = a->alpha, k.k = a->k, k.mode = a->mode, k.score = a->score, k.method = a->j->method;
     k.n_books = G.n_books, k.g = a->j->g;
     size_t r = 0;
@@ -639,7 +640,8 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
 
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, n * 4) ||
         !grow_dev(&G.buf, j.raw_total) || !grow_dev(&G.scratch, scratch_need(n, j.raw_total)) ||
-        (gg_needs_global_r(j.g, j.method) && !grow_dev(&G.r, n * esz)) || !grow_host(&G.h_out, j.raw_total)) {
+        (gg_needs_global_r(j.g, j.method, 1) && !grow_dev(&G.r, n * esz)) ||
+        (gg_needs_global_w(j.g, j.method, 1) && !grow_dev(&G.w, n * esz)) || !grow_host(&G.h_out, j.raw_total)) {
         r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
         goto done;
     }
@@ -796,6 +798,8 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     glide_grid_init(&cg, &sh, h->block_log2, (h->flags & GLIDE_FLAG_HAS_FILL) != 0, h->fill_bits);
     gg_grid g = grid_of(&cg, h->dtype);
     const int method = h->method == GLIDE_METHOD_LORENZO ? GG_LORENZO : GG_INTERP;
+    int blend = 0; /* a blended level (format 4) */
+    for (unsigned l = 0; method == GG_INTERP && l < h->block_log2; l++) blend |= glide_cfg_blended(sh.rank, h->level_cfg[l]);
 
     const glide_huff_dec *dec = NULL;
     if (h->book_kind == GLIDE_BOOKKIND_DICT && glide_dict_holds(G.dict, h->dict_version, h->book_id)) {
@@ -817,7 +821,8 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     }
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, n * 4) ||
         !grow_dev(&G.buf, size) || !grow_dev(&G.scratch, scratch_need(n, size)) ||
-        (gg_needs_global_r(g, method) && !grow_dev(&G.r, n * esz))) {
+        (gg_needs_global_r(g, method, blend) && !grow_dev(&G.r, n * esz)) ||
+        (gg_needs_global_w(g, method, blend) && !grow_dev(&G.w, n * esz))) {
         r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
         goto done;
     }
@@ -830,6 +835,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     glide_level_bounds(h->eb_abs, h->alpha, h->block_log2, hs->lv.level_eb);
     memcpy(hs->lv.level_cfg, h->level_cfg, GLIDE_MAX_LEVELS);
     hs->lv.fill_aware = (uint32_t)glide_header_fill_aware(h);
+    hs->lv.blended = (uint32_t)blend;
     stages_begin();
     CK(cudaMemcpyAsync(buf, src, size, cudaMemcpyHostToDevice, G.s), "upload");
     CK(cudaMemsetAsync(st, 0, sizeof *st, G.s), "reset");
@@ -844,8 +850,8 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     stage("huffman decode");
     /* with no outliers announced, any OUTLIER symbol is caught by the reconstruction */
     if (h->n_outliers) CK(gg_outlier_scan(G.sym.p, n, G.pos.p, st, G.scratch.p, G.scratch.cap, G.s), "outlier scan");
-    CK(gg_decode(g, method, (int)hs->lv.fill_aware, st, G.sym.p, G.pos.p, buf + lay->anchors_off, buf + lay->outliers_off, h->n_outliers,
-                 G.x.p, G.r.p, &st->err, G.s),
+    CK(gg_decode(g, method, (int)hs->lv.fill_aware, blend, st, G.sym.p, G.pos.p, buf + lay->anchors_off,
+                 buf + lay->outliers_off, h->n_outliers, G.x.p, G.r.p, G.w.p, &st->err, G.s),
        "reconstruct");
     stage("reconstruct");
     CK(download_values(dst, G.x.p, n * esz), "download");

@@ -170,6 +170,34 @@ __device__ __forceinline__ T ipredict_fa(const T *p, O o1, I c, I s, I lo, I hi,
     return subst;
 }
 
+/* ------------------------------------------ blended levels (format 4) */
+
+/* cpu/blend_tmpl.h, docs/FORMAT.md §8.4. A blended level's point is odd on
+ * k of the effective axes (its odd set S, ascending a1 < a2 < a3); the
+ * level runs in phases k = 1 .. eff_rank, a barrier between phases. These
+ * helpers are used only by the blended instantiations and kernels, so the
+ * plain ones keep their registers. */
+
+__device__ __forceinline__ bool cfg_blended(unsigned eff_rank, unsigned cfg)
+{
+    return (cfg >> 2) >= (eff_rank == 3 ? 6u : eff_rank == 2 ? 2u : 1u);
+}
+
+/* a blended cfg's spline of the operators on residuals (rs) */
+__device__ __forceinline__ unsigned blend_rs(unsigned eff_rank, unsigned cfg)
+{
+    const unsigned n_ord = eff_rank == 3 ? 6u : 2u;
+    return (cfg >> 2) == n_ord + GLIDE_BLEND_SPLINE_R ? (cfg & 3u) : (unsigned)GLIDE_SPLINE_LINEAR;
+}
+
+/* glide_blend_sets: the odd-axis masks of the effective axes, phase by
+ * phase (1, 2, then 3 axes), for effective rank 2 and 3 */
+__constant__ uint8_t c_bsets[2][7] = {{2, 4, 6}, {1, 2, 4, 3, 5, 6, 7}};
+__device__ __forceinline__ unsigned blend_nsets(unsigned eff_rank) { return eff_rank == 3 ? 7u : 3u; }
+__device__ __forceinline__ unsigned blend_set(unsigned eff_rank, unsigned m) { return c_bsets[eff_rank - 2][m]; }
+
+#include "blend.cuh"
+
 /* cpu/lorenzo_tmpl.h lorenzo_predict_sub: fill neighbours as the substitute */
 template <class T>
 __device__ __forceinline__ T lpredict_sub(const gg_grid &g, const T *rp, long long s0, long long s1, int px, int py,
@@ -501,6 +529,38 @@ __device__ __forceinline__ void step_point(const Step &S, uint32_t t, uint64_t c
     c[2] = S.start[2] + ix * S.step[2];
 }
 
+/* glide_set_lattice: the points of a blended level of stride s = 2^ls odd
+ * on the axes of mask (class 2 there, 0 elsewhere), box-local. */
+template <bool MAGIC = false>
+__device__ __forceinline__ void lset_make(LStep &S, const uint32_t e[3], unsigned ls, unsigned mask)
+{
+    uint32_t tot = 1;
+    for (unsigned a = 0; a < 3; a++) {
+        const uint32_t st = (mask >> a & 1u) ? (1u << ls) : 0u, last = e[a] - 1;
+        S.start[a] = st;
+        S.lg[a] = ls + 1;
+        S.cnt[a] = st <= last ? ((last - st) >> (ls + 1)) + 1 : 0;
+        tot *= S.cnt[a];
+    }
+    S.total = tot;
+    if (MAGIC) S.w = walk_make(S.cnt[1], S.cnt[2], tot);
+    else S.w = Walk{S.cnt[1], S.cnt[2], 0, 0, false};
+}
+
+/* the same in grid coordinates (interp_k) */
+__device__ __forceinline__ void set_make(Step &S, const Box &bx, uint64_t s, unsigned mask)
+{
+    uint64_t tot = 1;
+    for (unsigned a = 0; a < 3; a++) {
+        const uint64_t lo = bx.lo[a];
+        S.start[a] = (mask >> a & 1u) ? lo + s : lo;
+        S.step[a] = 2 * s;
+        S.cnt[a] = S.start[a] <= bx.hi[a] ? (uint32_t)((bx.hi[a] - S.start[a]) / S.step[a] + 1) : 0;
+        tot *= S.cnt[a];
+    }
+    S.total = (uint32_t)tot;
+}
+
 /* ------------------------------------------------------------- tuning */
 
 
@@ -674,6 +734,191 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
     if (last_block(&st->done[0])) tune_pick(g, st);
 }
 
+/* Format 4 (FORMAT.md §11.2 "Blending", cpu/interp_tmpl.h glide_interp_tune):
+ * per level, the blends with the chosen spline, (best & 3) | (n_orders << 2)
+ * then (best & 3) | ((n_orders + 1) << 2), each taken only if its cost is
+ * strictly below the best so far. With the linear spline both are the same
+ * prediction (rs = sp = 0), so the second never wins and is not costed.
+ * bits: GLIDE_PRED_AUTO, whose interpolation estimate takes the chosen
+ * blend's sums here (choose_k skips blended levels). Run by the last block
+ * of blend_k to finish. */
+__device__ void blend_pick(const gg_grid &g, bool bits, gg_state *st)
+{
+    if (threadIdx.x) return;
+    const unsigned n_ord = g.eff_rank == 3 ? 6 : 2;
+    const volatile unsigned long long *bc = (const volatile unsigned long long *)&st->bcost[0][0];
+    const volatile unsigned long long *bb = (const volatile unsigned long long *)&st->bbits[0][0];
+    const volatile unsigned long long *bp = (const volatile unsigned long long *)&st->bpts[0];
+    uint32_t any = 0;
+    unsigned long long add_bits = 0, add_pts = 0;
+    for (unsigned l = g.blog; l >= 1; l--) {
+        const unsigned sp = st->lv.level_cfg[l - 1] & 3u;
+        /* tune_pick's best: the cost of the chosen cfg (index order * 3 + spline index of c_splines) */
+        const unsigned si = sp == GLIDE_SPLINE_CUBIC_NAK ? 0 : sp == GLIDE_SPLINE_LINEAR ? 1 : 2;
+        unsigned long long best = *(const volatile unsigned long long *)&st->cost[l - 1][(st->lv.level_cfg[l - 1] >> 2) * GLIDE_NSPLINES + si];
+        int ch = -1;
+        for (unsigned v = 0; v < GLIDE_NBLENDS; v++) {
+            if (v == GLIDE_BLEND_LINEAR_R && sp == GLIDE_SPLINE_LINEAR) break;
+            const unsigned long long c = bc[(l - 1) * GLIDE_NBLENDS + v];
+            if (c < best) {
+                best = c;
+                ch = (int)v;
+            }
+        }
+        if (ch < 0) continue;
+        st->lv.level_cfg[l - 1] = (uint8_t)(sp | ((n_ord + (unsigned)ch) << 2));
+        any = 1;
+        add_bits += bb[(l - 1) * GLIDE_NBLENDS + ch];
+        add_pts += bp[l - 1];
+    }
+    st->lv.blended = any;
+    if (bits) { /* choose_k adds the other levels' after this */
+        st->est[0][0] += add_bits;
+        st->est[0][1] += add_pts;
+    }
+}
+
+/* The odd axes a1 < a2 < a3 of a blended level's point set (absent ones: 3) */
+__device__ __forceinline__ void mask_axes(unsigned mask, unsigned ax[3])
+{
+    const unsigned m2 = mask & (mask - 1), m3 = m2 & (m2 - 1);
+    ax[0] = (unsigned)__ffs((int)mask) - 1;
+    ax[1] = m2 ? (unsigned)__ffs((int)m2) - 1 : 3u;
+    ax[2] = m3 ? (unsigned)__ffs((int)m3) - 1 : 3u;
+}
+
+/* blend_k's points of one odd-axis mask (K axes): both blends' open-loop
+ * costs (only one where the level's spline is linear: then both blends
+ * are one), only the reads the phase uses set, as in blend_set_sh. seg0
+ * advances by the set's points. */
+template <class T, bool BITS, int K, bool FA>
+__device__ __forceinline__ void blend_cost_set(const gg_grid &g, const T *base, const long long rs[3],
+                                               const uint32_t e[3], unsigned ls, unsigned mask, unsigned sp, bool two,
+                                               double unit, double eb, T subst, uint32_t t1, uint32_t dt,
+                                               unsigned long long acc[GLIDE_NBLENDS],
+                                               unsigned long long bits[GLIDE_NBLENDS], unsigned long long &pts,
+                                               uint32_t &seg0)
+{
+    const uint32_t s = 1u << ls;
+    const double n2 = glide_blend_noise((unsigned)K);
+    LStep S;
+    lset_make(S, e, ls, mask);
+    unsigned ax[3];
+    mask_axes(mask, ax);
+    long long o[3];
+    uint32_t hi[3];
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+        o[j] = (long long)s * pick3(rs, ax[j]);
+        hi[j] = pick3(e, ax[j]) - 1;
+    }
+    auto term = [&](T xv, T pr, unsigned v) {
+        const double err = fabs((double)xv - (double)pr);
+        if (err < INFINITY) {
+            const double q = err / unit;
+            acc[v] += q < 4294967296.0 ? (unsigned long long)q : 4294967296ull;
+        }
+        if (BITS) bits[v] += glide_cost_bits(err, eb, n2);
+    };
+    for (uint32_t t = t1; t < S.total; t += dt) {
+        uint32_t lc[3];
+        lstep_point(S, t, lc);
+        const T *p = base + (lc[0] * rs[0] + lc[1] * rs[1] + lc[2]);
+        const T xv = *p;
+        if (is_fill(g, xv)) continue;
+        /* bl_open reads Rs of the last axis, and Rs (phase 3) and Rr of
+         * the earlier ones: with rs = sp those are Rs */
+        BRd<long long> Rs[3], Rl[3];
+#pragma unroll
+        for (int j = 0; j < K; j++) {
+            const uint32_t c = pick3(lc, ax[j]);
+            Rs[j] = brd_make(o[j], c, s, 0u, hi[j], sp);
+            if (K > 1 && j < K - 1) Rl[j] = brd_make(o[j], c, s, 0u, hi[j], (unsigned)GLIDE_SPLINE_LINEAR);
+        }
+        auto X = [&](long long off) { return p[off]; };
+        auto isf = [&](long long off) { return is_fill(g, p[off]); };
+        const T p0 = bl_open<T>((unsigned)K, Rs, Rs, sp, sp, FA, subst, X, isf);
+        term(xv, p0, GLIDE_BLEND_SPLINE_R);
+        if (two) {
+            const T p1 = K == 1 ? p0 : bl_open<T>((unsigned)K, Rs, Rl, sp, (unsigned)GLIDE_SPLINE_LINEAR, FA, subst, X, isf);
+            term(xv, p1, GLIDE_BLEND_LINEAR_R);
+        }
+        pts++;
+    }
+    seg0 += S.total;
+}
+
+/* grid: x = sample block x part, y = level (blog - y), the levels' chosen
+ * splines from tune_k. Costs both blends of every point of the level (all
+ * phases: the open-loop prediction needs no barrier) into st->bcost, and
+ * with BITS their estimate sums (glide_cost_bits) into st->bbits. Integer
+ * sums: any order gives the CPU's totals. SH as in choose_k. */
+template <class T, bool SH, bool BITS>
+__global__ void __launch_bounds__(GG_THREADS) blend_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ unsigned long long red[GG_THREADS / 32];
+    Box bx;
+    sample_box(g, k, blockIdx.x / parts, bx);
+    const uint32_t t0 = (blockIdx.x % parts) * blockDim.x + threadIdx.x, dt = parts * blockDim.x;
+    uint32_t e[3];
+    const uint32_t E = box_ext(bx, e);
+    const T *base = x + (bx.lo[0] * g.st[0] + bx.lo[1] * g.st[1] + bx.lo[2]);
+    long long rs[3] = {(long long)g.st[0], (long long)g.st[1], 1};
+    if (SH) {
+        T *sb = (T *)smem;
+        const Walk W = walk_make(e[1], e[2], E);
+        for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
+            uint32_t lx, ly, lz;
+            walk_point(W, t, lz, ly, lx);
+            sb[t] = base[lz * rs[0] + ly * rs[1] + lx];
+        }
+        __syncthreads();
+        base = sb;
+        rs[0] = (long long)e[1] * e[2];
+        rs[1] = e[2];
+    }
+    const unsigned l = g.blog - blockIdx.y;
+    const unsigned sp = st->lv.level_cfg[l - 1] & 3u;
+    const bool two = sp != GLIDE_SPLINE_LINEAR; /* else both blends are one */
+    const bool fa = st->lv.fill_aware;
+    const double unit = st->lv.unit, eb = st->lv.eb_abs;
+    const T subst = Bits<T>::from((typename Bits<T>::U)st->lv.subst_bits);
+    unsigned long long acc[GLIDE_NBLENDS] = {0, 0}, bits[GLIDE_NBLENDS] = {0, 0}, pts = 0;
+    const unsigned nsets = blend_nsets(g.eff_rank);
+    uint32_t seg0 = 0; /* as in tune_k: each set starts where the last one's threads left off */
+    for (unsigned m = 0; m < nsets; m++) {
+        const unsigned mask = blend_set(g.eff_rank, m), kk = (unsigned)__popc(mask);
+        const uint32_t t1 = (t0 + dt - seg0 % dt) % dt;
+#define GG_BLEND_COST(K, FA)                                                                                           \
+    blend_cost_set<T, BITS, K, FA>(g, base, rs, e, l - 1, mask, sp, two, unit, eb, subst, t1, dt, acc, bits, pts, seg0)
+        if (fa) {
+            if (kk == 1) GG_BLEND_COST(1, true);
+            else if (kk == 2) GG_BLEND_COST(2, true);
+            else GG_BLEND_COST(3, true);
+        } else {
+            if (kk == 1) GG_BLEND_COST(1, false);
+            else if (kk == 2) GG_BLEND_COST(2, false);
+            else GG_BLEND_COST(3, false);
+        }
+#undef GG_BLEND_COST
+    }
+#pragma unroll
+    for (int v = 0; v < GLIDE_NBLENDS; v++) {
+        const unsigned long long a = block_sum(acc[v], red);
+        if (threadIdx.x == 0 && a) atomicAdd((unsigned long long *)&st->bcost[l - 1][v], a);
+        if (BITS) {
+            const unsigned long long b = block_sum(bits[v], red);
+            if (threadIdx.x == 0 && b) atomicAdd((unsigned long long *)&st->bbits[l - 1][v], b);
+        }
+    }
+    if (BITS) {
+        const unsigned long long c = block_sum(pts, red);
+        if (threadIdx.x == 0 && c) atomicAdd((unsigned long long *)&st->bpts[l - 1], c);
+    }
+    if (last_block(&st->done[3])) blend_pick(g, BITS, st);
+}
+
 /* cpu/codec_tmpl.h: Lorenzo streams have alpha 1 and no level_cfg. Run by
  * the last block of choose_k to finish. */
 __device__ void choose_pick(const gg_grid &g, gg_state *st)
@@ -683,6 +928,7 @@ __device__ void choose_pick(const gg_grid &g, gg_state *st)
     st->lorenzo = glide_prefer_lorenzo(ei, el);
     if (!st->lorenzo) return;
     st->lv.alpha = 1.0;
+    st->lv.blended = 0;
     for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) {
         st->lv.level_eb[l] = l < g.blog ? st->lv.eb_abs : 0.0;
         st->lv.level_cfg[l] = 0;
@@ -723,7 +969,8 @@ __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, ui
     const double eb = st->lv.eb_abs;
     const T subst = Bits<T>::from((typename Bits<T>::U)st->lv.subst_bits);
     unsigned long long cost = 0, pts = 0;
-    if (blockIdx.y < g.blog) {
+    /* a blended level's sums came from blend_k (blend_pick adds the chosen one's) */
+    if (blockIdx.y < g.blog && !cfg_blended(g.eff_rank, st->lv.level_cfg[g.blog - blockIdx.y - 1])) {
         const unsigned l = g.blog - blockIdx.y;
         const uint32_t s = 1u << (l - 1);
         const unsigned cfg = st->lv.level_cfg[l - 1], spline = cfg & 3u;
@@ -748,7 +995,7 @@ __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, ui
                 pts++;
             }
         }
-    } else {
+    } else if (blockIdx.y == g.blog) {
         /* Lorenzo over the half-open block: box-local coordinates below B */
         const uint32_t B = 1u << g.blog;
         uint32_t o[3];
@@ -861,16 +1108,130 @@ __device__ __forceinline__ void hist_add(unsigned *hist, unsigned sy)
     if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) atomicAdd(&hist[sy], (unsigned)__popc(peers));
 }
 
+/* The points of one odd-axis mask (K axes, a1 < .. < aK) of a blended
+ * level in interp_sh_k's box (cpu/blend_tmpl.h blend_set, encode or
+ * decode): r and sb as there, w the level's residuals (NaN where a point
+ * is fill or fell back). K and FA are constants of each instance, and only
+ * the reads the phase uses are set (K = 1: Rs of a1; 2: Rs of a2, Rr of
+ * a1; 3: Rs of a3, Rr of a1 and a2), which keeps the registers down. */
+template <class T, int OP, bool FA, int K>
+__device__ __forceinline__ void blend_set_sh(const gg_grid &g, const Box &bx, const uint32_t e[3], const int ri[3],
+                                             T *r, T *w, uint16_t *sb, const DecodeIn &in, unsigned ls, unsigned mask,
+                                             unsigned sp, unsigned rs, T e2, double eb, T subst, uint32_t t0)
+{
+    const uint32_t s = 1u << ls;
+    const bool keep_d = mask == 5u; /* bl_closed: w keeps D there */
+    LStep S;
+    lset_make<true>(S, e, ls, mask);
+    unsigned ax[3];
+    mask_axes(mask, ax);
+    int o[3];
+    uint32_t hi[3];
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+        o[j] = (int)s * pick3(ri, ax[j]);
+        hi[j] = pick3(e, ax[j]) - 1;
+    }
+    for (uint32_t t = t0; t < S.total; t += blockDim.x) {
+        uint32_t lc[3];
+        lstep_point(S, t, lc);
+        const int lt = (int)(lc[0] * ri[0] + lc[1] * ri[1] + lc[2]);
+        T *rp = r + lt, *wp = w + lt;
+        const uint16_t *sq = sb + lt;
+        BRd<int> Rs[3], Rr[3];
+        Rs[K - 1] = brd_make(o[K - 1], pick3(lc, ax[K - 1]), s, 0u, hi[K - 1], sp);
+        if (K >= 2) Rr[0] = brd_make(o[0], pick3(lc, ax[0]), s, 0u, hi[0], rs);
+        if (K == 3) Rr[1] = brd_make(o[1], pick3(lc, ax[1]), s, 0u, hi[1], rs);
+        auto R = [&](int off) { return rp[off]; };
+        auto Wr = [&](int off) { return wp[off]; };
+        auto isf = [&](int off) { return sq[off] == GLIDE_SYM_FILL; };
+        T rv, wv = (T)NAN, pl;
+        bool bl;
+        if (OP == OP_ENCODE) {
+            const T xv = *rp;
+            unsigned sy;
+            if (is_fill(g, xv)) {
+                sy = GLIDE_SYM_FILL;
+                rv = subst;
+            } else {
+                const T p = bl_closed<T>((unsigned)K, Rs, Rr, sp, rs, FA, subst, R, Wr, isf, bl, pl);
+                int q = quantize(xv, p, e2, eb, &rv);
+                if (q >= 0) sy = (unsigned)q;
+                else {
+                    sy = GLIDE_SYM_OUTLIER;
+                    rv = isfinite(xv) ? xv : subst;
+                }
+                if (keep_d) wv = rv - pl;
+                else if (bl) wv = rv - p;
+            }
+            sb[lt] = (uint16_t)sy;
+        } else {
+            const unsigned sy = sb[lt];
+            if (sy == GLIDE_SYM_FILL) {
+                rv = subst;
+            } else {
+                const T p = bl_closed<T>((unsigned)K, Rs, Rr, sp, rs, FA, subst, R, Wr, isf, bl, pl);
+                if (sy < GLIDE_NQUANT) {
+                    rv = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+                } else {
+                    uint64_t gi = (bx.lo[0] + lc[0]) * g.st[0] + (bx.lo[1] + lc[1]) * g.st[1] + bx.lo[2] + lc[2];
+                    T v = outlier_at(in, gi, subst);
+                    rv = isfinite(v) ? v : subst;
+                }
+                if (keep_d) wv = rv - pl;
+                else if (bl) wv = rv - p;
+            }
+        }
+        *rp = rv;
+        *wp = wv;
+    }
+}
+
+/* One blended level (cpu/blend_tmpl.h blend_level) in interp_sh_k's box,
+ * phase by phase, a barrier after each. The sets of a phase are one index
+ * space (as tune_k's steps): each set starts where the last one's threads
+ * left off. */
+template <class T, int OP, bool FA>
+__device__ __forceinline__ void blend_level_sh(const gg_grid &g, const Box &bx, const uint32_t e[3], const int ri[3],
+                                               T *r, T *w, uint16_t *sb, const DecodeIn &in, unsigned ls,
+                                               unsigned cfg, T e2, double eb, T subst)
+{
+    const unsigned sp = cfg & 3u, rs = blend_rs(g.eff_rank, cfg);
+    const unsigned nsets = blend_nsets(g.eff_rank);
+    uint32_t seg0 = 0;
+    for (unsigned m = 0; m < nsets; m++) {
+        const unsigned mask = blend_set(g.eff_rank, m), kk = (unsigned)__popc(mask);
+        const uint32_t t0 = (threadIdx.x + blockDim.x - seg0 % blockDim.x) % blockDim.x;
+        if (kk == 1) blend_set_sh<T, OP, FA, 1>(g, bx, e, ri, r, w, sb, in, ls, mask, sp, rs, e2, eb, subst, t0);
+        else if (kk == 2) blend_set_sh<T, OP, FA, 2>(g, bx, e, ri, r, w, sb, in, ls, mask, sp, rs, e2, eb, subst, t0);
+        else blend_set_sh<T, OP, FA, 3>(g, bx, e, ri, r, w, sb, in, ls, mask, sp, rs, e2, eb, subst, t0);
+        uint32_t cnt = 1; /* the set's points (lset_make's total) */
+        for (unsigned a = 0; a < 3; a++) {
+            const uint32_t st = (mask >> a & 1u) ? (1u << ls) : 0u, last = e[a] - 1;
+            cnt *= st <= last ? ((last - st) >> (ls + 1)) + 1 : 0;
+        }
+        seg0 += cnt;
+        if (m + 1 == nsets || (unsigned)__popc(blend_set(g.eff_rank, m + 1)) != kk) { /* end of a phase */
+            seg0 = 0;
+            __syncthreads();
+        }
+    }
+}
+
 /* Interpolation with the whole closed box in shared memory: values
  * (encode: the input, overwritten in place by the reconstruction, since a
  * point is read as input only before its own step) and symbols. Global
- * memory is touched only by coalesced row-order passes. */
-template <class T, int OP, int NT, bool FA>
-__global__ void __launch_bounds__(NT)
+ * memory is touched only by coalesced row-order passes. BL: the chunk has
+ * blended levels (format 4): the level residuals w beside the values (E
+ * more elements), fill-awareness from lv (both kinds in one instance; FA
+ * unused). */
+template <class T, int OP, int NT, bool FA, bool BL>
+__global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
     interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate)
 {
     if (gate && st->lorenzo) return; /* GG_CHOSEN: Lorenzo was */
-    if (OP == OP_ENCODE && FA != (lv->fill_aware != 0)) return; /* launch_predict: the other one's chunk */
+    /* launch_predict: the other one's chunk */
+    if (OP == OP_ENCODE && (BL != (lv->blended != 0) || FA != (lv->fill_aware != 0))) return;
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
     Box bx;
@@ -879,7 +1240,8 @@ __global__ void __launch_bounds__(NT)
     uint32_t e[3];
     const uint32_t E = box_ext(bx, e);
     T *r = (T *)smem;
-    uint16_t *sb = (uint16_t *)(smem + (size_t)E * sizeof(T));
+    T *w = BL ? (T *)(smem + (size_t)E * sizeof(T)) : nullptr;
+    uint16_t *sb = (uint16_t *)(smem + (size_t)E * sizeof(T) * (BL ? 2 : 1));
     const long long rs[3] = {(long long)e[1] * e[2], (long long)e[2], 1};
     const T subst = Bits<T>::from((typename Bits<T>::U)lv->subst_bits);
     const double eb = lv->eb_abs;
@@ -933,8 +1295,12 @@ __global__ void __launch_bounds__(NT)
     for (unsigned l = g.blog; l >= 1; l--) {
         const uint32_t s = 1u << (l - 1);
         const unsigned cfg = lv->level_cfg[l - 1], spline = cfg & 3u;
-        const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
         const T e2 = (T)(2.0 * lv->level_eb[l - 1]);
+        if (BL && cfg_blended(g.eff_rank, cfg)) {
+            blend_level_sh<T, OP, FA>(g, bx, e, ri, r, w, sb, in, l - 1, cfg, e2, eb, subst);
+            continue;
+        }
+        const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
         for (unsigned j = 0; j < g.eff_rank; j++) {
             LStep S;
             lstep_make<true>(S, e, l - 1, ax, j);
@@ -1022,16 +1388,71 @@ __global__ void __launch_bounds__(NT)
     }
 }
 
+/* blend_level_sh in interp_k's global scratch (grid strides: r and w at
+ * the points' own indices; shared faces are written by both blocks, with
+ * the same values, as r is). */
+template <class T, int OP>
+__device__ __forceinline__ void blend_level_glob(const gg_grid &g, const Box &bx, const T *x, uint16_t *sym,
+                                                 const DecodeIn &in, T *y, unsigned *hist, T *r, T *w, uint64_t s,
+                                                 unsigned cfg, T e2, double eb, T subst, bool fa)
+{
+    const uint64_t B = 1ull << g.blog;
+    const unsigned sp = cfg & 3u, rs = blend_rs(g.eff_rank, cfg);
+    const unsigned nsets = blend_nsets(g.eff_rank);
+    const long long gst[3] = {(long long)g.st[0], (long long)g.st[1], 1};
+    for (unsigned m = 0; m < nsets; m++) {
+        const unsigned mask = blend_set(g.eff_rank, m), kk = (unsigned)__popc(mask);
+        const bool keep_d = mask == 5u; /* bl_closed: w keeps D there */
+        Step S;
+        set_make(S, bx, s, mask);
+        unsigned ax[3];
+        mask_axes(mask, ax);
+        long long o[3];
+        uint64_t lo[3], hi[3];
+        for (int j = 0; j < 3; j++) {
+            o[j] = (long long)s * pick3(gst, ax[j]);
+            lo[j] = pick3(bx.lo, ax[j]);
+            hi[j] = pick3(bx.hi, ax[j]);
+        }
+        for (uint32_t t = threadIdx.x; t < S.total; t += blockDim.x) {
+            uint64_t c[3];
+            step_point(S, t, c);
+            const uint64_t i = c[0] * g.st[0] + c[1] * g.st[1] + c[2];
+            const bool owned = c[0] < bx.lo[0] + B && c[1] < bx.lo[1] + B && c[2] < bx.lo[2] + B;
+            BRd<long long> Rs[3], Rr[3];
+#pragma unroll
+            for (int j = 0; j < 3; j++) {
+                const uint64_t cj = pick3(c, ax[j]);
+                Rs[j] = brd_make(o[j], cj, s, lo[j], hi[j], sp);
+                Rr[j] = brd_make(o[j], cj, s, lo[j], hi[j], rs);
+            }
+            T *rp = r + i, *wp = w + i;
+            auto R = [&](long long off) { return rp[off]; };
+            auto Wr = [&](long long off) { return wp[off]; };
+            auto isf = [&](long long off) {
+                return OP == OP_ENCODE ? is_fill(g, x[(long long)i + off]) : in.sym[(long long)i + off] == GLIDE_SYM_FILL;
+            };
+            const bool fill = OP == OP_ENCODE ? is_fill(g, x[i]) : in.sym[i] == GLIDE_SYM_FILL;
+            bool bl = false;
+            T pred = (T)0, pl = (T)0;
+            if (!fill) pred = bl_closed<T>(kk, Rs, Rr, sp, rs, fa, subst, R, Wr, isf, bl, pl);
+            visit<T, OP>(g, x, sym, in, y, hist, i, owned, pred, e2, eb, subst, rp);
+            *wp = fill ? (T)NAN : keep_d ? *rp - pl : bl ? *rp - pred : (T)NAN;
+        }
+        if (m + 1 == nsets || (unsigned)__popc(blend_set(g.eff_rank, m + 1)) != kk) __syncthreads(); /* end of a phase */
+    }
+}
+
 /* One thread block per anchor block, interpolation (docs/FORMAT.md §8):
  * the general path, with the reconstruction in global scratch, for boxes
  * too large for shared memory (anchor strides above the defaults). */
-template <class T, int OP, bool FA>
+template <class T, int OP, bool FA, bool BL>
 __global__ void __launch_bounds__(GG_THREADS)
     interp_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *rglob,
-             bool gate)
+             T *wglob, bool gate)
 {
     if (gate && st->lorenzo) return;
-    if (OP == OP_ENCODE && FA != (lv->fill_aware != 0)) return;
+    if (OP == OP_ENCODE && (BL != (lv->blended != 0) || FA != (lv->fill_aware != 0))) return;
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
     Box bx;
     block_box(g, blockIdx.x, bx);
@@ -1084,11 +1505,16 @@ __global__ void __launch_bounds__(GG_THREADS)
     }
     __syncthreads();
 
+    constexpr bool fa = FA;
     for (unsigned l = g.blog; l >= 1; l--) {
         const uint64_t s = 1ull << (l - 1);
         const unsigned cfg = lv->level_cfg[l - 1], spline = cfg & 3u;
-        const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
         const T e2 = (T)(2.0 * lv->level_eb[l - 1]);
+        if (BL && cfg_blended(g.eff_rank, cfg)) {
+            blend_level_glob<T, OP>(g, bx, x, sym, in, y, hist, rglob, wglob, s, cfg, e2, eb, subst, fa);
+            continue;
+        }
+        const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
         for (unsigned j = 0; j < g.eff_rank; j++) {
             Step S;
             step_make(S, bx, s, ax, j);
@@ -1102,7 +1528,7 @@ __global__ void __launch_bounds__(GG_THREADS)
                 T *rp = rv.at(c);
                 T pred;
                 if (OP == OP_DECODE && in.sym[i] >= GLIDE_NQUANT) pred = (T)0;
-                else if (FA) /* the grid's strides here: offsets from rp are offsets from i */
+                else if (fa) /* the grid's strides here: offsets from rp are offsets from i */
                     pred = ipredict_fa(rp, o1, pick3(c, d), s, pick3(bx.lo, d), pick3(bx.hi, d), spline, subst,
                                        [&](long long off) {
                                            return OP == OP_ENCODE ? is_fill(g, x[(long long)i + off])
@@ -1337,7 +1763,7 @@ static uint64_t n_samples(const gg_grid &g, uint64_t k)
     return m;
 }
 
-enum { BOX_TUNE, BOX_INTERP, BOX_LORENZO };
+enum { BOX_TUNE, BOX_INTERP, BOX_BLEND, BOX_LORENZO };
 /* largest dynamic shared memory a block may opt in to on this device
  * (64 KiB on Turing, 227 KiB on Hopper); the same for every call */
 static size_t shared_max(void)
@@ -1364,7 +1790,8 @@ static size_t box_bytes(const gg_grid &g, int kind)
         e *= ext;
     }
     size_t per = g.dtype == GLIDE_FLOAT64 ? 8 : 4;
-    if (kind == BOX_INTERP) per += 2;
+    if (kind == BOX_BLEND) per *= 2; /* the level residuals w */
+    if (kind == BOX_INTERP || kind == BOX_BLEND) per += 2;
     size_t limit = kind == BOX_LORENZO ? GG_SHARED_LIMIT : shared_max();
     return e * per <= limit ? (size_t)(e * per) : 0;
 }
@@ -1377,10 +1804,22 @@ static cudaError_t allow_shared(const void *kernel, size_t bytes)
     return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
 }
 
-extern "C" int gg_needs_global_r(gg_grid g, int method)
+/* blend: blended levels may occur (encoding rank 2 and 3) or do (decoding) */
+static bool may_blend(const gg_grid &g, int method, int blend)
+{
+    return method != GG_LORENZO && blend && g.eff_rank >= 2;
+}
+
+extern "C" int gg_needs_global_r(gg_grid g, int method, int blend)
 {
     return (method != GG_INTERP && box_bytes(g, BOX_LORENZO) == 0) ||
-           (method != GG_LORENZO && box_bytes(g, BOX_INTERP) == 0);
+           (method != GG_LORENZO && box_bytes(g, BOX_INTERP) == 0) ||
+           (may_blend(g, method, blend) && box_bytes(g, BOX_BLEND) == 0);
+}
+
+extern "C" int gg_needs_global_w(gg_grid g, int method, int blend)
+{
+    return may_blend(g, method, blend) && box_bytes(g, BOX_BLEND) == 0;
 }
 
 extern "C" cudaError_t gg_range_plan(const void *d_x, gg_grid g, int mode, double eb, double alpha_opt, int interp,
@@ -1415,12 +1854,15 @@ template <class T> using sample_kernel = void (*)(const T *, gg_grid, uint64_t, 
 
 template <class T>
 static cudaError_t launch_sample(sample_kernel<T> with_box, sample_kernel<T> without_box, const void *d_x, gg_grid g,
-                                 uint64_t k, unsigned rows, uint64_t whole, gg_state *d_st, cudaStream_t s)
+                                 uint64_t k, unsigned rows, uint64_t whole, gg_state *d_st, cudaStream_t s,
+                                 bool box_always = false)
 {
     const uint64_t m = n_samples(g, k);
     const unsigned parts = split_parts(m * rows, whole);
     const dim3 grid((unsigned)(m * parts), rows);
-    const size_t sh = parts == 1 ? box_bytes(g, BOX_TUNE) : 0;
+    /* box_always: every part loads the whole box (blend_k, whose open-loop
+     * stencils read each value many times) */
+    const size_t sh = parts == 1 || box_always ? box_bytes(g, BOX_TUNE) : 0;
     if (sh) {
         cudaError_t e = allow_shared((const void *)with_box, sh);
         if (e != cudaSuccess) return e;
@@ -1431,23 +1873,34 @@ static cudaError_t launch_sample(sample_kernel<T> with_box, sample_kernel<T> wit
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s)
+template <class T> static cudaError_t launch_tune(const void *d_x, gg_grid g, uint64_t k, int bits, gg_state *d_st,
+                                                  cudaStream_t s)
 {
     const unsigned n_ord = g.eff_rank == 3 ? 6 : g.eff_rank == 2 ? 2 : 1;
-    if (g.dtype == GLIDE_FLOAT64)
-        return launch_sample<double>(tune_k<double, true>, tune_k<double, false>, d_x, g, k, n_ord, 256, d_st, s);
-    return launch_sample<float>(tune_k<float, true>, tune_k<float, false>, d_x, g, k, n_ord, 256, d_st, s);
+    cudaError_t e = launch_sample<T>(tune_k<T, true>, tune_k<T, false>, d_x, g, k, n_ord, 256, d_st, s);
+    if (e != cudaSuccess || g.eff_rank < 2) return e;
+    /* format 4: the blends of each level with its chosen spline (rows
+     * cost one level of a box, as the predictor choice's) */
+    if (bits)
+        return launch_sample<T>(blend_k<T, true, true>, blend_k<T, false, true>, d_x, g, k, g.blog, 512, d_st, s, true);
+    return launch_sample<T>(blend_k<T, true, false>, blend_k<T, false, false>, d_x, g, k, g.blog, 512, d_st, s, true);
+}
+
+extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, int bits, gg_state *d_st, cudaStream_t s)
+{
+    if (g.dtype == GLIDE_FLOAT64) return launch_tune<double>(d_x, g, k, bits, d_st, s);
+    return launch_tune<float>(d_x, g, k, bits, d_st, s);
 }
 
 /* The interpolation kernels with format 3's stencils and without, one of
  * each or both: their registers differ (with the fill tests in the plain
  * kernel, 256^3 prediction took 234 -> 270 us and reconstruction 177 -> 210
  * on the H200). */
-template <class T, int OP, bool FA>
+template <class T, int OP, bool FA, bool BL>
 static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
-                                 DecodeIn in, T *y, T *r, bool gate, cudaStream_t s)
+                                 DecodeIn in, T *y, T *r, T *w, bool gate, cudaStream_t s)
 {
-    size_t sh = box_bytes(g, BOX_INTERP);
+    size_t sh = box_bytes(g, BL ? BOX_BLEND : BOX_INTERP);
     if (sh) {
         /* A block walks its levels step by step, with a barrier after
          * each: chunks with few blocks (64^3 has 64) leave most of the
@@ -1455,23 +1908,26 @@ static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, co
          * instantiations: the launch bound sets the register budget,
          * and the large one's would cost the many-block case occupancy. */
         const bool few = nb < 512;
-        const void *k = few ? (const void *)interp_sh_k<T, OP, GG_THREADS_MAX, FA>
-                            : (const void *)interp_sh_k<T, OP, GG_THREADS, FA>;
+        const void *k = few ? (const void *)interp_sh_k<T, OP, GG_THREADS_MAX, FA, BL>
+                            : (const void *)interp_sh_k<T, OP, GG_THREADS, FA, BL>;
         cudaError_t e = allow_shared(k, sh);
         if (e != cudaSuccess) return e;
-        if (few) interp_sh_k<T, OP, GG_THREADS_MAX, FA><<<nb, GG_THREADS_MAX, sh, s>>>(g, lv, x, sym, st, in, y, gate);
-        else interp_sh_k<T, OP, GG_THREADS, FA><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate);
+        if (few)
+            interp_sh_k<T, OP, GG_THREADS_MAX, FA, BL><<<nb, GG_THREADS_MAX, sh, s>>>(g, lv, x, sym, st, in, y, gate);
+        else interp_sh_k<T, OP, GG_THREADS, FA, BL><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate);
     } else {
-        interp_k<T, OP, FA><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, gate);
+        interp_k<T, OP, FA, BL><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, w, gate);
     }
     return cudaGetLastError();
 }
 
 /* fa: format 3's stencils (1) or not (0), or -1 (encoding: the range scan
- * decides on the device, so both run and one returns at once) */
+ * decides on the device, so both run and one returns at once). bl: the
+ * same for blended levels (format 4): encoding at rank 2 and 3 launches
+ * all four, the range scan and tuning decide which one works. */
 template <class T, int OP>
-static cudaError_t launch_predict(gg_grid g, int method, int fa, const gg_levels *lv, const T *x, uint16_t *sym,
-                                  gg_state *st, DecodeIn in, T *y, T *r, cudaStream_t s)
+static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const gg_levels *lv, const T *x,
+                                  uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *r, T *w, cudaStream_t s)
 {
     unsigned nb = (unsigned)n_blocks(g);
     /* GG_CHOSEN launches both; the one not chosen returns at once */
@@ -1483,35 +1939,45 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, const gg_levels
     }
     if (method != GG_LORENZO) {
         cudaError_t e;
-        if (fa != 1 && (e = launch_interp<T, OP, false>(g, nb, lv, x, sym, st, in, y, r, gate, s)) != cudaSuccess)
+        if (g.eff_rank < 2) bl = 0;
+        if (bl != 1 && fa != 1 &&
+            (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess)
             return e;
-        if (fa != 0 && (e = launch_interp<T, OP, true>(g, nb, lv, x, sym, st, in, y, r, gate, s)) != cudaSuccess)
+        if (bl != 1 && fa != 0 &&
+            (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess)
+            return e;
+        if (bl != 0 && fa != 1 &&
+            (e = launch_interp<T, OP, false, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess)
+            return e;
+        if (bl != 0 && fa != 0 &&
+            (e = launch_interp<T, OP, true, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess)
             return e;
     }
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r,
-                                 cudaStream_t s)
+                                 void *d_w, cudaStream_t s)
 {
     DecodeIn in = {};
     if (g.dtype == GLIDE_FLOAT64)
-        return launch_predict<double, OP_ENCODE>(g, method, -1, &d_st->lv, (const double *)d_x, d_sym, d_st, in, NULL,
-                                                 (double *)d_r, s);
-    return launch_predict<float, OP_ENCODE>(g, method, -1, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
-                                            (float *)d_r, s);
+        return launch_predict<double, OP_ENCODE>(g, method, -1, -1, &d_st->lv, (const double *)d_x, d_sym, d_st, in,
+                                                 NULL, (double *)d_r, (double *)d_w, s);
+    return launch_predict<float, OP_ENCODE>(g, method, -1, -1, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
+                                            (float *)d_r, (float *)d_w, s);
 }
 
-extern "C" cudaError_t gg_decode(gg_grid g, int method, int fill_aware, const gg_state *d_st, const uint16_t *d_sym,
-                                 const uint32_t *d_pos, const uint8_t *d_anchors, const uint8_t *d_outliers,
-                                 uint64_t n_outliers, void *d_y, void *d_r, uint32_t *d_err, cudaStream_t s)
+extern "C" cudaError_t gg_decode(gg_grid g, int method, int fill_aware, int blend, const gg_state *d_st,
+                                 const uint16_t *d_sym, const uint32_t *d_pos, const uint8_t *d_anchors,
+                                 const uint8_t *d_outliers, uint64_t n_outliers, void *d_y, void *d_r, void *d_w,
+                                 uint32_t *d_err, cudaStream_t s)
 {
     DecodeIn in = {d_sym, d_pos, d_anchors, d_outliers, n_outliers, d_err};
     if (g.dtype == GLIDE_FLOAT64)
-        return launch_predict<double, OP_DECODE>(g, method, fill_aware, &d_st->lv, NULL, NULL, NULL, in,
-                                                 (double *)d_y, (double *)d_r, s);
-    return launch_predict<float, OP_DECODE>(g, method, fill_aware, &d_st->lv, NULL, NULL, NULL, in, (float *)d_y,
-                                            (float *)d_r, s);
+        return launch_predict<double, OP_DECODE>(g, method, fill_aware, blend, &d_st->lv, NULL, NULL, NULL, in,
+                                                 (double *)d_y, (double *)d_r, (double *)d_w, s);
+    return launch_predict<float, OP_DECODE>(g, method, fill_aware, blend, &d_st->lv, NULL, NULL, NULL, in,
+                                            (float *)d_y, (float *)d_r, (float *)d_w, s);
 }
 
 extern "C" cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s)

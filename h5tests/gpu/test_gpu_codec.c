@@ -86,6 +86,7 @@ static const char *golden_dir;
 static int write_golden; /* compare() also saves input, stream and output */
 static int auto_lorenzo, auto_interp; /* GLIDE_PRED_AUTO streams by the method chosen */
 static int plans[GLIDE_GPU_PLAN_KINDS]; /* compressed chunks by GLIDE_GPU_PLAN_* */
+static int blended; /* GPU streams with a blended level (format 4) */
 
 /* One comparison. Returns the GPU stream (malloc'd) for further use. */
 static uint8_t *compare(const char *name, const glide_params *p, const void *x, size_t *out_len)
@@ -131,6 +132,7 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
           glide_is_error(dc) ? glide_error_name(dc) : "ok", glide_is_error(dg) ? glide_error_name(dg) : "ok");
     double e = max_err(x, yg, n, esz == 8);
     CHECK(e >= 0 && e <= h.eb_abs, "%s: GPU output within the bound (max err %.3g, eb %.3g)", name, e, h.eb_abs);
+    blended += h.format_version == GLIDE_FORMAT_BLEND;
     if (p->predictor == GLIDE_PRED_AUTO) {
         auto_lorenzo += h.method == GLIDE_METHOD_LORENZO;
         auto_interp += h.method == GLIDE_METHOD_INTERP;
@@ -233,6 +235,71 @@ typedef struct {
     int rank;
     uint64_t dims[4];
 } shape;
+
+/* Format 4 decoding of every blend: CPU streams with every level blended
+ * (force_blend, each residual spline), decoded by both backends; shapes
+ * whose boxes fit shared memory and (block_log2 5) those that do not. */
+static void blend_decode(void)
+{
+    static const shape shapes[] = {{"65x130", 2, {65, 130}}, {"33x20x47", 3, {33, 20, 47}}, {"40^3", 3, {40, 40, 40}}};
+    char name[256];
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+        const shape *sh = &shapes[si];
+        if (race && si != 1) continue;
+        uint64_t n = 1;
+        for (int i = 0; i < sh->rank; i++) n *= sh->dims[i];
+        uint64_t n2 = sh->dims[sh->rank - 1], n1 = sh->rank > 1 ? sh->dims[sh->rank - 2] : 1, n0 = n / (n1 * n2);
+        for (int f64 = 0; f64 <= 1; f64++)
+            for (int fill = 0; fill <= 1; fill++) {
+                const size_t esz = f64 ? 8 : 4;
+                void *x = malloc(n * esz), *yc = malloc(n * esz), *yg = malloc(n * esz);
+                for (uint64_t i = 0; i < n; i++) {
+                    double v = smooth(i, n0, n1, n2);
+                    if (fill && (i % 13 == 4 || (i / 97) % 11 == 3)) v = -999.0;
+                    if (fill && i % 151 == 7) v = NAN;
+                    if (f64) ((double *)x)[i] = v;
+                    else ((float *)x)[i] = (float)v;
+                }
+                for (int force = 1; force <= GLIDE_NBLENDS; force++)
+                    for (int bv = 0; bv < 2; bv++) {
+                        if (quick && bv) continue;
+                        glide_params p;
+                        glide_params_init(&p, f64 ? GLIDE_FLOAT64 : GLIDE_FLOAT32, (unsigned)sh->rank, sh->dims);
+                        p.eb = 1e-3;
+                        p.predictor = GLIDE_PRED_INTERP;
+                        if (bv) p.block_log2 = 5; /* the global-memory path */
+                        if (fill) {
+                            p.has_fill = 1;
+                            p.fill_bits = f64 ? 0xC08F380000000000ull : 0xC479C000u; /* -999 */
+                        }
+                        glide_encode_opts o = glide_default_encode_opts();
+                        o.force_blend = force;
+                        size_t cap = glide_compress_bound(&p);
+                        uint8_t *sc = malloc(cap);
+                        size_t lc = glide_cpu_compress(&p, &o, x, sc, cap);
+                        snprintf(name, sizeof name, "blend %s %s fill%d force%d blog%u", sh->tag, f64 ? "f64" : "f32", fill,
+                                 force, p.block_log2);
+                        glide_header h;
+                        glide_layout lay;
+                        CHECK(!glide_is_error(lc) && !glide_is_error(glide_header_read(sc, lc, &h, &lay)) &&
+                                  h.format_version == GLIDE_FORMAT_BLEND,
+                              "%s: the CPU writes format 4", name);
+                        if (!glide_is_error(lc) && h.format_version == GLIDE_FORMAT_BLEND) {
+                            size_t dc = glide_decompress_with(GLIDE_BACKEND_CPU, sc, lc, yc, n * esz);
+                            size_t dg = glide_gpu_decompress(&h, &lay, sc, lc, yg);
+                            CHECK(dc == n * esz && !glide_is_error(dg) && memcmp(yc, yg, n * esz) == 0,
+                                  "%s: GPU decode equals CPU decode bit for bit (cpu %s, gpu %s)", name,
+                                  glide_is_error(dc) ? glide_error_name(dc) : "ok",
+                                  glide_is_error(dg) ? glide_error_name(dg) : "ok");
+                        }
+                        free(sc);
+                    }
+                free(x);
+                free(yc);
+                free(yg);
+            }
+    }
+}
 
 static void synthetic(void)
 {
@@ -550,9 +617,12 @@ int main(int argc, char **argv)
     dict_versions();
     graph_replay();
     synthetic();
+    blend_decode();
     if (fdir) fields(fdir);
     if (big) large();
     printf("predictor choice (auto): %d streams interpolation, %d Lorenzo\n", auto_interp, auto_lorenzo);
+    printf("blended levels (format 4): %d GPU streams\n", blended);
+    if (!quick) CHECK(blended > 0, "tuning blended levels in some GPU streams");
     if (fdir) CHECK(auto_interp > 0 && auto_lorenzo > 0, "the real fields exercise both choices of the auto predictor");
     printf("entropy plans: %d by the device, %d RAW by the device, %d custom-book candidates by the host, %d by the host, "
            "%d disagreed\n",
