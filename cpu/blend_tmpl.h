@@ -167,10 +167,14 @@ fallback:
     return *pl = FN(bl_1d)(g, fa, r, sym, i, P, L, s, sp, subst);
 }
 
-/* Open loop (tuning, the predictor choice): the same prediction from the
- * original values x alone, each residual w(Q) = x(Q) - pb(Q) evaluated on
- * the spot (NaN where Q is fill or fell back). */
-static T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, uint64_t s,
+/* Open loop, as FORMAT.md §11.2 defines it for tuning and the predictor
+ * choice: the same prediction from the original values x alone, each
+ * residual w(Q) = x(Q) - pb(Q) evaluated on the spot (NaN where Q is fill
+ * or fell back). The encoder computes the same values phase by phase with
+ * a residual scratch (blend_set's open-loop ops); this recursive form is
+ * the reference that h5tests/gpu/test_blend_host.cu holds both backends'
+ * open loops to. */
+static inline T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, uint64_t s,
                      unsigned sp, unsigned rs, T subst, int *bl);
 
 /* wx of the point j that differs from P only along P's odd axis `drop`:
@@ -196,7 +200,7 @@ static inline T FN(bl_open_w)(const glide_grid *g, const int fa, const T *x, siz
     return bl ? x[j] - p : (T)NAN;
 }
 
-static T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, uint64_t s,
+static inline T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, uint64_t s,
                      unsigned sp, unsigned rs, T subst, int *bl)
 {
     *bl = 1;
@@ -266,9 +270,13 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
                     if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
                     w[i] = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
                 } else {
+                    /* open loop: the closed loop's stencils on x, with the
+                     * residuals wx = x - pb kept in the scratch w phase by
+                     * phase (bl_open's values, without its recursion) */
                     T xv = x[i];
-                    if (FN(is_fill)(g, xv)) continue;
-                    T p = FN(bl_open)(g, fa, x, i, &P, s, sp, rs, subst, &bl);
+                    if (FN(is_fill)(g, xv)) { w[i] = (T)NAN; continue; }
+                    T pl, p = FN(bl_predict)(g, fa, x, w, NULL, i, &P, s, sp, rs, subst, &bl, &pl);
+                    w[i] = keep_d ? xv - pl : bl ? xv - p : (T)NAN;
                     if (op == OP_TUNE) {
                         *sum += FN(tune_term)(xv, p, unit);
                     } else {
@@ -282,9 +290,10 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
 }
 
 /* One blended level over a closed box, phase by phase: encode or decode
- * (closed loop, w the grid-sized residual scratch), or OP_BITS / OP_TUNE
- * sums of the open-loop errors into acc[0] (points into acc[1] for
- * OP_BITS). op and fa are compile-time constants at every call site. */
+ * (closed loop), or OP_BITS / OP_TUNE sums of the open-loop errors into
+ * acc[0] (points into acc[1] for OP_BITS); w the grid-sized residual
+ * scratch either way. op and fa are compile-time constants at every call
+ * site. */
 static inline __attribute__((always_inline)) void
 FN(blend_level)(const glide_grid *g, const int op, const int fa, const T *x, T *r, T *w, uint16_t *sym,
                 const FN(box) *bx, uint64_t s, unsigned cfg, T e2, double eb, double unit, T subst, uint64_t acc[2])

@@ -37,10 +37,10 @@ static int FN(any_blended)(const glide_grid *g, const uint8_t *level_cfg)
 
 /* GLIDE_PRED_AUTO: both predictors' estimated cost on the tuning sample,
  * from the original values (common/cost.h). */
-static int FN(prefer_interp)(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb, T subst)
+static int FN(prefer_interp)(const glide_grid *g, const T *x, T *w, const uint8_t *level_cfg, double eb, T subst)
 {
     uint64_t ei[2], el[2];
-    FN(glide_interp_estimate)(g, x, level_cfg, eb, subst, ei);
+    FN(glide_interp_estimate)(g, x, w, level_cfg, eb, subst, ei);
     FN(glide_lorenzo_estimate)(g, x, eb, subst, el);
     return !glide_prefer_lorenzo(ei, el);
 }
@@ -84,18 +84,17 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
                                                                : GLIDE_TUNE_BLEND;
         /* cost unit: 2^-24 of the range, so float errors keep their resolution */
         double unit = range > 0 && range <= DBL_MAX ? range * 0x1p-24 : 1.0;
-        FN(glide_interp_tune)(&g, x, unit, subst, h->level_cfg);
-        if (p->predictor == GLIDE_PRED_AUTO) interp = FN(prefer_interp)(&g, x, h->level_cfg, eb_abs, subst);
+        /* w: the blends' residuals, open loop in tuning, then the real pass's */
+        if (g.blend && g.eff_rank >= 2 && !(w = malloc(n * sizeof(T)))) goto done;
+        FN(glide_interp_tune)(&g, x, w, unit, subst, h->level_cfg);
+        if (p->predictor == GLIDE_PRED_AUTO) interp = FN(prefer_interp)(&g, x, w, h->level_cfg, eb_abs, subst);
         if (!interp) memset(h->level_cfg, 0, sizeof h->level_cfg);
     }
     if (interp) {
         double level_eb[GLIDE_MAX_LEVELS];
         h->method = GLIDE_METHOD_INTERP;
         if (g.fill_aware) h->format_version = GLIDE_FORMAT_FILL_AWARE;
-        if (FN(any_blended)(&g, h->level_cfg)) {
-            h->format_version = GLIDE_FORMAT_BLEND;
-            if (!(w = malloc(n * sizeof(T)))) goto done;
-        }
+        if (FN(any_blended)(&g, h->level_cfg)) h->format_version = GLIDE_FORMAT_BLEND; /* w allocated above */
         h->alpha = o->alpha >= 1.0 ? o->alpha : glide_level_alpha(range > 0 ? eb_abs / range : 1.0);
         glide_level_bounds(eb_abs, h->alpha, blog, level_eb);
         FN(glide_interp_encode)(&g, x, r, w, sym, h->level_cfg, level_eb, eb_abs, subst);

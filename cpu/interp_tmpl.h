@@ -279,7 +279,7 @@ FN(tune_step)(const glide_grid *g, const T *x, const FN(box) *bx, uint64_t s, un
  * steps for the best spline as they first appear (a 3-D level has 12
  * distinct steps against 24 in 8 candidates). Sums of integers, so the
  * costs, and the choices, are those of costing every candidate whole. */
-void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, T subst, uint8_t *level_cfg)
+void FN(glide_interp_tune)(const glide_grid *g, const T *x, T *w, double unit, T subst, uint8_t *level_cfg)
 {
     FN(box) bx;
     glide_sample_lattice lat;
@@ -345,8 +345,8 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, T subst
             for (uint64_t b = 0; b < lat.count; b++) {
                 glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
                 if (g->fill_aware)
-                    FN(blend_level)(&gs, OP_TUNE, 1, x + sl * se, NULL, NULL, NULL, &bx, s, cfg, 0, 0, unit, subst, acc);
-                else FN(blend_level)(&gs, OP_TUNE, 0, x + sl * se, NULL, NULL, NULL, &bx, s, cfg, 0, 0, unit, subst, acc);
+                    FN(blend_level)(&gs, OP_TUNE, 1, x + sl * se, NULL, w + sl * se, NULL, &bx, s, cfg, 0, 0, unit, subst, acc);
+                else FN(blend_level)(&gs, OP_TUNE, 0, x + sl * se, NULL, w + sl * se, NULL, &bx, s, cfg, 0, 0, unit, subst, acc);
             }
             if (acc[0] < best) { best = acc[0]; best_cfg = cfg; }
         }
@@ -356,7 +356,7 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, double unit, T subst
 
 /* Estimated size of the sample blocks under the tuned interpolation, in
  * glide_cost_bits per point: est[0] the sum, est[1] the points. */
-void FN(glide_interp_estimate)(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb, T subst,
+void FN(glide_interp_estimate)(const glide_grid *g, const T *x, T *w, const uint8_t *level_cfg, double eb, T subst,
                                uint64_t est[2])
 {
     est[0] = est[1] = 0;
@@ -372,10 +372,10 @@ void FN(glide_interp_estimate)(const glide_grid *g, const T *x, const uint8_t *l
         for (unsigned l = g->blog; l >= 1; l--)
             if (glide_cfg_blended(g->eff_rank, level_cfg[l - 1])) {
                 if (g->fill_aware)
-                    FN(blend_level)(&gs, OP_BITS, 1, x + sl * se, NULL, NULL, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1],
+                    FN(blend_level)(&gs, OP_BITS, 1, x + sl * se, NULL, w + sl * se, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1],
                                     0, eb, 0, subst, est);
                 else
-                    FN(blend_level)(&gs, OP_BITS, 0, x + sl * se, NULL, NULL, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1],
+                    FN(blend_level)(&gs, OP_BITS, 0, x + sl * se, NULL, w + sl * se, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1],
                                     0, eb, 0, subst, est);
             } else if (g->fill_aware)
                 FN(interp_level)(&gs, OP_BITS, 1, x + sl * se, NULL, NULL, &bx, 1ull << (l - 1), level_cfg[l - 1], 0, eb,

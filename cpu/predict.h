@@ -66,8 +66,9 @@ void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint
     size_t glide_outliers_place_##SFX(const glide_grid *g, const uint16_t *sym, uint64_t n, const T *out, uint64_t n_out, \
                                       T *r, T subst);                                                   \
     void glide_fixup_##SFX(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill);               \
-    void glide_interp_tune_##SFX(const glide_grid *g, const T *x, double unit, T subst, uint8_t *level_cfg);                  \
-    void glide_interp_estimate_##SFX(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb, T subst, uint64_t est[2]); \
+    void glide_interp_tune_##SFX(const glide_grid *g, const T *x, T *w, double unit, T subst, uint8_t *level_cfg);            \
+    void glide_interp_estimate_##SFX(const glide_grid *g, const T *x, T *w, const uint8_t *level_cfg, double eb, T subst,     \
+                                     uint64_t est[2]);                                                                      \
     void glide_lorenzo_estimate_##SFX(const glide_grid *g, const T *x, double eb, T subst, uint64_t est[2]); \
     void glide_interp_encode_##SFX(const glide_grid *g, const T *x, T *r, T *w, uint16_t *sym,         \
                                    const uint8_t *level_cfg, const double *level_eb, double eb, T subst); \
