@@ -420,7 +420,7 @@ static void table_dict(void)
  * view is the same values given as that merged 3-D shape. */
 static void table_stack(void)
 {
-    printf("\n### Chunks of more than three axes: merged grid (format 1) vs slabs apart (format 2) (CR, REL bound, whole field)\n\n");
+    printf("\n### Chunks of more than three axes: merged grid (format 1) vs slabs apart (format 2) (CR, REL bound, whole field, no blended levels)\n\n");
     printf("| field | dims | bound | interp merged | interp slabs | Lorenzo merged | Lorenzo slabs | default merged | default slabs |\n");
     printf("|---|---|---|---|---|---|---|---|---|\n");
     int any = 0;
@@ -449,6 +449,7 @@ static void table_stack(void)
                 for (int slabs = 0; slabs < 2; slabs++) {
                     config c = base_config(bounds[b]);
                     c.p.predictor = preds[p];
+                    c.o.no_blend = 1; /* format 2's own effect (blends: table_blend) */
                     printf(" %.2f |", run(slabs ? f : &merged, &c, 0).cr);
                 }
             printf("\n");
@@ -463,7 +464,7 @@ static void table_stack(void)
  * fields that hold exact zeros. Whole field as one chunk. */
 static void table_fill(void)
 {
-    printf("\n### Fill points: format 1's substitute vs format 3's fill-aware stencils (CR, REL bound, whole field)\n\n");
+    printf("\n### Fill points: format 1's substitute vs format 3's fill-aware stencils (CR, REL bound, whole field, no blended levels)\n\n");
     printf("Fill: the field's own fill value, or HDF5's default 0 (recorded by the filter for every dataset) where the\n"
            "field holds exact zeros. `interp f1` = interpolation with the substitute standing in for fill neighbours\n"
            "(what GLIDE 1.2 wrote), `interp f3` = the stencils leave them out (format 3).\n\n");
@@ -485,6 +486,7 @@ static void table_fill(void)
                 config c = base_config(bounds[b]);
                 c.p.predictor = k < 2 ? GLIDE_PRED_INTERP : k == 2 ? GLIDE_PRED_LORENZO : GLIDE_PRED_AUTO;
                 c.o.no_fill_aware = k == 0 || k == 3;
+                c.o.no_blend = 1; /* format 3's own effect (blends: table_blend) */
                 result r = run(&f, &c, 0);
                 cr[k] = r.cr;
                 if (k == 4) ra = r;
