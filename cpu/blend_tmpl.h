@@ -14,7 +14,7 @@ typedef struct {
     int hc, ha, hd;
 } glide_reads;
 
-static inline glide_reads glide_reads_at(uint64_t c, uint64_t s, uint64_t lo, uint64_t hi, size_t st, unsigned t)
+static inline __attribute__((always_inline)) glide_reads glide_reads_at(uint64_t c, uint64_t s, uint64_t lo, uint64_t hi, size_t st, unsigned t)
 {
     const int cub = t != GLIDE_SPLINE_LINEAR;
     glide_reads R = {(size_t)s * st, c + s <= hi, cub && c >= lo + 3 * s, cub && c + 3 * s <= hi};
@@ -59,7 +59,7 @@ static inline void glide_set_lattice(const uint64_t lo[3], uint64_t s, unsigned 
 }
 
 /* Odd axis j of P is grid axis a at coordinate c. */
-static inline void glide_bpoint_axis(glide_bpoint *P, unsigned j, unsigned a, uint64_t c, const uint64_t n[3],
+static inline __attribute__((always_inline)) void glide_bpoint_axis(glide_bpoint *P, unsigned j, unsigned a, uint64_t c, const uint64_t n[3],
                                      const size_t st[3], uint64_t B, uint64_t s, unsigned sp, unsigned rs)
 {
     uint64_t lo = c & ~(B - 1), nd1 = n[a] - 1, hi = lo + B < nd1 ? lo + B : nd1;
@@ -68,7 +68,12 @@ static inline void glide_bpoint_axis(glide_bpoint *P, unsigned j, unsigned a, ui
     P->lo[j] = lo;
     P->hi[j] = hi;
     P->Rs[j] = glide_reads_at(c, s, lo, hi, st[a], sp);
-    P->Rr[j] = glide_reads_at(c, s, lo, hi, st[a], rs);
+    /* rs is sp or linear: the same reads, or the two nearest only */
+    if (rs == sp) P->Rr[j] = P->Rs[j];
+    else {
+        P->Rr[j] = P->Rs[j];
+        P->Rr[j].ha = P->Rr[j].hd = 0;
+    }
 }
 #endif
 
@@ -124,6 +129,41 @@ static inline __attribute__((always_inline)) int FN(bl_loc_nan)(const T loc[7], 
         if ((R)->hd) { j_ = (i) + 3 * (R)->o1; (loc)[6] = (EXPR_OF_J); }                                               \
     } while (0)
 
+/* The values an operator reads at i, as four scalars (0 where not read):
+ * the closed loop's residual gathers stay in registers. */
+typedef struct { T m3, m1, p1, p3; } FN(quad);
+
+static inline __attribute__((always_inline)) FN(quad) FN(bl_quad)(const T *v, size_t i, const glide_reads *R)
+{
+    FN(quad) q = {(T)0, v[i - R->o1], (T)0, (T)0};
+    if (R->hc) q.p1 = v[i + R->o1];
+    if (R->ha) q.m3 = v[i - 3 * R->o1];
+    if (R->hd) q.p3 = v[i + 3 * R->o1];
+    return q;
+}
+
+static inline __attribute__((always_inline)) int FN(bl_quad_nan)(FN(quad) q, const glide_reads *R)
+{
+    return q.m1 != q.m1 || (R->hc && q.p1 != q.p1) || (R->ha && q.m3 != q.m3) || (R->hd && q.p3 != q.p3);
+}
+
+/* interp_form on the gathered values (c - s always counts): the same
+ * operations in the same order */
+static inline __attribute__((always_inline)) T FN(bl_quad_op)(FN(quad) q, const glide_reads *R, unsigned t)
+{
+    if (R->hc) {
+        const T b = q.m1, cc = q.p1;
+        if (R->ha && R->hd) {
+            if (t == GLIDE_SPLINE_CUBIC_NAK) return ((b + cc) * (T)9 - (q.m3 + q.p3)) * (T)0.0625;
+            return ((b + cc) * (T)23 - (q.m3 + q.p3) * (T)3) * (T)(1.0 / 40.0);
+        }
+        if (R->ha) return (b * (T)6 + cc * (T)3 - q.m3) * (T)0.125;
+        if (R->hd) return (cc * (T)6 + b * (T)3 - q.p3) * (T)0.125;
+        return (b + cc) * (T)0.5;
+    }
+    return R->ha ? q.m1 * (T)1.5 - q.m3 * (T)0.5 : q.m1;
+}
+
 /* Phase 1's prediction (and every fallback's): the level's 1-D stencil along
  * odd axis j of P. */
 static inline __attribute__((always_inline)) T FN(bl_1d)(const glide_grid *g, const int fa, const T *r, const uint16_t *sym, size_t i,
@@ -146,21 +186,20 @@ static inline __attribute__((always_inline)) T FN(bl_1d)(const glide_grid *g, co
  * value, since where it is read Q was blended or fell back to the plain
  * stencil along a3 (a fill read would have made P fall back too). */
 static inline __attribute__((always_inline)) T FN(bl_predict)(const glide_grid *g, const int fa, const T *r, const T *w, const uint16_t *sym,
-                               size_t i, const glide_bpoint *P, uint64_t s, unsigned sp, unsigned rs, T subst, int *bl, T *pl)
+                               size_t i, const glide_bpoint *P, uint64_t s, unsigned sp, unsigned rs, T subst, int nan_seen,
+                               int *bl, T *pl)
 {
     *bl = 1;
     if (P->k == 1) return *pl = FN(bl_1d)(g, fa, r, sym, i, P, 0, s, sp, subst);
     const unsigned L = P->k - 1; /* the last odd axis */
-    T wl[7] = {0};
     if (fa && FN(bl_reads_fill)(g, r, sym, i, &P->Rs[L])) goto fallback;
-    GLIDE_BL_GATHER(wl, &P->Rr[0], i, w[j_]);
-    if (FN(bl_loc_nan)(wl, &P->Rr[0])) goto fallback;
-    if (P->k == 2) return (*pl = FN(bl_op)(r, i, &P->Rs[1], sp)) + FN(bl_op_loc)(wl, &P->Rr[0], rs);
+    const FN(quad) wq = FN(bl_quad)(w, i, &P->Rr[0]);
+    if (nan_seen && FN(bl_quad_nan)(wq, &P->Rr[0])) goto fallback;
+    if (P->k == 2) return (*pl = FN(bl_op)(r, i, &P->Rs[1], sp)) + FN(bl_quad_op)(wq, &P->Rr[0], rs);
+    if (fa && FN(bl_d_fill)(g, r, sym, i, P)) goto fallback;
     {
-        T dl[7] = {0};
-        if (fa && FN(bl_d_fill)(g, r, sym, i, P)) goto fallback;
-        GLIDE_BL_GATHER(dl, &P->Rr[1], i, w[j_]); /* D, kept in w (above) */
-        return (FN(bl_op)(r, i, &P->Rs[2], sp) + FN(bl_op_loc)(dl, &P->Rr[1], rs)) + FN(bl_op_loc)(wl, &P->Rr[0], rs);
+        const FN(quad) dq = FN(bl_quad)(w, i, &P->Rr[1]); /* D, kept in w (above) */
+        return (FN(bl_op)(r, i, &P->Rs[2], sp) + FN(bl_quad_op)(dq, &P->Rr[1], rs)) + FN(bl_quad_op)(wq, &P->Rr[0], rs);
     }
 fallback:
     *bl = 0;
@@ -236,8 +275,12 @@ static inline void FN(bl_splines)(const glide_grid *g, unsigned cfg, unsigned *s
 static inline __attribute__((always_inline)) void
 FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K, const T *x, T *r, T *w, uint16_t *sym,
               const FN(box) *bx, uint64_t s, unsigned mask, unsigned sp, unsigned rs, T e2, double eb, double unit,
-              T subst, uint64_t *sum, uint64_t *pts)
+              T subst, uint64_t *sum, uint64_t *pts, int *nan_seen)
 {
+    /* *nan_seen: a NaN residual was written in this level (fill points, a
+     * fallback, or arithmetic); until then no read can find one, so the
+     * NaN tests are skipped (same predictions) */
+    int ns = *nan_seen;
     const uint64_t B = 1ull << g->blog;
     const size_t s0 = g->st[0], s1 = g->st[1];
     const unsigned j1 = mask & 1u, j2 = j1 + (mask >> 1 & 1u); /* P's index of axes 1 and 2 */
@@ -257,26 +300,32 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
                 int bl;
                 if (op == OP_ENCODE) {
                     T xv = x[i], rv;
-                    if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; w[i] = (T)NAN; continue; }
-                    T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, &bl, &pl);
+                    if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; w[i] = (T)NAN; ns = 1; continue; }
+                    T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, ns, &bl, &pl);
                     int q = FN(quantize)(xv, p, e2, eb, &rv);
                     if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
                     else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
-                    w[i] = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
+                    const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
+                    w[i] = wv;
+                    ns |= wv != wv;
                 } else if (op == OP_DECODE) {
                     unsigned sy = sym[i];
-                    if (sy == GLIDE_SYM_FILL) { r[i] = subst; w[i] = (T)NAN; continue; }
-                    T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, &bl, &pl);
+                    if (sy == GLIDE_SYM_FILL) { r[i] = subst; w[i] = (T)NAN; ns = 1; continue; }
+                    T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, ns, &bl, &pl);
                     if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
-                    w[i] = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
+                    const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
+                    w[i] = wv;
+                    ns |= wv != wv;
                 } else {
                     /* open loop: the closed loop's stencils on x, with the
                      * residuals wx = x - pb kept in the scratch w phase by
                      * phase (bl_open's values, without its recursion) */
                     T xv = x[i];
-                    if (FN(is_fill)(g, xv)) { w[i] = (T)NAN; continue; }
-                    T pl, p = FN(bl_predict)(g, fa, x, w, NULL, i, &P, s, sp, rs, subst, &bl, &pl);
-                    w[i] = keep_d ? xv - pl : bl ? xv - p : (T)NAN;
+                    if (FN(is_fill)(g, xv)) { w[i] = (T)NAN; ns = 1; continue; }
+                    T pl, p = FN(bl_predict)(g, fa, x, w, NULL, i, &P, s, sp, rs, subst, ns, &bl, &pl);
+                    const T wv = keep_d ? xv - pl : bl ? xv - p : (T)NAN;
+                    w[i] = wv;
+                    ns |= wv != wv;
                     if (op == OP_TUNE) {
                         *sum += FN(tune_term)(xv, p, unit);
                     } else {
@@ -287,6 +336,7 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
             }
         }
     }
+    *nan_seen = ns;
 }
 
 /* One blended level over a closed box, phase by phase: encode or decode
@@ -302,14 +352,15 @@ FN(blend_level)(const glide_grid *g, const int op, const int fa, const T *x, T *
     FN(bl_splines)(g, cfg, &sp, &rs);
     const unsigned nsets = glide_blend_sets(g->eff_rank, masks);
     uint64_t sum = 0, pts = 0;
+    int nan_seen = 0;
     for (unsigned m = 0; m < nsets; m++) {
         const unsigned k = (unsigned)__builtin_popcount(masks[m]);
         if (k == 1)
-            FN(blend_set)(g, op, fa, 1, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts);
+            FN(blend_set)(g, op, fa, 1, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts, &nan_seen);
         else if (k == 2)
-            FN(blend_set)(g, op, fa, 2, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts);
+            FN(blend_set)(g, op, fa, 2, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts, &nan_seen);
         else
-            FN(blend_set)(g, op, fa, 3, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts);
+            FN(blend_set)(g, op, fa, 3, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts, &nan_seen);
     }
     if (op == OP_TUNE || op == OP_BITS) {
         acc[0] += sum;
