@@ -192,8 +192,9 @@ static inline __attribute__((always_inline)) T FN(bl_predict)(const glide_grid *
     *bl = 1;
     if (P->k == 1) return *pl = FN(bl_1d)(g, fa, r, sym, i, P, 0, s, sp, subst);
     const unsigned L = P->k - 1; /* the last odd axis */
+    FN(quad) wq; /* set before any use; declared here so no jump skips an initialisation */
     if (fa && FN(bl_reads_fill)(g, r, sym, i, &P->Rs[L])) goto fallback;
-    const FN(quad) wq = FN(bl_quad)(w, i, &P->Rr[0]);
+    wq = FN(bl_quad)(w, i, &P->Rr[0]);
     if (nan_seen && FN(bl_quad_nan)(wq, &P->Rr[0])) goto fallback;
     if (P->k == 2) return (*pl = FN(bl_op)(r, i, &P->Rs[1], sp)) + FN(bl_quad_op)(wq, &P->Rr[0], rs);
     if (fa && FN(bl_d_fill)(g, r, sym, i, P)) goto fallback;

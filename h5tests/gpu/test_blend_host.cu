@@ -35,7 +35,7 @@ template <> struct Cpu<float> {
     static float closed(const glide_grid *g, int fa, const float *r, const float *w, const uint16_t *sym, size_t i,
                         const glide_bpoint *P, uint64_t s, unsigned sp, unsigned rs, float subst, int *bl, float *pl)
     {
-        return bl_predict_f32(g, fa, r, w, sym, i, P, s, sp, rs, subst, bl, pl);
+        return bl_predict_f32(g, fa, r, w, sym, i, P, s, sp, rs, subst, 1, bl, pl);
     }
 };
 template <> struct Cpu<double> {
@@ -47,7 +47,7 @@ template <> struct Cpu<double> {
     static double closed(const glide_grid *g, int fa, const double *r, const double *w, const uint16_t *sym, size_t i,
                          const glide_bpoint *P, uint64_t s, unsigned sp, unsigned rs, double subst, int *bl, double *pl)
     {
-        return bl_predict_f64(g, fa, r, w, sym, i, P, s, sp, rs, subst, bl, pl);
+        return bl_predict_f64(g, fa, r, w, sym, i, P, s, sp, rs, subst, 1, bl, pl);
     }
 };
 
