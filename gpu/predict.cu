@@ -787,6 +787,35 @@ __device__ __forceinline__ void mask_axes(unsigned mask, unsigned ax[3])
     ax[2] = m3 ? (unsigned)__ffs((int)m3) - 1 : 3u;
 }
 
+/* choose_k's and blend_k's view of a sample box: its values at base with
+ * element strides rs, the grid's, or the box's once SH has read the box
+ * into shared memory (every block of a box reads it whole); e gets the
+ * box's extents. */
+template <class T, bool SH>
+__device__ __forceinline__ const T *sample_view(const T *x, const gg_grid &g, const Box &bx, uint32_t e[3],
+                                                unsigned char *smem, long long rs[3])
+{
+    const uint32_t E = box_ext(bx, e);
+    const T *base = x + (bx.lo[0] * g.st[0] + bx.lo[1] * g.st[1] + bx.lo[2]);
+    rs[0] = (long long)g.st[0];
+    rs[1] = (long long)g.st[1];
+    rs[2] = 1;
+    if (SH) {
+        T *sb = (T *)smem;
+        const Walk W = walk_make(e[1], e[2], E);
+        for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
+            uint32_t lx, ly, lz;
+            walk_point(W, t, lz, ly, lx);
+            sb[t] = base[lz * rs[0] + ly * rs[1] + lx];
+        }
+        __syncthreads();
+        base = sb;
+        rs[0] = (long long)e[1] * e[2];
+        rs[1] = e[2];
+    }
+    return base;
+}
+
 /* blend_k's points of one odd-axis mask (K axes): both blends' open-loop
  * costs (only one where the level's spline is linear: then both blends
  * are one), only the reads the phase uses set, as in blend_set_sh. seg0
@@ -862,22 +891,8 @@ __global__ void __launch_bounds__(GG_THREADS) blend_k(const T *x, gg_grid g, uin
     sample_box(g, k, blockIdx.x / parts, bx);
     const uint32_t t0 = (blockIdx.x % parts) * blockDim.x + threadIdx.x, dt = parts * blockDim.x;
     uint32_t e[3];
-    const uint32_t E = box_ext(bx, e);
-    const T *base = x + (bx.lo[0] * g.st[0] + bx.lo[1] * g.st[1] + bx.lo[2]);
-    long long rs[3] = {(long long)g.st[0], (long long)g.st[1], 1};
-    if (SH) {
-        T *sb = (T *)smem;
-        const Walk W = walk_make(e[1], e[2], E);
-        for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
-            uint32_t lx, ly, lz;
-            walk_point(W, t, lz, ly, lx);
-            sb[t] = base[lz * rs[0] + ly * rs[1] + lx];
-        }
-        __syncthreads();
-        base = sb;
-        rs[0] = (long long)e[1] * e[2];
-        rs[1] = e[2];
-    }
+    long long rs[3];
+    const T *base = sample_view<T, SH>(x, g, bx, e, smem, rs);
     const unsigned l = g.blog - blockIdx.y;
     const unsigned sp = st->lv.level_cfg[l - 1] & 3u;
     const bool two = sp != GLIDE_SPLINE_LINEAR; /* else both blends are one */
@@ -950,22 +965,8 @@ __global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, ui
     sample_box(g, k, blockIdx.x / parts, bx);
     const uint32_t t0 = (blockIdx.x % parts) * blockDim.x + threadIdx.x, dt = parts * blockDim.x;
     uint32_t e[3];
-    const uint32_t E = box_ext(bx, e);
-    const T *base = x + (bx.lo[0] * g.st[0] + bx.lo[1] * g.st[1] + bx.lo[2]);
-    long long rs[3] = {(long long)g.st[0], (long long)g.st[1], 1};
-    if (SH) {
-        T *sb = (T *)smem;
-        const Walk W = walk_make(e[1], e[2], E);
-        for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
-            uint32_t lx, ly, lz;
-            walk_point(W, t, lz, ly, lx);
-            sb[t] = base[lz * rs[0] + ly * rs[1] + lx];
-        }
-        __syncthreads();
-        base = sb;
-        rs[0] = (long long)e[1] * e[2];
-        rs[1] = e[2];
-    }
+    long long rs[3];
+    const T *base = sample_view<T, SH>(x, g, bx, e, smem, rs);
     const double eb = st->lv.eb_abs;
     const T subst = Bits<T>::from((typename Bits<T>::U)st->lv.subst_bits);
     unsigned long long cost = 0, pts = 0;
