@@ -152,6 +152,14 @@ int glide_header_fill_aware(const glide_header *h);
 static inline unsigned glide_n_orders(unsigned eff_rank) { return eff_rank == 3 ? 6 : eff_rank == 2 ? 2 : 1; }
 /* Whether level_cfg byte cfg of a grid of this effective rank is blended. */
 static inline int glide_cfg_blended(unsigned eff_rank, unsigned cfg) { return (cfg >> 2) >= glide_n_orders(eff_rank); }
+/* Whether any of a stream's levels (block_log2 of them) is blended: the
+ * streams that name format 4, and need the residual scratch to decode. */
+static inline int glide_levels_blended(unsigned eff_rank, unsigned block_log2, const uint8_t *level_cfg)
+{
+    for (unsigned l = 0; l < block_log2 && l < GLIDE_MAX_LEVELS; l++)
+        if (glide_cfg_blended(eff_rank, level_cfg[l])) return 1;
+    return 0;
+}
 unsigned glide_default_block_log2(unsigned eff_rank);
 uint64_t glide_anchor_count(const glide_shape *s, unsigned block_log2);
 uint64_t glide_segment_count(uint64_t n_symbols);

@@ -208,18 +208,16 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
         if (h->method == GLIDE_METHOD_INTERP) {
             const int blend_ok = h->format_version >= GLIDE_FORMAT_BLEND && s.rank >= 2;
             const unsigned n_cfg_orders = glide_n_orders(s.rank) + (blend_ok ? GLIDE_NBLENDS : 0);
-            unsigned blended = 0;
             for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) {
                 unsigned spline = h->level_cfg[l] & 3u, order = h->level_cfg[l] >> 2;
                 if (l >= h->block_log2) {
                     if (h->level_cfg[l]) return GLIDE_ERROR(CORRUPT);
                 } else if (spline >= GLIDE_NSPLINES || order >= n_cfg_orders) {
                     return GLIDE_ERROR(CORRUPT);
-                } else {
-                    blended += glide_cfg_blended(s.rank, h->level_cfg[l]);
                 }
             }
-            if (h->format_version >= GLIDE_FORMAT_BLEND && !blended) return GLIDE_ERROR(CORRUPT);
+            if (h->format_version >= GLIDE_FORMAT_BLEND && !glide_levels_blended(s.rank, h->block_log2, h->level_cfg))
+                return GLIDE_ERROR(CORRUPT);
         } else {
             for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++)
                 if (h->level_cfg[l]) return GLIDE_ERROR(CORRUPT);

@@ -104,41 +104,25 @@ static inline int FN(bl_d_fill)(const glide_grid *g, const T *v, const uint16_t 
 #undef GLIDE_BL_DFILL
 }
 
-/* The same operator over values gathered at the read positions: loc[3 + m]
- * holds the value at offset m * s (m = -3, -1, 1, 3). */
-static inline __attribute__((always_inline)) T FN(bl_op_loc)(const T loc[7], const glide_reads *R, unsigned t)
-{
-    return FN(interp_form)(loc, 3, 1, 1, R->hc, R->ha, R->hd, t, (T)0);
-}
-
-/* Any NaN among the gathered values the reads of R use. */
-static inline __attribute__((always_inline)) int FN(bl_loc_nan)(const T loc[7], const glide_reads *R)
-{
-    return loc[2] != loc[2] || (R->hc && loc[4] != loc[4]) || (R->ha && loc[0] != loc[0]) ||
-           (R->hd && loc[6] != loc[6]);
-}
-
-/* Fills loc with f(j) at the reads of R around i (f a macro argument). */
-#define GLIDE_BL_GATHER(loc, R, i, EXPR_OF_J)                                                                          \
-    do {                                                                                                               \
-        size_t j_;                                                                                                     \
-        j_ = (i) - (R)->o1;                                                                                            \
-        (loc)[2] = (EXPR_OF_J);                                                                                        \
-        if ((R)->hc) { j_ = (i) + (R)->o1; (loc)[4] = (EXPR_OF_J); }                                                   \
-        if ((R)->ha) { j_ = (i) - 3 * (R)->o1; (loc)[0] = (EXPR_OF_J); }                                               \
-        if ((R)->hd) { j_ = (i) + 3 * (R)->o1; (loc)[6] = (EXPR_OF_J); }                                               \
-    } while (0)
-
-/* The values an operator reads at i, as four scalars (0 where not read):
- * the closed loop's residual gathers stay in registers. */
+/* The values an operator reads at i, as four scalars (0 where not read),
+ * each EXPR_OF_J of its element index j_: the residual gathers stay in
+ * registers. */
 typedef struct { T m3, m1, p1, p3; } FN(quad);
+
+#define GLIDE_BL_GATHER(q, R, i, EXPR_OF_J)                                                                            \
+    do {                                                                                                               \
+        size_t j_ = (i) - (R)->o1;                                                                                     \
+        (q).m3 = (q).p1 = (q).p3 = (T)0;                                                                               \
+        (q).m1 = (EXPR_OF_J);                                                                                          \
+        if ((R)->hc) { j_ = (i) + (R)->o1; (q).p1 = (EXPR_OF_J); }                                                     \
+        if ((R)->ha) { j_ = (i) - 3 * (R)->o1; (q).m3 = (EXPR_OF_J); }                                                 \
+        if ((R)->hd) { j_ = (i) + 3 * (R)->o1; (q).p3 = (EXPR_OF_J); }                                                 \
+    } while (0)
 
 static inline __attribute__((always_inline)) FN(quad) FN(bl_quad)(const T *v, size_t i, const glide_reads *R)
 {
-    FN(quad) q = {(T)0, v[i - R->o1], (T)0, (T)0};
-    if (R->hc) q.p1 = v[i + R->o1];
-    if (R->ha) q.m3 = v[i - 3 * R->o1];
-    if (R->hd) q.p3 = v[i + 3 * R->o1];
+    FN(quad) q;
+    GLIDE_BL_GATHER(q, R, i, v[j_]);
     return q;
 }
 
@@ -246,17 +230,14 @@ static inline T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_
     *bl = 1;
     if (P->k == 1) return FN(bl_1d)(g, fa, x, NULL, i, P, 0, s, sp, subst);
     const unsigned L = P->k - 1;
-    T wl[7] = {0};
+    FN(quad) wq, dq;
     if (fa && FN(bl_reads_fill)(g, x, NULL, i, &P->Rs[L])) goto fallback;
     if (P->k == 3 && fa && FN(bl_d_fill)(g, x, NULL, i, P)) goto fallback;
-    GLIDE_BL_GATHER(wl, &P->Rr[0], i, FN(bl_open_w)(g, fa, x, j_, P, 0, s, sp, rs, subst));
-    if (FN(bl_loc_nan)(wl, &P->Rr[0])) goto fallback;
-    if (P->k == 2) return FN(bl_op)(x, i, &P->Rs[1], sp) + FN(bl_op_loc)(wl, &P->Rr[0], rs);
-    {
-        T dl[7] = {0};
-        GLIDE_BL_GATHER(dl, &P->Rr[1], i, x[j_] - FN(bl_op)(x, j_, &P->Rs[2], sp));
-        return (FN(bl_op)(x, i, &P->Rs[2], sp) + FN(bl_op_loc)(dl, &P->Rr[1], rs)) + FN(bl_op_loc)(wl, &P->Rr[0], rs);
-    }
+    GLIDE_BL_GATHER(wq, &P->Rr[0], i, FN(bl_open_w)(g, fa, x, j_, P, 0, s, sp, rs, subst));
+    if (FN(bl_quad_nan)(wq, &P->Rr[0])) goto fallback;
+    if (P->k == 2) return FN(bl_op)(x, i, &P->Rs[1], sp) + FN(bl_quad_op)(wq, &P->Rr[0], rs);
+    GLIDE_BL_GATHER(dq, &P->Rr[1], i, x[j_] - FN(bl_op)(x, j_, &P->Rs[2], sp));
+    return (FN(bl_op)(x, i, &P->Rs[2], sp) + FN(bl_quad_op)(dq, &P->Rr[1], rs)) + FN(bl_quad_op)(wq, &P->Rr[0], rs);
 fallback:
     *bl = 0;
     return FN(bl_1d)(g, fa, x, NULL, i, P, L, s, sp, subst);

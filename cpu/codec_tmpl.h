@@ -28,13 +28,6 @@ static T FN(from_bits)(uint64_t bits)
     return v;
 }
 
-static int FN(any_blended)(const glide_grid *g, const uint8_t *level_cfg)
-{
-    for (unsigned l = 0; l < g->blog; l++)
-        if (glide_cfg_blended(g->eff_rank, level_cfg[l])) return 1;
-    return 0;
-}
-
 /* GLIDE_PRED_AUTO: both predictors' estimated cost on the tuning sample,
  * from the original values (common/cost.h). */
 static int FN(prefer_interp)(const glide_grid *g, const T *x, T *w, const uint8_t *level_cfg, double eb, T subst)
@@ -94,7 +87,7 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         double level_eb[GLIDE_MAX_LEVELS];
         h->method = GLIDE_METHOD_INTERP;
         if (g.fill_aware) h->format_version = GLIDE_FORMAT_FILL_AWARE;
-        if (FN(any_blended)(&g, h->level_cfg)) h->format_version = GLIDE_FORMAT_BLEND; /* w allocated above */
+        if (glide_levels_blended(g.eff_rank, blog, h->level_cfg)) h->format_version = GLIDE_FORMAT_BLEND; /* w allocated above */
         h->alpha = o->alpha >= 1.0 ? o->alpha : glide_level_alpha(range > 0 ? eb_abs / range : 1.0);
         glide_level_bounds(eb_abs, h->alpha, blog, level_eb);
         FN(glide_interp_encode)(&g, x, r, w, sym, h->level_cfg, level_eb, eb_abs, subst);
@@ -137,9 +130,10 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
     uint16_t *sym = malloc(n * sizeof(uint16_t));
     T *anc = malloc(lay->n_anchors * sizeof(T));
     T *outl = malloc((h->n_outliers ? h->n_outliers : 1) * sizeof(T));
-    T *w = h->method == GLIDE_METHOD_INTERP && FN(any_blended)(&g, h->level_cfg) ? malloc(n * sizeof(T)) : NULL;
+    const int blended = h->method == GLIDE_METHOD_INTERP && glide_levels_blended(g.eff_rank, g.blog, h->level_cfg);
+    T *w = blended ? malloc(n * sizeof(T)) : NULL;
     size_t ret = GLIDE_ERROR(NOMEM);
-    if (!sym || !anc || !outl || (!w && h->format_version >= GLIDE_FORMAT_BLEND)) goto done;
+    if (!sym || !anc || !outl || (blended && !w)) goto done;
     ret = glide_entropy_read(h, lay, src, sym, n);
     if (glide_is_error(ret)) goto done;
     FN(load_le)(src + lay->anchors_off, lay->n_anchors, anc);

@@ -798,8 +798,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     glide_grid_init(&cg, &sh, h->block_log2, (h->flags & GLIDE_FLAG_HAS_FILL) != 0, h->fill_bits);
     gg_grid g = grid_of(&cg, h->dtype);
     const int method = h->method == GLIDE_METHOD_LORENZO ? GG_LORENZO : GG_INTERP;
-    int blend = 0; /* a blended level (format 4) */
-    for (unsigned l = 0; method == GG_INTERP && l < h->block_log2; l++) blend |= glide_cfg_blended(sh.rank, h->level_cfg[l]);
+    const int blend = method == GG_INTERP && glide_levels_blended(sh.rank, h->block_log2, h->level_cfg); /* format 4 */
 
     const glide_huff_dec *dec = NULL;
     if (h->book_kind == GLIDE_BOOKKIND_DICT && glide_dict_holds(G.dict, h->dict_version, h->book_id)) {

@@ -28,9 +28,7 @@ static size_t make(uint8_t *buf, size_t cap, int pred, int book, unsigned rank, 
 static unsigned fmt_or_blend(const uint8_t *s, unsigned eff_rank, unsigned base)
 {
     if (s[GLIDE_HDR_METHOD] != GLIDE_METHOD_INTERP) return base;
-    for (unsigned l = 0; l < s[GLIDE_HDR_BLOCK_LOG2]; l++)
-        if (glide_cfg_blended(eff_rank, s[GLIDE_HDR_LEVEL_CFG + l])) return GLIDE_FORMAT_BLEND;
-    return base;
+    return glide_levels_blended(eff_rank, s[GLIDE_HDR_BLOCK_LOG2], s + GLIDE_HDR_LEVEL_CFG) ? GLIDE_FORMAT_BLEND : base;
 }
 
 /* Dictionary versions (docs/FORMAT.md §10): a stream names v1 unless its
