@@ -1109,31 +1109,95 @@ __device__ __forceinline__ void hist_add(unsigned *hist, unsigned sy)
     if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) atomicAdd(&hist[sy], (unsigned)__popc(peers));
 }
 
+/* One step (plain level: step j) or point set (blended level: mask m) of
+ * a level in interp_sh_k's box, set up once per block by one thread: a
+ * thread owns about 16 points of a 17^3 box over all levels, and set-up
+ * done by every thread for every step and set (lattice counts, divisors,
+ * the phase's start offset) cost about a third of the kernel's
+ * instructions (ncu, H200, 256^3). o, hi, ax: per odd axis j (a plain
+ * step: its axis at j = 0); t0: the thread whose turn the set's first
+ * point is (a phase's sets are one index space, so each starts where the
+ * last one's threads left off); k: odd axes; end: last set of a phase. */
+struct SPlan {
+    LStep S;
+    int o[3];
+    uint32_t hi[3], ax[3], t0, mask, k, end;
+};
+#define GG_PLAN_MAX 7 /* entries per level: the 7 odd-axis masks of a 3-D blended level */
+
+/* entry i of level l (1-based: stride 2^(l-1)); threads i < the level's
+ * entry count call it */
+template <int NT, bool BL>
+__device__ __forceinline__ void splan_make(const gg_grid &g, const gg_levels *lv, const uint32_t e[3], const int ri[3],
+                                           unsigned l, unsigned i, SPlan &P)
+{
+    const unsigned ls = l - 1, cfg = lv->level_cfg[ls];
+    const int s = 1 << ls;
+    if (BL && cfg_blended(g.eff_rank, cfg)) {
+        const unsigned nsets = blend_nsets(g.eff_rank);
+        if (i >= nsets) return;
+        const unsigned mask = blend_set(g.eff_rank, i), k = (unsigned)__popc(mask);
+        lset_make<true>(P.S, e, ls, mask);
+        unsigned ax[3];
+        mask_axes(mask, ax);
+        for (unsigned j = 0; j < 3; j++) {
+            P.ax[j] = ax[j];
+            P.o[j] = j < k ? s * ri[ax[j]] : 0;
+            P.hi[j] = j < k ? e[ax[j]] - 1 : 0;
+        }
+        uint32_t seg0 = 0; /* the points of the phase's earlier sets */
+        for (unsigned m = 0; m < i; m++) {
+            const unsigned mm = blend_set(g.eff_rank, m);
+            if ((unsigned)__popc(mm) != k) continue;
+            uint32_t cnt = 1;
+            for (unsigned a = 0; a < 3; a++) {
+                const uint32_t st = (mm >> a & 1u) ? (uint32_t)s : 0u, last = e[a] - 1;
+                cnt *= st <= last ? ((last - st) >> (ls + 1)) + 1 : 0;
+            }
+            seg0 += cnt;
+        }
+        P.t0 = seg0 % NT;
+        P.mask = mask;
+        P.k = k;
+        P.end = i + 1 == nsets || (unsigned)__popc(blend_set(g.eff_rank, i + 1)) != k;
+    } else {
+        if (i >= g.eff_rank) return;
+        const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
+        lstep_make<true>(P.S, e, ls, ax, i);
+        const unsigned d = ax[i];
+        P.ax[0] = d;
+        P.o[0] = s * ri[d];
+        P.hi[0] = e[d] - 1;
+        P.t0 = 0;
+        P.mask = P.k = 0;
+        P.end = 1;
+    }
+}
+
 /* The points of one odd-axis mask (K axes, a1 < .. < aK) of a blended
  * level in interp_sh_k's box (cpu/blend_tmpl.h blend_set, encode or
  * decode): r and sb as there, w the level's residuals (NaN where a point
  * is fill or fell back). K and FA are constants of each instance, and only
  * the reads the phase uses are set (K = 1: Rs of a1; 2: Rs of a2, Rr of
  * a1; 3: Rs of a3, Rr of a1 and a2), which keeps the registers down. */
-template <class T, int OP, bool FA, int K>
-__device__ __forceinline__ void blend_set_sh(const gg_grid &g, const Box &bx, const uint32_t e[3], const int ri[3],
-                                             T *r, T *w, uint16_t *sb, const DecodeIn &in, unsigned ls, unsigned mask,
-                                             unsigned sp, unsigned rs, T e2, double eb, T subst, uint32_t t0)
+template <class T, int OP, int NT, bool FA, int K>
+__device__ __forceinline__ void blend_set_sh(const gg_grid &g, const Box &bx, const int ri[3], T *r, T *w, uint16_t *sb,
+                                             const DecodeIn &in, unsigned ls, const SPlan &P, unsigned sp, unsigned rs,
+                                             T e2, double eb, T subst, uint32_t t0)
 {
     const uint32_t s = 1u << ls;
-    const bool keep_d = mask == 5u; /* bl_closed: w keeps D there */
-    LStep S;
-    lset_make<true>(S, e, ls, mask);
+    const bool keep_d = P.mask == 5u; /* bl_closed: w keeps D there */
+    const LStep S = P.S;
     unsigned ax[3];
-    mask_axes(mask, ax);
     int o[3];
     uint32_t hi[3];
 #pragma unroll
     for (int j = 0; j < K; j++) {
-        o[j] = (int)s * pick3(ri, ax[j]);
-        hi[j] = pick3(e, ax[j]) - 1;
+        ax[j] = P.ax[j];
+        o[j] = P.o[j];
+        hi[j] = P.hi[j];
     }
-    for (uint32_t t = t0; t < S.total; t += blockDim.x) {
+    for (uint32_t t = t0; t < S.total; t += NT) {
         uint32_t lc[3];
         lstep_point(S, t, lc);
         const int lt = (int)(lc[0] * ri[0] + lc[1] * ri[1] + lc[2]);
@@ -1189,33 +1253,22 @@ __device__ __forceinline__ void blend_set_sh(const gg_grid &g, const Box &bx, co
 }
 
 /* One blended level (cpu/blend_tmpl.h blend_level) in interp_sh_k's box,
- * phase by phase, a barrier after each. The sets of a phase are one index
- * space (as tune_k's steps): each set starts where the last one's threads
- * left off. */
-template <class T, int OP, bool FA>
-__device__ __forceinline__ void blend_level_sh(const gg_grid &g, const Box &bx, const uint32_t e[3], const int ri[3],
-                                               T *r, T *w, uint16_t *sb, const DecodeIn &in, unsigned ls,
+ * phase by phase, a barrier after each; pl: the level's sets (splan_make). */
+template <class T, int OP, int NT, bool FA>
+__device__ __forceinline__ void blend_level_sh(const gg_grid &g, const Box &bx, const int ri[3], T *r, T *w,
+                                               uint16_t *sb, const DecodeIn &in, unsigned ls, const SPlan *pl,
                                                unsigned cfg, T e2, double eb, T subst)
 {
     const unsigned sp = cfg & 3u, rs = blend_rs(g.eff_rank, cfg);
     const unsigned nsets = blend_nsets(g.eff_rank);
-    uint32_t seg0 = 0;
     for (unsigned m = 0; m < nsets; m++) {
-        const unsigned mask = blend_set(g.eff_rank, m), kk = (unsigned)__popc(mask);
-        const uint32_t t0 = (threadIdx.x + blockDim.x - seg0 % blockDim.x) % blockDim.x;
-        if (kk == 1) blend_set_sh<T, OP, FA, 1>(g, bx, e, ri, r, w, sb, in, ls, mask, sp, rs, e2, eb, subst, t0);
-        else if (kk == 2) blend_set_sh<T, OP, FA, 2>(g, bx, e, ri, r, w, sb, in, ls, mask, sp, rs, e2, eb, subst, t0);
-        else blend_set_sh<T, OP, FA, 3>(g, bx, e, ri, r, w, sb, in, ls, mask, sp, rs, e2, eb, subst, t0);
-        uint32_t cnt = 1; /* the set's points (lset_make's total) */
-        for (unsigned a = 0; a < 3; a++) {
-            const uint32_t st = (mask >> a & 1u) ? (1u << ls) : 0u, last = e[a] - 1;
-            cnt *= st <= last ? ((last - st) >> (ls + 1)) + 1 : 0;
-        }
-        seg0 += cnt;
-        if (m + 1 == nsets || (unsigned)__popc(blend_set(g.eff_rank, m + 1)) != kk) { /* end of a phase */
-            seg0 = 0;
-            __syncthreads();
-        }
+        const SPlan &P = pl[m];
+        const unsigned kk = P.k;
+        const uint32_t t0 = (threadIdx.x + NT - P.t0) % NT;
+        if (kk == 1) blend_set_sh<T, OP, NT, FA, 1>(g, bx, ri, r, w, sb, in, ls, P, sp, rs, e2, eb, subst, t0);
+        else if (kk == 2) blend_set_sh<T, OP, NT, FA, 2>(g, bx, ri, r, w, sb, in, ls, P, sp, rs, e2, eb, subst, t0);
+        else blend_set_sh<T, OP, NT, FA, 3>(g, bx, ri, r, w, sb, in, ls, P, sp, rs, e2, eb, subst, t0);
+        if (P.end) __syncthreads();
     }
 }
 
@@ -1248,7 +1301,7 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
     const double eb = lv->eb_abs;
 
     const Walk W = walk_make(e[1], e[2], E);
-    for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
+    for (uint32_t t = threadIdx.x; t < E; t += NT) {
         uint32_t lx, ly, lz;
         walk_point(W, t, lz, ly, lx);
         uint64_t gi = (bx.lo[0] + lz) * g.st[0] + (bx.lo[1] + ly) * g.st[1] + bx.lo[2] + lx;
@@ -1256,7 +1309,7 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
         else sb[t] = in.sym[gi];
     }
     if (OP == OP_ENCODE)
-        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) hist[t] = 0;
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT) hist[t] = 0;
     __syncthreads();
 
     /* anchors of the closed box: lo and, where the box is full, lo + B */
@@ -1264,7 +1317,7 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
         uint32_t ca[3];
         for (int a = 0; a < 3; a++) ca[a] = (uint32_t)((bx.hi[a] - bx.lo[a]) / B + 1);
         uint32_t na = ca[0] * ca[1] * ca[2];
-        for (uint32_t t = threadIdx.x; t < na; t += blockDim.x) {
+        for (uint32_t t = threadIdx.x; t < na; t += NT) {
             uint32_t u = t, l[3];
             l[2] = (u % ca[2]) * (uint32_t)B;
             u /= ca[2];
@@ -1289,26 +1342,31 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
             }
         }
     }
+    /* the first level's plan; each level makes the next one's (the other
+     * buffer, last read before the previous level's final barrier) */
+    const int ri[3] = {(int)rs[0], (int)rs[1], 1};
+    __shared__ SPlan plan[2][GG_PLAN_MAX];
+    if (threadIdx.x < GG_PLAN_MAX) splan_make<NT, BL>(g, lv, e, ri, g.blog, threadIdx.x, plan[g.blog & 1][threadIdx.x]);
     __syncthreads();
 
-    const int ri[3] = {(int)rs[0], (int)rs[1], 1};
     constexpr bool fa = FA;
     for (unsigned l = g.blog; l >= 1; l--) {
+        if (l >= 2 && threadIdx.x < GG_PLAN_MAX)
+            splan_make<NT, BL>(g, lv, e, ri, l - 1, threadIdx.x, plan[(l - 1) & 1][threadIdx.x]);
+        const SPlan *pl = plan[l & 1];
         const uint32_t s = 1u << (l - 1);
         const unsigned cfg = lv->level_cfg[l - 1], spline = cfg & 3u;
         const T e2 = (T)(2.0 * lv->level_eb[l - 1]);
         if (BL && cfg_blended(g.eff_rank, cfg)) {
-            blend_level_sh<T, OP, FA>(g, bx, e, ri, r, w, sb, in, l - 1, cfg, e2, eb, subst);
+            blend_level_sh<T, OP, NT, FA>(g, bx, ri, r, w, sb, in, l - 1, pl, cfg, e2, eb, subst);
             continue;
         }
-        const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
         for (unsigned j = 0; j < g.eff_rank; j++) {
-            LStep S;
-            lstep_make<true>(S, e, l - 1, ax, j);
-            const unsigned d = ax[j];
-            const int o1 = (int)s * pick3(ri, d);
-            const uint32_t ehi = pick3(e, d) - 1;
-            for (uint32_t t = threadIdx.x; t < S.total; t += blockDim.x) {
+            const LStep S = pl[j].S;
+            const unsigned d = pl[j].ax[0];
+            const int o1 = pl[j].o[0];
+            const uint32_t ehi = pl[j].hi[0];
+            for (uint32_t t = threadIdx.x; t < S.total; t += NT) {
                 uint32_t lc[3];
                 lstep_point(S, t, lc);
                 const int lt = (int)(lc[0] * ri[0] + lc[1] * ri[1] + lc[2]);
@@ -1361,7 +1419,7 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
     for (int a = 0; a < 3; a++) o[a] = e[a] < B ? e[a] : (uint32_t)B;
     const uint32_t O = o[0] * o[1] * o[2];
     const Walk Wo = walk_make(o[1], o[2], O);
-    for (uint32_t t = threadIdx.x; t < O; t += blockDim.x) {
+    for (uint32_t t = threadIdx.x; t < O; t += NT) {
         uint32_t lx, ly, lz;
         walk_point(Wo, t, lz, ly, lx);
         long long lt = lz * rs[0] + ly * rs[1] + lx;
@@ -1384,7 +1442,7 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
     }
     if (OP == OP_ENCODE) {
         __syncthreads();
-        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT)
             if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
     }
 }
