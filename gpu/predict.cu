@@ -1125,6 +1125,41 @@ struct SPlan {
 };
 #define GG_PLAN_MAX 7 /* entries per level: the 7 odd-axis masks of a 3-D blended level */
 
+/* entry i of a blended level of stride 2^ls: its odd-axis mask's set
+ * (threads i < blend_nsets call it) */
+template <int NT>
+__device__ __forceinline__ void splan_set(const gg_grid &g, const uint32_t e[3], const int ri[3], unsigned ls, unsigned i,
+                                          SPlan &P)
+{
+    const int s = 1 << ls;
+    const unsigned nsets = blend_nsets(g.eff_rank);
+    if (i >= nsets) return;
+    const unsigned mask = blend_set(g.eff_rank, i), k = (unsigned)__popc(mask);
+    lset_make<true>(P.S, e, ls, mask);
+    unsigned ax[3];
+    mask_axes(mask, ax);
+    for (unsigned j = 0; j < 3; j++) {
+        P.ax[j] = ax[j];
+        P.o[j] = j < k ? s * ri[ax[j]] : 0;
+        P.hi[j] = j < k ? e[ax[j]] - 1 : 0;
+    }
+    uint32_t seg0 = 0; /* the points of the phase's earlier sets */
+    for (unsigned m = 0; m < i; m++) {
+        const unsigned mm = blend_set(g.eff_rank, m);
+        if ((unsigned)__popc(mm) != k) continue;
+        uint32_t cnt = 1;
+        for (unsigned a = 0; a < 3; a++) {
+            const uint32_t st = (mm >> a & 1u) ? (uint32_t)s : 0u, last = e[a] - 1;
+            cnt *= st <= last ? ((last - st) >> (ls + 1)) + 1 : 0;
+        }
+        seg0 += cnt;
+    }
+    P.t0 = seg0 % NT;
+    P.mask = mask;
+    P.k = k;
+    P.end = i + 1 == nsets || (unsigned)__popc(blend_set(g.eff_rank, i + 1)) != k;
+}
+
 /* entry i of level l (1-based: stride 2^(l-1)); threads i < the level's
  * entry count call it */
 template <int NT, bool BL>
@@ -1134,32 +1169,7 @@ __device__ __forceinline__ void splan_make(const gg_grid &g, const gg_levels *lv
     const unsigned ls = l - 1, cfg = lv->level_cfg[ls];
     const int s = 1 << ls;
     if (BL && cfg_blended(g.eff_rank, cfg)) {
-        const unsigned nsets = blend_nsets(g.eff_rank);
-        if (i >= nsets) return;
-        const unsigned mask = blend_set(g.eff_rank, i), k = (unsigned)__popc(mask);
-        lset_make<true>(P.S, e, ls, mask);
-        unsigned ax[3];
-        mask_axes(mask, ax);
-        for (unsigned j = 0; j < 3; j++) {
-            P.ax[j] = ax[j];
-            P.o[j] = j < k ? s * ri[ax[j]] : 0;
-            P.hi[j] = j < k ? e[ax[j]] - 1 : 0;
-        }
-        uint32_t seg0 = 0; /* the points of the phase's earlier sets */
-        for (unsigned m = 0; m < i; m++) {
-            const unsigned mm = blend_set(g.eff_rank, m);
-            if ((unsigned)__popc(mm) != k) continue;
-            uint32_t cnt = 1;
-            for (unsigned a = 0; a < 3; a++) {
-                const uint32_t st = (mm >> a & 1u) ? (uint32_t)s : 0u, last = e[a] - 1;
-                cnt *= st <= last ? ((last - st) >> (ls + 1)) + 1 : 0;
-            }
-            seg0 += cnt;
-        }
-        P.t0 = seg0 % NT;
-        P.mask = mask;
-        P.k = k;
-        P.end = i + 1 == nsets || (unsigned)__popc(blend_set(g.eff_rank, i + 1)) != k;
+        splan_set<NT>(g, e, ri, ls, i, P);
     } else {
         if (i >= g.eff_rank) return;
         const uint8_t *ax = c_axes[g.eff_rank - 1][cfg >> 2];
@@ -1250,6 +1260,147 @@ __device__ __forceinline__ void blend_set_sh(const gg_grid &g, const Box &bx, co
         *rp = rv;
         *wp = wv;
     }
+}
+
+/* format 4 tuning with the level residuals in shared memory (cpu/blend_tmpl.h
+ * OP_TUNE / OP_BITS): the closed loop's stencils on the original values,
+ * phase by phase, each phase's residuals wx = x - pb kept for the next
+ * (w0 for the blend with the level's spline on residuals, w1 for linear
+ * residuals; phase 1's are the same). bl_open's values, with a barrier per
+ * phase in place of its recursion, which re-evaluates a phase 3 point's
+ * neighbours' neighbours (H200, 256^3: blend_k 82 us). */
+template <class T, bool BITS, int NT, bool FA, int K>
+__device__ __forceinline__ void blend_cost_w(const gg_grid &g, const T *xs, T *w0, T *w1, const int ri[3], unsigned ls,
+                                             const SPlan &P, unsigned sp, bool two, double unit, double eb, T subst,
+                                             unsigned long long acc[GLIDE_NBLENDS],
+                                             unsigned long long bits[GLIDE_NBLENDS], unsigned long long &pts)
+{
+    const uint32_t s = 1u << ls;
+    const double n2 = glide_blend_noise((unsigned)K);
+    const bool keep_d = P.mask == 5u;
+    const LStep S = P.S;
+    unsigned ax[3];
+    int o[3];
+    uint32_t hi[3];
+#pragma unroll
+    for (int j = 0; j < K; j++) {
+        ax[j] = P.ax[j];
+        o[j] = P.o[j];
+        hi[j] = P.hi[j];
+    }
+    auto term = [&](T xv, T pr, unsigned v) {
+        const double err = fabs((double)xv - (double)pr);
+        if (err < INFINITY) {
+            const double q = err / unit;
+            acc[v] += q < 4294967296.0 ? (unsigned long long)q : 4294967296ull;
+        }
+        if (BITS) bits[v] += glide_cost_bits(err, eb, n2);
+    };
+    for (uint32_t t = (threadIdx.x + NT - P.t0) % NT; t < S.total; t += NT) {
+        uint32_t lc[3];
+        lstep_point(S, t, lc);
+        const int lt = (int)(lc[0] * ri[0] + lc[1] * ri[1] + lc[2]);
+        const T *p = xs + lt;
+        const T xv = *p;
+        if (is_fill(g, xv)) {
+            w0[lt] = w1[lt] = (T)NAN;
+            continue;
+        }
+        BRd<int> Rs[3], R0[3], R1[3];
+        Rs[K - 1] = brd_make(o[K - 1], pick3(lc, ax[K - 1]), s, 0u, hi[K - 1], sp);
+#pragma unroll
+        for (int j = 0; j < K - 1; j++) {
+            const uint32_t c = pick3(lc, ax[j]);
+            R0[j] = brd_make(o[j], c, s, 0u, hi[j], sp);
+            R1[j] = brd_make(o[j], c, s, 0u, hi[j], (unsigned)GLIDE_SPLINE_LINEAR);
+        }
+        auto X = [&](int off) { return p[off]; };
+        auto isf = [&](int off) { return is_fill(g, p[off]); };
+        const T *q0 = w0 + lt, *q1 = w1 + lt;
+        bool bl;
+        T pl;
+        const T p0 = bl_closed<T>((unsigned)K, Rs, R0, sp, sp, FA, subst, X, [&](int off) { return q0[off]; }, isf,
+                                  bl, pl);
+        const T v0 = keep_d ? xv - pl : bl ? xv - p0 : (T)NAN;
+        w0[lt] = v0;
+        term(xv, p0, GLIDE_BLEND_SPLINE_R);
+        if (two) {
+            T v1 = v0;
+            if (K > 1) {
+                const T p1 = bl_closed<T>((unsigned)K, Rs, R1, sp, (unsigned)GLIDE_SPLINE_LINEAR, FA, subst, X,
+                                          [&](int off) { return q1[off]; }, isf, bl, pl);
+                v1 = keep_d ? xv - pl : bl ? xv - p1 : (T)NAN;
+                term(xv, p1, GLIDE_BLEND_LINEAR_R);
+            } else {
+                term(xv, p0, GLIDE_BLEND_LINEAR_R);
+            }
+            w1[lt] = v1;
+        }
+        pts++;
+    }
+}
+
+/* grid: x = sample block, y = level (blog - y), NT threads, the box and
+ * its two residual arrays in shared memory (box_bytes BOX_BLEND_TUNE);
+ * the levels' chosen splines from tune_k. Same sums as blend_k. */
+template <class T, bool BITS, int NT>
+__global__ void __launch_bounds__(NT) blend_w_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st)
+{
+    (void)parts;
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ unsigned long long red[NT / 32];
+    __shared__ SPlan plan[GG_PLAN_MAX];
+    Box bx;
+    sample_box(g, k, blockIdx.x, bx);
+    uint32_t e[3];
+    long long rs[3];
+    const unsigned l = g.blog - blockIdx.y, ls = l - 1;
+    {
+        uint32_t ee[3];
+        box_ext(bx, ee);
+        const int ri0[3] = {(int)(ee[1] * ee[2]), (int)ee[2], 1};
+        if (threadIdx.x < GG_PLAN_MAX) splan_set<NT>(g, ee, ri0, ls, threadIdx.x, plan[threadIdx.x]);
+    }
+    const T *xs = sample_view<T, true>(x, g, bx, e, smem, rs); /* its barrier publishes the plan */
+    const uint32_t E = e[0] * e[1] * e[2];
+    T *w0 = (T *)(smem + (size_t)E * sizeof(T)), *w1 = w0 + E;
+    const int ri[3] = {(int)rs[0], (int)rs[1], 1};
+    const unsigned sp = st->lv.level_cfg[ls] & 3u;
+    const bool two = sp != GLIDE_SPLINE_LINEAR; /* else both blends are one */
+    const bool fa = st->lv.fill_aware;
+    const double unit = st->lv.unit, eb = st->lv.eb_abs;
+    const T subst = Bits<T>::from((typename Bits<T>::U)st->lv.subst_bits);
+    unsigned long long acc[GLIDE_NBLENDS] = {0, 0}, bits[GLIDE_NBLENDS] = {0, 0}, pts = 0;
+    const unsigned nsets = blend_nsets(g.eff_rank);
+    for (unsigned m = 0; m < nsets; m++) {
+        const SPlan &P = plan[m];
+#define GG_BLEND_COST(K, FA) blend_cost_w<T, BITS, NT, FA, K>(g, xs, w0, w1, ri, ls, P, sp, two, unit, eb, subst, acc, bits, pts)
+        if (fa) {
+            if (P.k == 1) GG_BLEND_COST(1, true);
+            else if (P.k == 2) GG_BLEND_COST(2, true);
+            else GG_BLEND_COST(3, true);
+        } else {
+            if (P.k == 1) GG_BLEND_COST(1, false);
+            else if (P.k == 2) GG_BLEND_COST(2, false);
+            else GG_BLEND_COST(3, false);
+        }
+#undef GG_BLEND_COST
+        if (P.end) __syncthreads();
+    }
+#pragma unroll
+    for (int v = 0; v < GLIDE_NBLENDS; v++) {
+        const unsigned long long a = block_sum(acc[v], red);
+        if (threadIdx.x == 0 && a) atomicAdd((unsigned long long *)&st->bcost[ls][v], a);
+        if (BITS) {
+            const unsigned long long b = block_sum(bits[v], red);
+            if (threadIdx.x == 0 && b) atomicAdd((unsigned long long *)&st->bbits[ls][v], b);
+        }
+    }
+    if (BITS) {
+        const unsigned long long c = block_sum(pts, red);
+        if (threadIdx.x == 0 && c) atomicAdd((unsigned long long *)&st->bpts[ls], c);
+    }
+    if (last_block(&st->done[3])) blend_pick(g, BITS, st);
 }
 
 /* One blended level (cpu/blend_tmpl.h blend_level) in interp_sh_k's box,
@@ -1822,7 +1973,7 @@ static uint64_t n_samples(const gg_grid &g, uint64_t k)
     return m;
 }
 
-enum { BOX_TUNE, BOX_INTERP, BOX_BLEND, BOX_LORENZO };
+enum { BOX_TUNE, BOX_INTERP, BOX_BLEND, BOX_LORENZO, BOX_BLEND_TUNE };
 /* largest dynamic shared memory a block may opt in to on this device
  * (64 KiB on Turing, 227 KiB on Hopper); the same for every call */
 static size_t shared_max(void)
@@ -1850,6 +2001,7 @@ static size_t box_bytes(const gg_grid &g, int kind)
     }
     size_t per = g.dtype == GLIDE_FLOAT64 ? 8 : 4;
     if (kind == BOX_BLEND) per *= 2; /* the level residuals w */
+    if (kind == BOX_BLEND_TUNE) per *= 3; /* the values and both blends' residuals */
     if (kind == BOX_INTERP || kind == BOX_BLEND) per += 2;
     size_t limit = kind == BOX_LORENZO ? GG_SHARED_LIMIT : shared_max();
     return e * per <= limit ? (size_t)(e * per) : 0;
@@ -1940,6 +2092,17 @@ template <class T> static cudaError_t launch_tune(const void *d_x, gg_grid g, ui
     if (e != cudaSuccess || g.eff_rank < 2) return e;
     /* format 4: the blends of each level with its chosen spline (rows
      * cost one level of a box, as the predictor choice's) */
+    const size_t sh = box_bytes(g, BOX_BLEND_TUNE);
+    if (sh) {
+        constexpr int NT = 512;
+        const dim3 grid((unsigned)n_samples(g, k), g.blog);
+        const void *kern = bits ? (const void *)blend_w_k<T, true, NT> : (const void *)blend_w_k<T, false, NT>;
+        e = allow_shared(kern, sh);
+        if (e != cudaSuccess) return e;
+        if (bits) blend_w_k<T, true, NT><<<grid, NT, sh, s>>>((const T *)d_x, g, k, 1, d_st);
+        else blend_w_k<T, false, NT><<<grid, NT, sh, s>>>((const T *)d_x, g, k, 1, d_st);
+        return cudaGetLastError();
+    }
     if (bits)
         return launch_sample<T>(blend_k<T, true, true>, blend_k<T, false, true>, d_x, g, k, g.blog, 512, d_st, s, true);
     return launch_sample<T>(blend_k<T, true, false>, blend_k<T, false, false>, d_x, g, k, g.blog, 512, d_st, s, true);
