@@ -1451,11 +1451,20 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
     const T subst = Bits<T>::from((typename Bits<T>::U)lv->subst_bits);
     const double eb = lv->eb_abs;
 
+    /* element index of a box point: the box's corner, then the offset in
+     * 32 bits where the chunk's count fits (the offset is below it), which
+     * the load and store passes (one per point) take at 256^3 */
+    const uint64_t g0 = bx.lo[0] * g.st[0] + bx.lo[1] * g.st[1] + bx.lo[2];
+    const bool s32 = g.count <= (1ull << 32);
+    const uint32_t st0 = (uint32_t)g.st[0], st1 = (uint32_t)g.st[1];
+    auto gidx = [&](uint32_t lz, uint32_t ly, uint32_t lx) {
+        return g0 + (s32 ? (uint64_t)(lz * st0 + ly * st1 + lx) : lz * g.st[0] + ly * g.st[1] + lx);
+    };
     const Walk W = walk_make(e[1], e[2], E);
     for (uint32_t t = threadIdx.x; t < E; t += NT) {
         uint32_t lx, ly, lz;
         walk_point(W, t, lz, ly, lx);
-        uint64_t gi = (bx.lo[0] + lz) * g.st[0] + (bx.lo[1] + ly) * g.st[1] + bx.lo[2] + lx;
+        const uint64_t gi = gidx(lz, ly, lx);
         if (OP == OP_ENCODE) r[t] = x[gi];
         else sb[t] = in.sym[gi];
     }
@@ -1573,8 +1582,8 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
     for (uint32_t t = threadIdx.x; t < O; t += NT) {
         uint32_t lx, ly, lz;
         walk_point(Wo, t, lz, ly, lx);
-        long long lt = lz * rs[0] + ly * rs[1] + lx;
-        uint64_t gi = (bx.lo[0] + lz) * g.st[0] + (bx.lo[1] + ly) * g.st[1] + bx.lo[2] + lx;
+        const uint32_t lt = lz * (uint32_t)rs[0] + ly * (uint32_t)rs[1] + lx;
+        const uint64_t gi = gidx(lz, ly, lx);
         unsigned sy = sb[lt];
         if (OP == OP_ENCODE) {
             sym[gi] = (uint16_t)sy;
