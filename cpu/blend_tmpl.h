@@ -21,6 +21,10 @@ static inline __attribute__((always_inline)) glide_reads glide_reads_at(uint64_t
     return R;
 }
 
+/* Whether reads R of a spline (cub: cubic) reach every neighbour: the
+ * window's interior, where blend_run applies. */
+static inline int glide_reads_full(const glide_reads *R, int cub) { return R->hc && R->ha == cub && R->hd == cub; }
+
 /* One point of a blended level: its odd axes ascending (k of them), and per
  * odd axis its coordinate, window and the reads of the level's spline (sp)
  * and of the residuals' spline (rs). */
@@ -148,14 +152,13 @@ static inline __attribute__((always_inline)) T FN(bl_quad_op)(FN(quad) q, const 
     return R->ha ? q.m1 * (T)1.5 - q.m3 * (T)0.5 : q.m1;
 }
 
-/* Phase 1's prediction (and every fallback's): the level's 1-D stencil along
- * odd axis j of P. */
+/* Phase 1's prediction (and every fallback's): the level's 1-D stencil with
+ * the reads R of the spline sp along one odd axis (interp_predict's and
+ * interp_predict_fa's neighbours inside the window). */
 static inline __attribute__((always_inline)) T FN(bl_1d)(const glide_grid *g, const int fa, const T *r, const uint16_t *sym, size_t i,
-                          const glide_bpoint *P, unsigned j, uint64_t s, unsigned sp, T subst)
+                          const glide_reads *R, unsigned sp, T subst)
 {
-    const size_t st = g->st[P->ax[j]];
-    return fa ? FN(interp_predict_fa)(g, r, sym, i, st, P->c[j], s, P->lo[j], P->hi[j], sp, subst)
-              : FN(interp_predict)(r, i, st, P->c[j], s, P->lo[j], P->hi[j], sp);
+    return fa ? FN(interp_form_fa)(g, r, sym, i, R->o1, R->hc, R->ha, R->hd, sp, subst) : FN(bl_op)(r, i, R, sp);
 }
 
 /* Closed loop (encode, decode): the prediction of P at i from the
@@ -170,11 +173,11 @@ static inline __attribute__((always_inline)) T FN(bl_1d)(const glide_grid *g, co
  * value, since where it is read Q was blended or fell back to the plain
  * stencil along a3 (a fill read would have made P fall back too). */
 static inline __attribute__((always_inline)) T FN(bl_predict)(const glide_grid *g, const int fa, const T *r, const T *w, const uint16_t *sym,
-                               size_t i, const glide_bpoint *P, uint64_t s, unsigned sp, unsigned rs, T subst, int nan_seen,
-                               int *bl, T *pl)
+                               size_t i, const glide_bpoint *P, unsigned sp, unsigned rs, T subst, int nan_seen, int *bl,
+                               T *pl)
 {
     *bl = 1;
-    if (P->k == 1) return *pl = FN(bl_1d)(g, fa, r, sym, i, P, 0, s, sp, subst);
+    if (P->k == 1) return *pl = FN(bl_1d)(g, fa, r, sym, i, &P->Rs[0], sp, subst);
     const unsigned L = P->k - 1; /* the last odd axis */
     FN(quad) wq; /* set before any use; declared here so no jump skips an initialisation */
     if (fa && FN(bl_reads_fill)(g, r, sym, i, &P->Rs[L])) goto fallback;
@@ -188,7 +191,7 @@ static inline __attribute__((always_inline)) T FN(bl_predict)(const glide_grid *
     }
 fallback:
     *bl = 0;
-    return *pl = FN(bl_1d)(g, fa, r, sym, i, P, L, s, sp, subst);
+    return *pl = FN(bl_1d)(g, fa, r, sym, i, &P->Rs[L], sp, subst);
 }
 
 /* Open loop, as FORMAT.md §11.2 defines it for tuning and the predictor
@@ -198,13 +201,13 @@ fallback:
  * a residual scratch (blend_set's open-loop ops); this recursive form is
  * the reference that h5tests/gpu/test_blend_host.cu holds both backends'
  * open loops to. */
-static inline T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, uint64_t s,
-                     unsigned sp, unsigned rs, T subst, int *bl);
+static inline T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, unsigned sp,
+                            unsigned rs, T subst, int *bl);
 
 /* wx of the point j that differs from P only along P's odd axis `drop`:
  * its odd axes are P's without that one. */
 static inline T FN(bl_open_w)(const glide_grid *g, const int fa, const T *x, size_t j, const glide_bpoint *P,
-                              unsigned drop, uint64_t s, unsigned sp, unsigned rs, T subst)
+                              unsigned drop, unsigned sp, unsigned rs, T subst)
 {
     if (fa && FN(is_fill)(g, x[j])) return (T)NAN;
     glide_bpoint Q;
@@ -220,27 +223,27 @@ static inline T FN(bl_open_w)(const glide_grid *g, const int fa, const T *x, siz
         Q.Rr[q] = P->Rr[m];
     }
     int bl;
-    T p = FN(bl_open)(g, fa, x, j, &Q, s, sp, rs, subst, &bl);
+    T p = FN(bl_open)(g, fa, x, j, &Q, sp, rs, subst, &bl);
     return bl ? x[j] - p : (T)NAN;
 }
 
-static inline T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, uint64_t s,
-                     unsigned sp, unsigned rs, T subst, int *bl)
+static inline T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, unsigned sp,
+                            unsigned rs, T subst, int *bl)
 {
     *bl = 1;
-    if (P->k == 1) return FN(bl_1d)(g, fa, x, NULL, i, P, 0, s, sp, subst);
+    if (P->k == 1) return FN(bl_1d)(g, fa, x, NULL, i, &P->Rs[0], sp, subst);
     const unsigned L = P->k - 1;
     FN(quad) wq, dq;
     if (fa && FN(bl_reads_fill)(g, x, NULL, i, &P->Rs[L])) goto fallback;
     if (P->k == 3 && fa && FN(bl_d_fill)(g, x, NULL, i, P)) goto fallback;
-    GLIDE_BL_GATHER(wq, &P->Rr[0], i, FN(bl_open_w)(g, fa, x, j_, P, 0, s, sp, rs, subst));
+    GLIDE_BL_GATHER(wq, &P->Rr[0], i, FN(bl_open_w)(g, fa, x, j_, P, 0, sp, rs, subst));
     if (FN(bl_quad_nan)(wq, &P->Rr[0])) goto fallback;
     if (P->k == 2) return FN(bl_op)(x, i, &P->Rs[1], sp) + FN(bl_quad_op)(wq, &P->Rr[0], rs);
     GLIDE_BL_GATHER(dq, &P->Rr[1], i, x[j_] - FN(bl_op)(x, j_, &P->Rs[2], sp));
     return (FN(bl_op)(x, i, &P->Rs[2], sp) + FN(bl_quad_op)(dq, &P->Rr[1], rs)) + FN(bl_quad_op)(wq, &P->Rr[0], rs);
 fallback:
     *bl = 0;
-    return FN(bl_1d)(g, fa, x, NULL, i, P, L, s, sp, subst);
+    return FN(bl_1d)(g, fa, x, NULL, i, &P->Rs[L], sp, subst);
 }
 
 /* A blended level's spline and residual spline from its cfg byte. */
@@ -250,10 +253,75 @@ static inline void FN(bl_splines)(const glide_grid *g, unsigned cfg, unsigned *s
     *rs = (cfg >> 2) == glide_n_orders(g->eff_rank) + GLIDE_BLEND_SPLINE_R ? *sp : GLIDE_SPLINE_LINEAR;
 }
 
+/* One point of a blended level at i, P its reads: encode or decode (closed
+ * loop), or the open loop's cost term into *sum. *ns: blend_set's. */
+static inline __attribute__((always_inline)) void
+FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *r, T *w, uint16_t *sym, size_t i,
+                const glide_bpoint *P, unsigned sp, unsigned rs, const int keep_d, T e2, double eb, double unit, double n2,
+                T subst, uint64_t *sum, uint64_t *pts, int *ns)
+{
+    int bl;
+    if (op == OP_ENCODE) {
+        T xv = x[i], rv;
+        if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; w[i] = (T)NAN; *ns = 1; return; }
+        T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, P, sp, rs, subst, *ns, &bl, &pl);
+        int q = FN(quantize)(xv, p, e2, eb, &rv);
+        if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
+        else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
+        const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
+        w[i] = wv;
+        *ns |= wv != wv;
+    } else if (op == OP_DECODE) {
+        unsigned sy = sym[i];
+        if (sy == GLIDE_SYM_FILL) { r[i] = subst; w[i] = (T)NAN; *ns = 1; return; }
+        T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, P, sp, rs, subst, *ns, &bl, &pl);
+        if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+        const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
+        w[i] = wv;
+        *ns |= wv != wv;
+    } else {
+        /* open loop: the closed loop's stencils on x, with the residuals
+         * wx = x - pb kept in the scratch w phase by phase (bl_open's
+         * values, without its recursion) */
+        T xv = x[i];
+        if (FN(is_fill)(g, xv)) { w[i] = (T)NAN; *ns = 1; return; }
+        T pl, p = FN(bl_predict)(g, fa, x, w, NULL, i, P, sp, rs, subst, *ns, &bl, &pl);
+        const T wv = keep_d ? xv - pl : bl ? xv - p : (T)NAN;
+        w[i] = wv;
+        *ns |= wv != wv;
+        if (op == OP_TUNE) {
+            *sum += FN(tune_term)(xv, p, unit);
+        } else {
+            *sum += glide_cost_bits(fabs((double)xv - (double)p), eb, n2);
+            (*pts)++;
+        }
+    }
+}
+
+/* The points i0, i0 + di, .. i1, each with every read inside its windows;
+ * o[j] the element offset of s along odd axis j. The reads' flags are then
+ * constants (cub, rcub: the splines are cubic), so the stencil is straight-
+ * line code; the same operations as at any other point. */
+static inline __attribute__((always_inline)) void
+FN(blend_run)(const glide_grid *g, const int op, const int fa, const unsigned K, const int cub, const int rcub, const T *x,
+              T *r, T *w, uint16_t *sym, size_t i0, size_t i1, size_t di, const size_t o[3], unsigned sp, unsigned rs,
+              const int keep_d, T e2, double eb, double unit, double n2, T subst, uint64_t *sum, uint64_t *pts, int *ns)
+{
+    glide_bpoint F;
+    F.k = K;
+    for (unsigned j = 0; j < K; j++) {
+        const glide_reads Rs = {o[j], 1, cub, cub}, Rr = {o[j], 1, rcub, rcub};
+        F.Rs[j] = Rs;
+        F.Rr[j] = Rr;
+    }
+    for (size_t i = i0; i <= i1; i += di)
+        FN(blend_point)(g, op, fa, x, r, w, sym, i, &F, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns);
+}
+
 /* The points of one odd-axis mask (K axes) inside a box. The odd axes'
- * windows and reads are set per row (axes 0, 1) and per point (axis 2, the
- * last odd axis when odd), and K is a constant at each call site, so the
- * per-point work is the stencil. */
+ * windows and reads are set per row (axes 0, 1) and, on axis 2, once per
+ * run of points whose reads are all inside the windows (blend_run), else
+ * per point; K is a constant at each call site. */
 static inline __attribute__((always_inline)) void
 FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K, const T *x, T *r, T *w, uint16_t *sym,
               const FN(box) *bx, uint64_t s, unsigned mask, unsigned sp, unsigned rs, T e2, double eb, double unit,
@@ -265,55 +333,54 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
     int ns = *nan_seen;
     const uint64_t B = 1ull << g->blog;
     const size_t s0 = g->st[0], s1 = g->st[1];
-    const unsigned j1 = mask & 1u, j2 = j1 + (mask >> 1 & 1u); /* P's index of axes 1 and 2 */
+    const unsigned j1 = mask & 1u, j2 = K - 1; /* P's index of axis 1, and of axis 2 if odd */
+    const unsigned krow = mask & 4u ? K - 1 : K; /* odd axes set per row */
     const double n2 = glide_blend_noise(K);
     const int keep_d = K == 2 && mask == 5u; /* bl_predict: w keeps D there */
+    const int cub = sp != GLIDE_SPLINE_LINEAR;
     uint64_t start[3], step[3], c[3];
     glide_set_lattice(bx->lo, s, mask, start, step);
     glide_bpoint P;
     P.k = K;
+    size_t o[3] = {0, 0, 0};
+    if (mask & 4u) o[j2] = (size_t)s * g->st[2];
     for (c[0] = start[0]; c[0] <= bx->hi[0]; c[0] += step[0]) {
         if (mask & 1u) glide_bpoint_axis(&P, 0, 0, c[0], g->n, g->st, B, s, sp, rs);
         for (c[1] = start[1]; c[1] <= bx->hi[1]; c[1] += step[1]) {
             if (mask & 2u) glide_bpoint_axis(&P, j1, 1, c[1], g->n, g->st, B, s, sp, rs);
-            for (c[2] = start[2]; c[2] <= bx->hi[2]; c[2] += step[2]) {
-                if (mask & 4u) glide_bpoint_axis(&P, j2, 2, c[2], g->n, g->st, B, s, sp, rs);
-                const size_t i = (size_t)c[0] * s0 + (size_t)c[1] * s1 + (size_t)c[2];
-                int bl;
-                if (op == OP_ENCODE) {
-                    T xv = x[i], rv;
-                    if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; w[i] = (T)NAN; ns = 1; continue; }
-                    T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, ns, &bl, &pl);
-                    int q = FN(quantize)(xv, p, e2, eb, &rv);
-                    if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
-                    else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
-                    const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
-                    w[i] = wv;
-                    ns |= wv != wv;
-                } else if (op == OP_DECODE) {
-                    unsigned sy = sym[i];
-                    if (sy == GLIDE_SYM_FILL) { r[i] = subst; w[i] = (T)NAN; ns = 1; continue; }
-                    T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, ns, &bl, &pl);
-                    if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
-                    const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
-                    w[i] = wv;
-                    ns |= wv != wv;
+            int row_in = 1;
+            for (unsigned j = 0; j < krow; j++) {
+                row_in &= glide_reads_full(&P.Rs[j], cub);
+                o[j] = P.Rs[j].o1;
+            }
+            const size_t row = (size_t)c[0] * s0 + (size_t)c[1] * s1;
+            for (c[2] = start[2]; c[2] <= bx->hi[2];) {
+                uint64_t last = bx->hi[2]; /* of the run from c[2] */
+                int in = row_in;
+                if (mask & 4u) {
+                    glide_bpoint_axis(&P, j2, 2, c[2], g->n, g->st, B, s, sp, rs);
+                    in = in && glide_reads_full(&P.Rs[j2], cub);
+                    /* the run ends where its block's window ends (hi) */
+                    const uint64_t e = P.hi[j2] - (cub ? 3 * s : s);
+                    if (e < last) last = e;
+                }
+                if (in) {
+                    last = c[2] + (last - c[2]) / step[2] * step[2];
+                    const size_t i0 = row + (size_t)c[2], i1 = row + (size_t)last;
+                    if (!cub)
+                        FN(blend_run)(g, op, fa, K, 0, 0, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
+                                      subst, sum, pts, &ns);
+                    else if (rs == GLIDE_SPLINE_LINEAR)
+                        FN(blend_run)(g, op, fa, K, 1, 0, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
+                                      subst, sum, pts, &ns);
+                    else
+                        FN(blend_run)(g, op, fa, K, 1, 1, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
+                                      subst, sum, pts, &ns);
+                    c[2] = last + step[2];
                 } else {
-                    /* open loop: the closed loop's stencils on x, with the
-                     * residuals wx = x - pb kept in the scratch w phase by
-                     * phase (bl_open's values, without its recursion) */
-                    T xv = x[i];
-                    if (FN(is_fill)(g, xv)) { w[i] = (T)NAN; ns = 1; continue; }
-                    T pl, p = FN(bl_predict)(g, fa, x, w, NULL, i, &P, s, sp, rs, subst, ns, &bl, &pl);
-                    const T wv = keep_d ? xv - pl : bl ? xv - p : (T)NAN;
-                    w[i] = wv;
-                    ns |= wv != wv;
-                    if (op == OP_TUNE) {
-                        *sum += FN(tune_term)(xv, p, unit);
-                    } else {
-                        *sum += glide_cost_bits(fabs((double)xv - (double)p), eb, n2);
-                        (*pts)++;
-                    }
+                    FN(blend_point)(g, op, fa, x, r, w, sym, row + (size_t)c[2], &P, sp, rs, keep_d, e2, eb, unit, n2, subst,
+                                    sum, pts, &ns);
+                    c[2] += step[2];
                 }
             }
         }

@@ -30,24 +30,24 @@ template <> struct Cpu<float> {
     static float open(const glide_grid *g, int fa, const float *x, size_t i, const glide_bpoint *P, uint64_t s,
                       unsigned sp, unsigned rs, float subst, int *bl)
     {
-        return bl_open_f32(g, fa, x, i, P, s, sp, rs, subst, bl);
+        return bl_open_f32(g, fa, x, i, P, sp, rs, subst, bl);
     }
     static float closed(const glide_grid *g, int fa, const float *r, const float *w, const uint16_t *sym, size_t i,
                         const glide_bpoint *P, uint64_t s, unsigned sp, unsigned rs, float subst, int *bl, float *pl)
     {
-        return bl_predict_f32(g, fa, r, w, sym, i, P, s, sp, rs, subst, 1, bl, pl);
+        return bl_predict_f32(g, fa, r, w, sym, i, P, sp, rs, subst, 1, bl, pl);
     }
 };
 template <> struct Cpu<double> {
     static double open(const glide_grid *g, int fa, const double *x, size_t i, const glide_bpoint *P, uint64_t s,
                        unsigned sp, unsigned rs, double subst, int *bl)
     {
-        return bl_open_f64(g, fa, x, i, P, s, sp, rs, subst, bl);
+        return bl_open_f64(g, fa, x, i, P, sp, rs, subst, bl);
     }
     static double closed(const glide_grid *g, int fa, const double *r, const double *w, const uint16_t *sym, size_t i,
                          const glide_bpoint *P, uint64_t s, unsigned sp, unsigned rs, double subst, int *bl, double *pl)
     {
-        return bl_predict_f64(g, fa, r, w, sym, i, P, s, sp, rs, subst, 1, bl, pl);
+        return bl_predict_f64(g, fa, r, w, sym, i, P, sp, rs, subst, 1, bl, pl);
     }
 };
 
