@@ -62,6 +62,17 @@ static inline void glide_set_lattice(const uint64_t lo[3], uint64_t s, unsigned 
     }
 }
 
+/* The reads of the level's spline sp and of the residuals' rs at c in the
+ * window [lo, hi] (stride st). */
+static inline __attribute__((always_inline)) void glide_axis_reads(uint64_t c, uint64_t lo, uint64_t hi, size_t st, uint64_t s,
+                                                                   unsigned sp, unsigned rs, glide_reads *Rs, glide_reads *Rr)
+{
+    *Rs = glide_reads_at(c, s, lo, hi, st, sp);
+    /* rs is sp or linear: the same reads, or the two nearest only */
+    *Rr = *Rs;
+    if (rs != sp) Rr->ha = Rr->hd = 0;
+}
+
 /* Odd axis j of P is grid axis a at coordinate c. */
 static inline __attribute__((always_inline)) void glide_bpoint_axis(glide_bpoint *P, unsigned j, unsigned a, uint64_t c, const uint64_t n[3],
                                      const size_t st[3], uint64_t B, uint64_t s, unsigned sp, unsigned rs)
@@ -71,13 +82,7 @@ static inline __attribute__((always_inline)) void glide_bpoint_axis(glide_bpoint
     P->c[j] = c;
     P->lo[j] = lo;
     P->hi[j] = hi;
-    P->Rs[j] = glide_reads_at(c, s, lo, hi, st[a], sp);
-    /* rs is sp or linear: the same reads, or the two nearest only */
-    if (rs == sp) P->Rr[j] = P->Rs[j];
-    else {
-        P->Rr[j] = P->Rs[j];
-        P->Rr[j].ha = P->Rr[j].hd = 0;
-    }
+    glide_axis_reads(c, lo, hi, st[a], s, sp, rs, &P->Rs[j], &P->Rr[j]);
 }
 #endif
 
@@ -254,7 +259,11 @@ static inline void FN(bl_splines)(const glide_grid *g, unsigned cfg, unsigned *s
 }
 
 /* One point of a blended level at i, P its reads: encode or decode (closed
- * loop), or the open loop's cost term into *sum. *ns: blend_set's. */
+ * loop), or the open loop's cost term into *sum. *ns: blend_set's. Without
+ * fa there is no fill point to test for: the encoder blends with the plain
+ * stencils only where the data has none, and a blended stream has the
+ * fill-aware ones wherever HAS_FILL, without which a FILL symbol is corrupt
+ * (glide_outliers_place). */
 static inline __attribute__((always_inline)) void
 FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *r, T *w, uint16_t *sym, size_t i,
                 const glide_bpoint *P, unsigned sp, unsigned rs, const int keep_d, T e2, double eb, double unit, double n2,
@@ -263,7 +272,7 @@ FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *
     int bl;
     if (op == OP_ENCODE) {
         T xv = x[i], rv;
-        if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; w[i] = (T)NAN; *ns = 1; return; }
+        if (fa && FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; w[i] = (T)NAN; *ns = 1; return; }
         T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, P, sp, rs, subst, *ns, &bl, &pl);
         int q = FN(quantize)(xv, p, e2, eb, &rv);
         if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
@@ -273,7 +282,7 @@ FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *
         *ns |= wv != wv;
     } else if (op == OP_DECODE) {
         unsigned sy = sym[i];
-        if (sy == GLIDE_SYM_FILL) { r[i] = subst; w[i] = (T)NAN; *ns = 1; return; }
+        if (fa && sy == GLIDE_SYM_FILL) { r[i] = subst; w[i] = (T)NAN; *ns = 1; return; }
         T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, P, sp, rs, subst, *ns, &bl, &pl);
         if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
         const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
@@ -284,7 +293,7 @@ FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *
          * wx = x - pb kept in the scratch w phase by phase (bl_open's
          * values, without its recursion) */
         T xv = x[i];
-        if (FN(is_fill)(g, xv)) { w[i] = (T)NAN; *ns = 1; return; }
+        if (fa && FN(is_fill)(g, xv)) { w[i] = (T)NAN; *ns = 1; return; }
         T pl, p = FN(bl_predict)(g, fa, x, w, NULL, i, P, sp, rs, subst, *ns, &bl, &pl);
         const T wv = keep_d ? xv - pl : bl ? xv - p : (T)NAN;
         w[i] = wv;
@@ -343,7 +352,20 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
     glide_bpoint P;
     P.k = K;
     size_t o[3] = {0, 0, 0};
-    if (mask & 4u) o[j2] = (size_t)s * g->st[2];
+    /* Axis 2, if odd, is set per run. Its blocks that the box holds whole
+     * and the grid does not cut short (lo + B <= full_hi) share one
+     * pattern: the reads at their first and last points (Rf, Rl), and
+     * every read inside the window from the second to the last but one
+     * (cubic splines; four points a block at least). */
+    const uint64_t M = B / (2 * s);
+    const uint64_t full_hi = mask & 4u && cub && M >= 4 ? (g->n[2] - 1 < bx->hi[2] + s ? g->n[2] - 1 : bx->hi[2] + s) : 0;
+    glide_reads Rf[2], Rm[2], Rl[2];
+    if (mask & 4u) {
+        o[j2] = (size_t)s * g->st[2];
+        glide_axis_reads(s, 0, B, g->st[2], s, sp, rs, &Rf[0], &Rf[1]);
+        glide_axis_reads(3 * s, 0, B, g->st[2], s, sp, rs, &Rm[0], &Rm[1]);
+        glide_axis_reads(B - s, 0, B, g->st[2], s, sp, rs, &Rl[0], &Rl[1]);
+    }
     for (c[0] = start[0]; c[0] <= bx->hi[0]; c[0] += step[0]) {
         if (mask & 1u) glide_bpoint_axis(&P, 0, 0, c[0], g->n, g->st, B, s, sp, rs);
         for (c[1] = start[1]; c[1] <= bx->hi[1]; c[1] += step[1]) {
@@ -355,33 +377,45 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
             }
             const size_t row = (size_t)c[0] * s0 + (size_t)c[1] * s1;
             for (c[2] = start[2]; c[2] <= bx->hi[2];) {
-                uint64_t last = bx->hi[2]; /* of the run from c[2] */
+                /* the points from c[2] to `last` share their reads */
+                uint64_t last = bx->hi[2];
                 int in = row_in;
                 if (mask & 4u) {
-                    glide_bpoint_axis(&P, j2, 2, c[2], g->n, g->st, B, s, sp, rs);
-                    in = in && glide_reads_full(&P.Rs[j2], cub);
-                    /* the run ends where its block's window ends (hi) */
-                    const uint64_t e = P.hi[j2] - (cub ? 3 * s : s);
-                    if (e < last) last = e;
+                    const uint64_t lo = c[2] & ~(B - 1);
+                    if (lo + B <= full_hi) {
+                        const glide_reads *R = c[2] == lo + s ? Rf : c[2] == lo + B - s ? Rl : Rm;
+                        P.Rs[j2] = R[0];
+                        P.Rr[j2] = R[1];
+                        if (R != Rm) in = 0;
+                        last = R == Rm ? lo + B - 3 * s : c[2];
+                    } else {
+                        glide_bpoint_axis(&P, j2, 2, c[2], g->n, g->st, B, s, sp, rs);
+                        if (glide_reads_full(&P.Rs[j2], cub)) {
+                            /* to where its block's window (hi) ends */
+                            const uint64_t e = P.hi[j2] - (cub ? 3 * s : s);
+                            if (e < last) last = e;
+                        } else {
+                            last = c[2];
+                            in = 0;
+                        }
+                    }
                 }
-                if (in) {
-                    last = c[2] + (last - c[2]) / step[2] * step[2];
-                    const size_t i0 = row + (size_t)c[2], i1 = row + (size_t)last;
-                    if (!cub)
-                        FN(blend_run)(g, op, fa, K, 0, 0, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
-                                      subst, sum, pts, &ns);
-                    else if (rs == GLIDE_SPLINE_LINEAR)
-                        FN(blend_run)(g, op, fa, K, 1, 0, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
-                                      subst, sum, pts, &ns);
-                    else
-                        FN(blend_run)(g, op, fa, K, 1, 1, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
-                                      subst, sum, pts, &ns);
-                    c[2] = last + step[2];
-                } else {
-                    FN(blend_point)(g, op, fa, x, r, w, sym, row + (size_t)c[2], &P, sp, rs, keep_d, e2, eb, unit, n2, subst,
-                                    sum, pts, &ns);
-                    c[2] += step[2];
-                }
+                last = c[2] + (last - c[2]) / step[2] * step[2];
+                const size_t i0 = row + (size_t)c[2], i1 = row + (size_t)last;
+                if (!in)
+                    for (size_t i = i0; i <= i1; i += step[2])
+                        FN(blend_point)(g, op, fa, x, r, w, sym, i, &P, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts,
+                                        &ns);
+                else if (!cub)
+                    FN(blend_run)(g, op, fa, K, 0, 0, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
+                                  subst, sum, pts, &ns);
+                else if (rs == GLIDE_SPLINE_LINEAR)
+                    FN(blend_run)(g, op, fa, K, 1, 0, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
+                                  subst, sum, pts, &ns);
+                else
+                    FN(blend_run)(g, op, fa, K, 1, 1, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
+                                  subst, sum, pts, &ns);
+                c[2] = last + step[2];
             }
         }
     }
