@@ -327,6 +327,34 @@ FN(blend_run)(const glide_grid *g, const int op, const int fa, const unsigned K,
         FN(blend_point)(g, op, fa, x, r, w, sym, i, &F, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns);
 }
 
+/* A row's whole blocks along axis 2 (the last odd axis; cubic splines,
+ * four points a block at least), nb of them from element i: each block's
+ * first point reads no c - 3s on axis 2, its last no c + 3s, and the points
+ * between read all; every other odd axis reads all (the row's windows). */
+static inline __attribute__((always_inline)) void
+FN(blend_blocks)(const glide_grid *g, const int op, const int fa, const unsigned K, const int rcub, const T *x, T *r, T *w,
+                 uint16_t *sym, size_t i, uint64_t nb, uint64_t B, uint64_t s, const size_t o[3], unsigned sp, unsigned rs,
+                 const int keep_d, T e2, double eb, double unit, double n2, T subst, uint64_t *sum, uint64_t *pts, int *ns)
+{
+    glide_bpoint F, Ff, Fl;
+    F.k = Ff.k = Fl.k = K;
+    for (unsigned j = 0; j < K; j++) {
+        const glide_reads Rs = {o[j], 1, 1, 1}, Rr = {o[j], 1, rcub, rcub};
+        F.Rs[j] = Ff.Rs[j] = Fl.Rs[j] = Rs;
+        F.Rr[j] = Ff.Rr[j] = Fl.Rr[j] = Rr;
+    }
+    Ff.Rs[K - 1].ha = Ff.Rr[K - 1].ha = 0;
+    Fl.Rs[K - 1].hd = Fl.Rr[K - 1].hd = 0;
+    const size_t di = (size_t)(2 * s);
+    for (uint64_t b = 0; b < nb; b++, i += (size_t)B) {
+        FN(blend_point)(g, op, fa, x, r, w, sym, i + (size_t)s, &Ff, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns);
+        for (size_t j = i + 3 * (size_t)s; j <= i + (size_t)(B - 3 * s); j += di)
+            FN(blend_point)(g, op, fa, x, r, w, sym, j, &F, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns);
+        FN(blend_point)(g, op, fa, x, r, w, sym, i + (size_t)(B - s), &Fl, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts,
+                        ns);
+    }
+}
+
 /* The points of one odd-axis mask (K axes) inside a box. The odd axes'
  * windows and reads are set per row (axes 0, 1) and, on axis 2, once per
  * run of points whose reads are all inside the windows (blend_run), else
@@ -347,6 +375,9 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
     const double n2 = glide_blend_noise(K);
     const int keep_d = K == 2 && mask == 5u; /* bl_predict: w keeps D there */
     const int cub = sp != GLIDE_SPLINE_LINEAR;
+    /* the splines' flags as constants where that pays for its code: the
+     * closed loop's points without fill points (tuning runs on a sample) */
+    const int spec = (op == OP_ENCODE || op == OP_DECODE) && !fa;
     uint64_t start[3], step[3], c[3];
     glide_set_lattice(bx->lo, s, mask, start, step);
     glide_bpoint P;
@@ -376,7 +407,19 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
                 o[j] = P.Rs[j].o1;
             }
             const size_t row = (size_t)c[0] * s0 + (size_t)c[1] * s1;
-            for (c[2] = start[2]; c[2] <= bx->hi[2];) {
+            c[2] = start[2];
+            const uint64_t lo2 = c[2] & ~(B - 1);
+            if (spec && row_in && c[2] == lo2 + s && lo2 + B <= full_hi) {
+                const uint64_t nb = (full_hi - lo2) / B;
+                if (rs == GLIDE_SPLINE_LINEAR)
+                    FN(blend_blocks)(g, op, fa, K, 0, x, r, w, sym, row + (size_t)lo2, nb, B, s, o, sp, rs, keep_d, e2, eb,
+                                     unit, n2, subst, sum, pts, &ns);
+                else
+                    FN(blend_blocks)(g, op, fa, K, 1, x, r, w, sym, row + (size_t)lo2, nb, B, s, o, sp, rs, keep_d, e2, eb,
+                                     unit, n2, subst, sum, pts, &ns);
+                c[2] = lo2 + nb * B + s;
+            }
+            while (c[2] <= bx->hi[2]) {
                 /* the points from c[2] to `last` share their reads */
                 uint64_t last = bx->hi[2];
                 int in = row_in;
@@ -406,6 +449,9 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
                     for (size_t i = i0; i <= i1; i += step[2])
                         FN(blend_point)(g, op, fa, x, r, w, sym, i, &P, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts,
                                         &ns);
+                else if (!spec)
+                    FN(blend_run)(g, op, fa, K, cub, rs != GLIDE_SPLINE_LINEAR, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d,
+                                  e2, eb, unit, n2, subst, sum, pts, &ns);
                 else if (!cub)
                     FN(blend_run)(g, op, fa, K, 0, 0, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
                                   subst, sum, pts, &ns);
