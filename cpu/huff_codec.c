@@ -99,7 +99,8 @@ size_t glide_huff_decode(const glide_huff_dec *d, const uint8_t *segtab, uint32_
         uint64_t cnt = n - s0 < GLIDE_SEG_SYMS ? n - s0 : GLIDE_SEG_SYMS;
         if (bytes > in_bytes - pos || bytes > 2 * GLIDE_SEG_SYMS) return GLIDE_ERROR(CORRUPT);
         memcpy(buf, in + pos, bytes);
-        memset(buf + bytes, 0, sizeof buf - bytes);
+        /* a window loads 8 bytes from at most byte `bytes` (bitpos <= limit) */
+        memset(buf + bytes, 0, 16);
         uint64_t bitpos = 0, limit = (uint64_t)bytes * 8;
         uint16_t *out = sym + s0;
         for (uint64_t i = 0; i < cnt;) {
