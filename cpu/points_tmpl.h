@@ -1,44 +1,52 @@
 /* Value range, anchors, outliers and the final fix-up pass (templated). */
 
-/* glide_value_range without fill points: lanes of GLIDE_RANGE_LANES points
- * keep their own extremes, in a loop the compiler vectorises. Values that
- * compare equal are the same but for 0 and -0, so an extreme that is zero
- * is then taken from the first zero, as the sequential loop would. */
-#define GLIDE_RANGE_LANES 8
+/* glide_value_range without fill points, in vector lanes that keep their
+ * own extremes (the first to reach them in the lane). Values that compare
+ * equal are the same but for 0 and -0, so an extreme that is zero is then
+ * taken from the first zero, as the sequential loop would. */
+#if GLIDE_T_IS_DOUBLE
+typedef int64_t FN(sbits);
+#else
+typedef int32_t FN(sbits);
+#endif
+typedef T FN(vec) __attribute__((vector_size(16)));
+typedef FN(sbits) FN(vmask) __attribute__((vector_size(16)));
 static void FN(finite_range)(const T *x, uint64_t n, T *lo, T *hi, int *seen)
 {
-    T mnl[GLIDE_RANGE_LANES], mxl[GLIDE_RANGE_LANES];
-    for (unsigned k = 0; k < GLIDE_RANGE_LANES; k++) mnl[k] = (T)INFINITY, mxl[k] = (T)-INFINITY;
-    const uint64_t nv = n - n % GLIDE_RANGE_LANES;
-    /* v - v is 0 exactly where v is finite */
-#define GLIDE_RANGE_STEP(k, v)                                                                                         \
-    do {                                                                                                               \
-        const T a = (v) - (v) == 0 ? (v) : (T)INFINITY, c = (v) - (v) == 0 ? (v) : (T)-INFINITY;                       \
-        mnl[k] = a < mnl[k] ? a : mnl[k];                                                                              \
-        mxl[k] = c > mxl[k] ? c : mxl[k];                                                                              \
-    } while (0)
-    for (uint64_t i = 0; i < nv; i += GLIDE_RANGE_LANES)
-        for (unsigned k = 0; k < GLIDE_RANGE_LANES; k++) GLIDE_RANGE_STEP(k, x[i + k]);
-    for (uint64_t i = nv; i < n; i++) GLIDE_RANGE_STEP(i - nv, x[i]);
-#undef GLIDE_RANGE_STEP
-    T mn = (T)INFINITY, mx = (T)-INFINITY;
-    for (unsigned k = 0; k < GLIDE_RANGE_LANES; k++) {
-        if (mnl[k] < mn) mn = mnl[k];
-        if (mxl[k] > mx) mx = mxl[k];
+    enum { VL = 16 / sizeof(T) };
+    FN(vec) mnv, mxv;
+    for (unsigned k = 0; k < VL; k++) mnv[k] = (T)INFINITY, mxv[k] = (T)-INFINITY;
+    uint64_t i = 0;
+    for (; i + VL <= n; i += VL) {
+        FN(vec) v;
+        memcpy(&v, x + i, sizeof v);
+        const FN(vmask) fin = v - v == 0; /* 0 exactly where v is finite */
+        const FN(vmask) lt = fin & (v < mnv), gt = fin & (v > mxv);
+        mnv = (FN(vec))((lt & (FN(vmask))v) | (~lt & (FN(vmask))mnv));
+        mxv = (FN(vec))((gt & (FN(vmask))v) | (~gt & (FN(vmask))mxv));
     }
+    T mn = (T)INFINITY, mx = (T)-INFINITY;
+    for (unsigned k = 0; k < VL; k++) {
+        if (mnv[k] < mn) mn = mnv[k];
+        if (mxv[k] > mx) mx = mxv[k];
+    }
+    for (; i < n; i++)
+        if (isfinite(x[i])) {
+            if (x[i] < mn) mn = x[i];
+            if (x[i] > mx) mx = x[i];
+        }
     *seen = mn <= mx; /* finite values only */
     if (!*seen) mn = mx = 0;
     else if (mn == 0 || mx == 0)
-        for (uint64_t i = 0; i < n; i++)
-            if (x[i] == 0) {
-                if (mn == 0) mn = x[i];
-                if (mx == 0) mx = x[i];
+        for (uint64_t j = 0; j < n; j++)
+            if (x[j] == 0) {
+                if (mn == 0) mn = x[j];
+                if (mx == 0) mx = x[j];
                 break;
             }
     *lo = mn;
     *hi = mx;
 }
-#undef GLIDE_RANGE_LANES
 
 /* The finite values' least and greatest, each the first to reach it in
  * index order (0 and 0 if there is none), fill points left out. */
