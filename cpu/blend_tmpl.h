@@ -259,7 +259,7 @@ static inline void FN(bl_splines)(const glide_grid *g, unsigned cfg, unsigned *s
 }
 
 /* One point of a blended level at i, P its reads: encode or decode (closed
- * loop), or the open loop's cost term into *sum. *ns: blend_set's. Without
+ * loop), or the open loop's cost term into *sum. *ns, *nz: blend_set's. Without
  * fa there is no fill point to test for: the encoder blends with the plain
  * stencils only where the data has none, and a blended stream has the
  * fill-aware ones wherever HAS_FILL, without which a FILL symbol is corrupt
@@ -267,7 +267,7 @@ static inline void FN(bl_splines)(const glide_grid *g, unsigned cfg, unsigned *s
 static inline __attribute__((always_inline)) void
 FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *r, T *w, uint16_t *sym, size_t i,
                 const glide_bpoint *P, unsigned sp, unsigned rs, const int keep_d, T e2, double eb, double unit, double n2,
-                T subst, uint64_t *sum, uint64_t *pts, int *ns)
+                T subst, uint64_t *sum, uint64_t *pts, int *ns, T *nz)
 {
     int bl;
     if (op == OP_ENCODE) {
@@ -279,7 +279,7 @@ FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *
         else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
         const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
         w[i] = wv;
-        *ns |= wv != wv;
+        *nz += wv - wv;
     } else if (op == OP_DECODE) {
         unsigned sy = sym[i];
         if (fa && sy == GLIDE_SYM_FILL) { r[i] = subst; w[i] = (T)NAN; *ns = 1; return; }
@@ -287,7 +287,7 @@ FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *
         if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
         const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
         w[i] = wv;
-        *ns |= wv != wv;
+        *nz += wv - wv;
     } else {
         /* open loop: the closed loop's stencils on x, with the residuals
          * wx = x - pb kept in the scratch w phase by phase (bl_open's
@@ -297,7 +297,7 @@ FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *
         T pl, p = FN(bl_predict)(g, fa, x, w, NULL, i, P, sp, rs, subst, *ns, &bl, &pl);
         const T wv = keep_d ? xv - pl : bl ? xv - p : (T)NAN;
         w[i] = wv;
-        *ns |= wv != wv;
+        *nz += wv - wv;
         if (op == OP_TUNE) {
             *sum += FN(tune_term)(xv, p, unit);
         } else {
@@ -314,7 +314,7 @@ FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *
 static inline __attribute__((always_inline)) void
 FN(blend_run)(const glide_grid *g, const int op, const int fa, const unsigned K, const int cub, const int rcub, const T *x,
               T *r, T *w, uint16_t *sym, size_t i0, size_t i1, size_t di, const size_t o[3], unsigned sp, unsigned rs,
-              const int keep_d, T e2, double eb, double unit, double n2, T subst, uint64_t *sum, uint64_t *pts, int *ns)
+              const int keep_d, T e2, double eb, double unit, double n2, T subst, uint64_t *sum, uint64_t *pts, int *ns, T *nz)
 {
     glide_bpoint F;
     F.k = K;
@@ -324,7 +324,7 @@ FN(blend_run)(const glide_grid *g, const int op, const int fa, const unsigned K,
         F.Rr[j] = Rr;
     }
     for (size_t i = i0; i <= i1; i += di)
-        FN(blend_point)(g, op, fa, x, r, w, sym, i, &F, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns);
+        FN(blend_point)(g, op, fa, x, r, w, sym, i, &F, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns, nz);
 }
 
 /* A row's whole blocks along axis 2 (the last odd axis; cubic splines,
@@ -334,7 +334,7 @@ FN(blend_run)(const glide_grid *g, const int op, const int fa, const unsigned K,
 static inline __attribute__((always_inline)) void
 FN(blend_blocks)(const glide_grid *g, const int op, const int fa, const unsigned K, const int rcub, const T *x, T *r, T *w,
                  uint16_t *sym, size_t i, uint64_t nb, uint64_t B, uint64_t s, const size_t o[3], unsigned sp, unsigned rs,
-                 const int keep_d, T e2, double eb, double unit, double n2, T subst, uint64_t *sum, uint64_t *pts, int *ns)
+                 const int keep_d, T e2, double eb, double unit, double n2, T subst, uint64_t *sum, uint64_t *pts, int *ns, T *nz)
 {
     glide_bpoint F, Ff, Fl;
     F.k = Ff.k = Fl.k = K;
@@ -347,11 +347,11 @@ FN(blend_blocks)(const glide_grid *g, const int op, const int fa, const unsigned
     Fl.Rs[K - 1].hd = Fl.Rr[K - 1].hd = 0;
     const size_t di = (size_t)(2 * s);
     for (uint64_t b = 0; b < nb; b++, i += (size_t)B) {
-        FN(blend_point)(g, op, fa, x, r, w, sym, i + (size_t)s, &Ff, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns);
+        FN(blend_point)(g, op, fa, x, r, w, sym, i + (size_t)s, &Ff, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns, nz);
         for (size_t j = i + 3 * (size_t)s; j <= i + (size_t)(B - 3 * s); j += di)
-            FN(blend_point)(g, op, fa, x, r, w, sym, j, &F, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns);
+            FN(blend_point)(g, op, fa, x, r, w, sym, j, &F, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns, nz);
         FN(blend_point)(g, op, fa, x, r, w, sym, i + (size_t)(B - s), &Fl, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts,
-                        ns);
+                        ns, nz);
     }
 }
 
@@ -368,6 +368,10 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
      * fallback, or arithmetic); until then no read can find one, so the
      * NaN tests are skipped (same predictions) */
     int ns = *nan_seen;
+    /* the set's own residuals: nz += w - w, NaN once one was not finite
+     * (inf too, which only adds tests), folded into *nan_seen at the end:
+     * no point reads the residuals of its own phase */
+    T nz = 0;
     const uint64_t B = 1ull << g->blog;
     const size_t s0 = g->st[0], s1 = g->st[1];
     const unsigned j1 = mask & 1u, j2 = K - 1; /* P's index of axis 1, and of axis 2 if odd */
@@ -413,10 +417,10 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
                 const uint64_t nb = (full_hi - lo2) / B;
                 if (rs == GLIDE_SPLINE_LINEAR)
                     FN(blend_blocks)(g, op, fa, K, 0, x, r, w, sym, row + (size_t)lo2, nb, B, s, o, sp, rs, keep_d, e2, eb,
-                                     unit, n2, subst, sum, pts, &ns);
+                                     unit, n2, subst, sum, pts, &ns, &nz);
                 else
                     FN(blend_blocks)(g, op, fa, K, 1, x, r, w, sym, row + (size_t)lo2, nb, B, s, o, sp, rs, keep_d, e2, eb,
-                                     unit, n2, subst, sum, pts, &ns);
+                                     unit, n2, subst, sum, pts, &ns, &nz);
                 c[2] = lo2 + nb * B + s;
             }
             while (c[2] <= bx->hi[2]) {
@@ -448,24 +452,24 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
                 if (!in)
                     for (size_t i = i0; i <= i1; i += step[2])
                         FN(blend_point)(g, op, fa, x, r, w, sym, i, &P, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts,
-                                        &ns);
+                                        &ns, &nz);
                 else if (!spec)
                     FN(blend_run)(g, op, fa, K, cub, rs != GLIDE_SPLINE_LINEAR, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d,
-                                  e2, eb, unit, n2, subst, sum, pts, &ns);
+                                  e2, eb, unit, n2, subst, sum, pts, &ns, &nz);
                 else if (!cub)
                     FN(blend_run)(g, op, fa, K, 0, 0, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
-                                  subst, sum, pts, &ns);
+                                  subst, sum, pts, &ns, &nz);
                 else if (rs == GLIDE_SPLINE_LINEAR)
                     FN(blend_run)(g, op, fa, K, 1, 0, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
-                                  subst, sum, pts, &ns);
+                                  subst, sum, pts, &ns, &nz);
                 else
                     FN(blend_run)(g, op, fa, K, 1, 1, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
-                                  subst, sum, pts, &ns);
+                                  subst, sum, pts, &ns, &nz);
                 c[2] = last + step[2];
             }
         }
     }
-    *nan_seen = ns;
+    *nan_seen = ns | (nz != nz);
 }
 
 /* One blended level over a closed box, phase by phase: encode or decode
