@@ -415,12 +415,17 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
             const uint64_t lo2 = c[2] & ~(B - 1);
             if (spec && row_in && c[2] == lo2 + s && lo2 + B <= full_hi) {
                 const uint64_t nb = (full_hi - lo2) / B;
-                if (rs == GLIDE_SPLINE_LINEAR)
-                    FN(blend_blocks)(g, op, fa, K, 0, x, r, w, sym, row + (size_t)lo2, nb, B, s, o, sp, rs, keep_d, e2, eb,
-                                     unit, n2, subst, sum, pts, &ns, &nz);
-                else
-                    FN(blend_blocks)(g, op, fa, K, 1, x, r, w, sym, row + (size_t)lo2, nb, B, s, o, sp, rs, keep_d, e2, eb,
-                                     unit, n2, subst, sum, pts, &ns, &nz);
+#define GLIDE_BL_BLOCKS(RCUB, SP, RS)                                                                                  \
+    FN(blend_blocks)(g, op, fa, K, RCUB, x, r, w, sym, row + (size_t)lo2, nb, B, s, o, SP, RS, keep_d, e2, eb, unit, n2, \
+                     subst, sum, pts, &ns, &nz)
+                if (sp == GLIDE_SPLINE_CUBIC_NAK) {
+                    if (rs == GLIDE_SPLINE_LINEAR) GLIDE_BL_BLOCKS(0, GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_LINEAR);
+                    else GLIDE_BL_BLOCKS(1, GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_CUBIC_NAK);
+                } else {
+                    if (rs == GLIDE_SPLINE_LINEAR) GLIDE_BL_BLOCKS(0, GLIDE_SPLINE_CUBIC_NATURAL, GLIDE_SPLINE_LINEAR);
+                    else GLIDE_BL_BLOCKS(1, GLIDE_SPLINE_CUBIC_NATURAL, GLIDE_SPLINE_CUBIC_NATURAL);
+                }
+#undef GLIDE_BL_BLOCKS
                 c[2] = lo2 + nb * B + s;
             }
             while (c[2] <= bx->hi[2]) {
@@ -453,18 +458,19 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
                     for (size_t i = i0; i <= i1; i += step[2])
                         FN(blend_point)(g, op, fa, x, r, w, sym, i, &P, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts,
                                         &ns, &nz);
-                else if (!spec)
-                    FN(blend_run)(g, op, fa, K, cub, rs != GLIDE_SPLINE_LINEAR, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d,
-                                  e2, eb, unit, n2, subst, sum, pts, &ns, &nz);
-                else if (!cub)
-                    FN(blend_run)(g, op, fa, K, 0, 0, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
-                                  subst, sum, pts, &ns, &nz);
-                else if (rs == GLIDE_SPLINE_LINEAR)
-                    FN(blend_run)(g, op, fa, K, 1, 0, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
-                                  subst, sum, pts, &ns, &nz);
-                else
-                    FN(blend_run)(g, op, fa, K, 1, 1, x, r, w, sym, i0, i1, step[2], o, sp, rs, keep_d, e2, eb, unit, n2,
-                                  subst, sum, pts, &ns, &nz);
+#define GLIDE_BL_RUN(CUB, RCUB, SP, RS)                                                                                \
+    FN(blend_run)(g, op, fa, K, CUB, RCUB, x, r, w, sym, i0, i1, step[2], o, SP, RS, keep_d, e2, eb, unit, n2, subst, sum, \
+                  pts, &ns, &nz)
+                else if (!spec) GLIDE_BL_RUN(cub, rs != GLIDE_SPLINE_LINEAR, sp, rs);
+                else if (!cub) GLIDE_BL_RUN(0, 0, GLIDE_SPLINE_LINEAR, GLIDE_SPLINE_LINEAR);
+                else if (sp == GLIDE_SPLINE_CUBIC_NAK) {
+                    if (rs == GLIDE_SPLINE_LINEAR) GLIDE_BL_RUN(1, 0, GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_LINEAR);
+                    else GLIDE_BL_RUN(1, 1, GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_CUBIC_NAK);
+                } else {
+                    if (rs == GLIDE_SPLINE_LINEAR) GLIDE_BL_RUN(1, 0, GLIDE_SPLINE_CUBIC_NATURAL, GLIDE_SPLINE_LINEAR);
+                    else GLIDE_BL_RUN(1, 1, GLIDE_SPLINE_CUBIC_NATURAL, GLIDE_SPLINE_CUBIC_NATURAL);
+                }
+#undef GLIDE_BL_RUN
                 c[2] = last + step[2];
             }
         }
