@@ -357,8 +357,9 @@ FN(blend_blocks)(const glide_grid *g, const int op, const int fa, const unsigned
 
 /* The points of one odd-axis mask (K axes) inside a box. The odd axes'
  * windows and reads are set per row (axes 0, 1) and, on axis 2, once per
- * run of points whose reads are all inside the windows (blend_run), else
- * per point; K is a constant at each call site. */
+ * run of points that share them; runs whose reads are all inside the
+ * windows, and a row's whole blocks along axis 2, take the constant
+ * stencils (blend_run, blend_blocks). K is a constant at each call site. */
 static inline __attribute__((always_inline)) void
 FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K, const T *x, T *r, T *w, uint16_t *sym,
               const FN(box) *bx, uint64_t s, unsigned mask, unsigned sp, unsigned rs, T e2, double eb, double unit,
