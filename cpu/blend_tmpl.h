@@ -21,6 +21,10 @@ static inline __attribute__((always_inline)) glide_reads glide_reads_at(uint64_t
     return R;
 }
 
+/* Whether reads R of a spline (cub: cubic) reach every neighbour: the
+ * window's interior, where blend_run applies. */
+static inline int glide_reads_full(const glide_reads *R, int cub) { return R->hc && R->ha == cub && R->hd == cub; }
+
 /* One point of a blended level: its odd axes ascending (k of them), and per
  * odd axis its coordinate, window and the reads of the level's spline (sp)
  * and of the residuals' spline (rs). */
@@ -58,6 +62,17 @@ static inline void glide_set_lattice(const uint64_t lo[3], uint64_t s, unsigned 
     }
 }
 
+/* The reads of the level's spline sp and of the residuals' rs at c in the
+ * window [lo, hi] (stride st). */
+static inline __attribute__((always_inline)) void glide_axis_reads(uint64_t c, uint64_t lo, uint64_t hi, size_t st, uint64_t s,
+                                                                   unsigned sp, unsigned rs, glide_reads *Rs, glide_reads *Rr)
+{
+    *Rs = glide_reads_at(c, s, lo, hi, st, sp);
+    /* rs is sp or linear: the same reads, or the two nearest only */
+    *Rr = *Rs;
+    if (rs != sp) Rr->ha = Rr->hd = 0;
+}
+
 /* Odd axis j of P is grid axis a at coordinate c. */
 static inline __attribute__((always_inline)) void glide_bpoint_axis(glide_bpoint *P, unsigned j, unsigned a, uint64_t c, const uint64_t n[3],
                                      const size_t st[3], uint64_t B, uint64_t s, unsigned sp, unsigned rs)
@@ -67,13 +82,7 @@ static inline __attribute__((always_inline)) void glide_bpoint_axis(glide_bpoint
     P->c[j] = c;
     P->lo[j] = lo;
     P->hi[j] = hi;
-    P->Rs[j] = glide_reads_at(c, s, lo, hi, st[a], sp);
-    /* rs is sp or linear: the same reads, or the two nearest only */
-    if (rs == sp) P->Rr[j] = P->Rs[j];
-    else {
-        P->Rr[j] = P->Rs[j];
-        P->Rr[j].ha = P->Rr[j].hd = 0;
-    }
+    glide_axis_reads(c, lo, hi, st[a], s, sp, rs, &P->Rs[j], &P->Rr[j]);
 }
 #endif
 
@@ -148,14 +157,13 @@ static inline __attribute__((always_inline)) T FN(bl_quad_op)(FN(quad) q, const 
     return R->ha ? q.m1 * (T)1.5 - q.m3 * (T)0.5 : q.m1;
 }
 
-/* Phase 1's prediction (and every fallback's): the level's 1-D stencil along
- * odd axis j of P. */
+/* Phase 1's prediction (and every fallback's): the level's 1-D stencil with
+ * the reads R of the spline sp along one odd axis (interp_predict's and
+ * interp_predict_fa's neighbours inside the window). */
 static inline __attribute__((always_inline)) T FN(bl_1d)(const glide_grid *g, const int fa, const T *r, const uint16_t *sym, size_t i,
-                          const glide_bpoint *P, unsigned j, uint64_t s, unsigned sp, T subst)
+                          const glide_reads *R, unsigned sp, T subst)
 {
-    const size_t st = g->st[P->ax[j]];
-    return fa ? FN(interp_predict_fa)(g, r, sym, i, st, P->c[j], s, P->lo[j], P->hi[j], sp, subst)
-              : FN(interp_predict)(r, i, st, P->c[j], s, P->lo[j], P->hi[j], sp);
+    return fa ? FN(interp_form_fa)(g, r, sym, i, R->o1, R->hc, R->ha, R->hd, sp, subst) : FN(bl_op)(r, i, R, sp);
 }
 
 /* Closed loop (encode, decode): the prediction of P at i from the
@@ -170,11 +178,11 @@ static inline __attribute__((always_inline)) T FN(bl_1d)(const glide_grid *g, co
  * value, since where it is read Q was blended or fell back to the plain
  * stencil along a3 (a fill read would have made P fall back too). */
 static inline __attribute__((always_inline)) T FN(bl_predict)(const glide_grid *g, const int fa, const T *r, const T *w, const uint16_t *sym,
-                               size_t i, const glide_bpoint *P, uint64_t s, unsigned sp, unsigned rs, T subst, int nan_seen,
-                               int *bl, T *pl)
+                               size_t i, const glide_bpoint *P, unsigned sp, unsigned rs, T subst, int nan_seen, int *bl,
+                               T *pl)
 {
     *bl = 1;
-    if (P->k == 1) return *pl = FN(bl_1d)(g, fa, r, sym, i, P, 0, s, sp, subst);
+    if (P->k == 1) return *pl = FN(bl_1d)(g, fa, r, sym, i, &P->Rs[0], sp, subst);
     const unsigned L = P->k - 1; /* the last odd axis */
     FN(quad) wq; /* set before any use; declared here so no jump skips an initialisation */
     if (fa && FN(bl_reads_fill)(g, r, sym, i, &P->Rs[L])) goto fallback;
@@ -188,7 +196,7 @@ static inline __attribute__((always_inline)) T FN(bl_predict)(const glide_grid *
     }
 fallback:
     *bl = 0;
-    return *pl = FN(bl_1d)(g, fa, r, sym, i, P, L, s, sp, subst);
+    return *pl = FN(bl_1d)(g, fa, r, sym, i, &P->Rs[L], sp, subst);
 }
 
 /* Open loop, as FORMAT.md §11.2 defines it for tuning and the predictor
@@ -198,13 +206,13 @@ fallback:
  * a residual scratch (blend_set's open-loop ops); this recursive form is
  * the reference that h5tests/gpu/test_blend_host.cu holds both backends'
  * open loops to. */
-static inline T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, uint64_t s,
-                     unsigned sp, unsigned rs, T subst, int *bl);
+static inline T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, unsigned sp,
+                            unsigned rs, T subst, int *bl);
 
 /* wx of the point j that differs from P only along P's odd axis `drop`:
  * its odd axes are P's without that one. */
 static inline T FN(bl_open_w)(const glide_grid *g, const int fa, const T *x, size_t j, const glide_bpoint *P,
-                              unsigned drop, uint64_t s, unsigned sp, unsigned rs, T subst)
+                              unsigned drop, unsigned sp, unsigned rs, T subst)
 {
     if (fa && FN(is_fill)(g, x[j])) return (T)NAN;
     glide_bpoint Q;
@@ -220,27 +228,27 @@ static inline T FN(bl_open_w)(const glide_grid *g, const int fa, const T *x, siz
         Q.Rr[q] = P->Rr[m];
     }
     int bl;
-    T p = FN(bl_open)(g, fa, x, j, &Q, s, sp, rs, subst, &bl);
+    T p = FN(bl_open)(g, fa, x, j, &Q, sp, rs, subst, &bl);
     return bl ? x[j] - p : (T)NAN;
 }
 
-static inline T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, uint64_t s,
-                     unsigned sp, unsigned rs, T subst, int *bl)
+static inline T FN(bl_open)(const glide_grid *g, const int fa, const T *x, size_t i, const glide_bpoint *P, unsigned sp,
+                            unsigned rs, T subst, int *bl)
 {
     *bl = 1;
-    if (P->k == 1) return FN(bl_1d)(g, fa, x, NULL, i, P, 0, s, sp, subst);
+    if (P->k == 1) return FN(bl_1d)(g, fa, x, NULL, i, &P->Rs[0], sp, subst);
     const unsigned L = P->k - 1;
     FN(quad) wq, dq;
     if (fa && FN(bl_reads_fill)(g, x, NULL, i, &P->Rs[L])) goto fallback;
     if (P->k == 3 && fa && FN(bl_d_fill)(g, x, NULL, i, P)) goto fallback;
-    GLIDE_BL_GATHER(wq, &P->Rr[0], i, FN(bl_open_w)(g, fa, x, j_, P, 0, s, sp, rs, subst));
+    GLIDE_BL_GATHER(wq, &P->Rr[0], i, FN(bl_open_w)(g, fa, x, j_, P, 0, sp, rs, subst));
     if (FN(bl_quad_nan)(wq, &P->Rr[0])) goto fallback;
     if (P->k == 2) return FN(bl_op)(x, i, &P->Rs[1], sp) + FN(bl_quad_op)(wq, &P->Rr[0], rs);
     GLIDE_BL_GATHER(dq, &P->Rr[1], i, x[j_] - FN(bl_op)(x, j_, &P->Rs[2], sp));
     return (FN(bl_op)(x, i, &P->Rs[2], sp) + FN(bl_quad_op)(dq, &P->Rr[1], rs)) + FN(bl_quad_op)(wq, &P->Rr[0], rs);
 fallback:
     *bl = 0;
-    return FN(bl_1d)(g, fa, x, NULL, i, P, L, s, sp, subst);
+    return FN(bl_1d)(g, fa, x, NULL, i, &P->Rs[L], sp, subst);
 }
 
 /* A blended level's spline and residual spline from its cfg byte. */
@@ -250,10 +258,108 @@ static inline void FN(bl_splines)(const glide_grid *g, unsigned cfg, unsigned *s
     *rs = (cfg >> 2) == glide_n_orders(g->eff_rank) + GLIDE_BLEND_SPLINE_R ? *sp : GLIDE_SPLINE_LINEAR;
 }
 
+/* One point of a blended level at i, P its reads: encode or decode (closed
+ * loop), or the open loop's cost term into *sum. *ns, *nz: blend_set's. Without
+ * fa there is no fill point to test for: the encoder blends with the plain
+ * stencils only where the data has none, and a blended stream has the
+ * fill-aware ones wherever HAS_FILL, without which a FILL symbol is corrupt
+ * (glide_outliers_place). */
+static inline __attribute__((always_inline)) void
+FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *r, T *w, uint16_t *sym, size_t i,
+                const glide_bpoint *P, unsigned sp, unsigned rs, const int keep_d, T e2, double eb, double unit, double n2,
+                T subst, uint64_t *sum, uint64_t *pts, int *ns, T *nz)
+{
+    int bl;
+    if (op == OP_ENCODE) {
+        T xv = x[i], rv;
+        if (fa && FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; w[i] = (T)NAN; *ns = 1; return; }
+        T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, P, sp, rs, subst, *ns, &bl, &pl);
+        int q = FN(quantize)(xv, p, e2, eb, &rv);
+        if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
+        else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
+        const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
+        w[i] = wv;
+        *nz += wv - wv;
+    } else if (op == OP_DECODE) {
+        unsigned sy = sym[i];
+        if (fa && sy == GLIDE_SYM_FILL) { r[i] = subst; w[i] = (T)NAN; *ns = 1; return; }
+        T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, P, sp, rs, subst, *ns, &bl, &pl);
+        if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+        const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
+        w[i] = wv;
+        *nz += wv - wv;
+    } else {
+        /* open loop: the closed loop's stencils on x, with the residuals
+         * wx = x - pb kept in the scratch w phase by phase (bl_open's
+         * values, without its recursion) */
+        T xv = x[i];
+        if (fa && FN(is_fill)(g, xv)) { w[i] = (T)NAN; *ns = 1; return; }
+        T pl, p = FN(bl_predict)(g, fa, x, w, NULL, i, P, sp, rs, subst, *ns, &bl, &pl);
+        const T wv = keep_d ? xv - pl : bl ? xv - p : (T)NAN;
+        w[i] = wv;
+        *nz += wv - wv;
+        if (op == OP_TUNE) {
+            *sum += FN(tune_term)(xv, p, unit);
+        } else {
+            *sum += glide_cost_bits(fabs((double)xv - (double)p), eb, n2);
+            (*pts)++;
+        }
+    }
+}
+
+/* The points i0, i0 + di, .. i1, each with every read inside its windows;
+ * o[j] the element offset of s along odd axis j. The reads' flags are then
+ * constants (cub, rcub: the splines are cubic), so the stencil is straight-
+ * line code; the same operations as at any other point. */
+static inline __attribute__((always_inline)) void
+FN(blend_run)(const glide_grid *g, const int op, const int fa, const unsigned K, const int cub, const int rcub, const T *x,
+              T *r, T *w, uint16_t *sym, size_t i0, size_t i1, size_t di, const size_t o[3], unsigned sp, unsigned rs,
+              const int keep_d, T e2, double eb, double unit, double n2, T subst, uint64_t *sum, uint64_t *pts, int *ns, T *nz)
+{
+    glide_bpoint F;
+    F.k = K;
+    for (unsigned j = 0; j < K; j++) {
+        const glide_reads Rs = {o[j], 1, cub, cub}, Rr = {o[j], 1, rcub, rcub};
+        F.Rs[j] = Rs;
+        F.Rr[j] = Rr;
+    }
+    for (size_t i = i0; i <= i1; i += di)
+        FN(blend_point)(g, op, fa, x, r, w, sym, i, &F, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns, nz);
+}
+
+/* A row's whole blocks along axis 2 (the last odd axis; cubic splines,
+ * four points a block at least), nb of them from element i: each block's
+ * first point reads no c - 3s on axis 2, its last no c + 3s, and the points
+ * between read all; every other odd axis reads all (the row's windows). */
+static inline __attribute__((always_inline)) void
+FN(blend_blocks)(const glide_grid *g, const int op, const int fa, const unsigned K, const int rcub, const T *x, T *r, T *w,
+                 uint16_t *sym, size_t i, uint64_t nb, uint64_t B, uint64_t s, const size_t o[3], unsigned sp, unsigned rs,
+                 const int keep_d, T e2, double eb, double unit, double n2, T subst, uint64_t *sum, uint64_t *pts, int *ns, T *nz)
+{
+    glide_bpoint F, Ff, Fl;
+    F.k = Ff.k = Fl.k = K;
+    for (unsigned j = 0; j < K; j++) {
+        const glide_reads Rs = {o[j], 1, 1, 1}, Rr = {o[j], 1, rcub, rcub};
+        F.Rs[j] = Ff.Rs[j] = Fl.Rs[j] = Rs;
+        F.Rr[j] = Ff.Rr[j] = Fl.Rr[j] = Rr;
+    }
+    Ff.Rs[K - 1].ha = Ff.Rr[K - 1].ha = 0;
+    Fl.Rs[K - 1].hd = Fl.Rr[K - 1].hd = 0;
+    const size_t di = (size_t)(2 * s);
+    for (uint64_t b = 0; b < nb; b++, i += (size_t)B) {
+        FN(blend_point)(g, op, fa, x, r, w, sym, i + (size_t)s, &Ff, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns, nz);
+        for (size_t j = i + 3 * (size_t)s; j <= i + (size_t)(B - 3 * s); j += di)
+            FN(blend_point)(g, op, fa, x, r, w, sym, j, &F, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns, nz);
+        FN(blend_point)(g, op, fa, x, r, w, sym, i + (size_t)(B - s), &Fl, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts,
+                        ns, nz);
+    }
+}
+
 /* The points of one odd-axis mask (K axes) inside a box. The odd axes'
- * windows and reads are set per row (axes 0, 1) and per point (axis 2, the
- * last odd axis when odd), and K is a constant at each call site, so the
- * per-point work is the stencil. */
+ * windows and reads are set per row (axes 0, 1) and, on axis 2, once per
+ * run of points that share them; runs whose reads are all inside the
+ * windows, and a row's whole blocks along axis 2, take the constant
+ * stencils (blend_run, blend_blocks). K is a constant at each call site. */
 static inline __attribute__((always_inline)) void
 FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K, const T *x, T *r, T *w, uint16_t *sym,
               const FN(box) *bx, uint64_t s, unsigned mask, unsigned sp, unsigned rs, T e2, double eb, double unit,
@@ -263,62 +369,114 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
      * fallback, or arithmetic); until then no read can find one, so the
      * NaN tests are skipped (same predictions) */
     int ns = *nan_seen;
+    /* the set's own residuals: nz += w - w, NaN once one was not finite
+     * (inf too, which only adds tests), folded into *nan_seen at the end:
+     * no point reads the residuals of its own phase */
+    T nz = 0;
     const uint64_t B = 1ull << g->blog;
     const size_t s0 = g->st[0], s1 = g->st[1];
-    const unsigned j1 = mask & 1u, j2 = j1 + (mask >> 1 & 1u); /* P's index of axes 1 and 2 */
+    const unsigned j1 = mask & 1u, j2 = K - 1; /* P's index of axis 1, and of axis 2 if odd */
+    const unsigned krow = mask & 4u ? K - 1 : K; /* odd axes set per row */
     const double n2 = glide_blend_noise(K);
     const int keep_d = K == 2 && mask == 5u; /* bl_predict: w keeps D there */
+    const int cub = sp != GLIDE_SPLINE_LINEAR;
+    /* the splines' flags as constants where that pays for its code: the
+     * closed loop's points without fill points (tuning runs on a sample) */
+    const int spec = (op == OP_ENCODE || op == OP_DECODE) && !fa;
     uint64_t start[3], step[3], c[3];
     glide_set_lattice(bx->lo, s, mask, start, step);
     glide_bpoint P;
     P.k = K;
+    size_t o[3] = {0, 0, 0};
+    /* Axis 2, if odd, is set per run. Its blocks that the box holds whole
+     * and the grid does not cut short (lo + B <= full_hi) share one
+     * pattern: the reads at their first and last points (Rf, Rl), and
+     * every read inside the window from the second to the last but one
+     * (cubic splines; four points a block at least). */
+    const uint64_t M = B / (2 * s);
+    const uint64_t full_hi = mask & 4u && cub && M >= 4 ? (g->n[2] - 1 < bx->hi[2] + s ? g->n[2] - 1 : bx->hi[2] + s) : 0;
+    glide_reads Rf[2], Rm[2], Rl[2];
+    if (mask & 4u) {
+        o[j2] = (size_t)s * g->st[2];
+        glide_axis_reads(s, 0, B, g->st[2], s, sp, rs, &Rf[0], &Rf[1]);
+        glide_axis_reads(3 * s, 0, B, g->st[2], s, sp, rs, &Rm[0], &Rm[1]);
+        glide_axis_reads(B - s, 0, B, g->st[2], s, sp, rs, &Rl[0], &Rl[1]);
+    }
     for (c[0] = start[0]; c[0] <= bx->hi[0]; c[0] += step[0]) {
         if (mask & 1u) glide_bpoint_axis(&P, 0, 0, c[0], g->n, g->st, B, s, sp, rs);
         for (c[1] = start[1]; c[1] <= bx->hi[1]; c[1] += step[1]) {
             if (mask & 2u) glide_bpoint_axis(&P, j1, 1, c[1], g->n, g->st, B, s, sp, rs);
-            for (c[2] = start[2]; c[2] <= bx->hi[2]; c[2] += step[2]) {
-                if (mask & 4u) glide_bpoint_axis(&P, j2, 2, c[2], g->n, g->st, B, s, sp, rs);
-                const size_t i = (size_t)c[0] * s0 + (size_t)c[1] * s1 + (size_t)c[2];
-                int bl;
-                if (op == OP_ENCODE) {
-                    T xv = x[i], rv;
-                    if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; w[i] = (T)NAN; ns = 1; continue; }
-                    T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, ns, &bl, &pl);
-                    int q = FN(quantize)(xv, p, e2, eb, &rv);
-                    if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
-                    else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
-                    const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
-                    w[i] = wv;
-                    ns |= wv != wv;
-                } else if (op == OP_DECODE) {
-                    unsigned sy = sym[i];
-                    if (sy == GLIDE_SYM_FILL) { r[i] = subst; w[i] = (T)NAN; ns = 1; continue; }
-                    T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, &P, s, sp, rs, subst, ns, &bl, &pl);
-                    if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
-                    const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;
-                    w[i] = wv;
-                    ns |= wv != wv;
+            int row_in = 1;
+            for (unsigned j = 0; j < krow; j++) {
+                row_in &= glide_reads_full(&P.Rs[j], cub);
+                o[j] = P.Rs[j].o1;
+            }
+            const size_t row = (size_t)c[0] * s0 + (size_t)c[1] * s1;
+            c[2] = start[2];
+            const uint64_t lo2 = c[2] & ~(B - 1);
+            if (spec && row_in && c[2] == lo2 + s && lo2 + B <= full_hi) {
+                const uint64_t nb = (full_hi - lo2) / B;
+#define GLIDE_BL_BLOCKS(RCUB, SP, RS)                                                                                  \
+    FN(blend_blocks)(g, op, fa, K, RCUB, x, r, w, sym, row + (size_t)lo2, nb, B, s, o, SP, RS, keep_d, e2, eb, unit, n2, \
+                     subst, sum, pts, &ns, &nz)
+                if (sp == GLIDE_SPLINE_CUBIC_NAK) {
+                    if (rs == GLIDE_SPLINE_LINEAR) GLIDE_BL_BLOCKS(0, GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_LINEAR);
+                    else GLIDE_BL_BLOCKS(1, GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_CUBIC_NAK);
                 } else {
-                    /* open loop: the closed loop's stencils on x, with the
-                     * residuals wx = x - pb kept in the scratch w phase by
-                     * phase (bl_open's values, without its recursion) */
-                    T xv = x[i];
-                    if (FN(is_fill)(g, xv)) { w[i] = (T)NAN; ns = 1; continue; }
-                    T pl, p = FN(bl_predict)(g, fa, x, w, NULL, i, &P, s, sp, rs, subst, ns, &bl, &pl);
-                    const T wv = keep_d ? xv - pl : bl ? xv - p : (T)NAN;
-                    w[i] = wv;
-                    ns |= wv != wv;
-                    if (op == OP_TUNE) {
-                        *sum += FN(tune_term)(xv, p, unit);
+                    if (rs == GLIDE_SPLINE_LINEAR) GLIDE_BL_BLOCKS(0, GLIDE_SPLINE_CUBIC_NATURAL, GLIDE_SPLINE_LINEAR);
+                    else GLIDE_BL_BLOCKS(1, GLIDE_SPLINE_CUBIC_NATURAL, GLIDE_SPLINE_CUBIC_NATURAL);
+                }
+#undef GLIDE_BL_BLOCKS
+                c[2] = lo2 + nb * B + s;
+            }
+            while (c[2] <= bx->hi[2]) {
+                /* the points from c[2] to `last` share their reads */
+                uint64_t last = bx->hi[2];
+                int in = row_in;
+                if (mask & 4u) {
+                    const uint64_t lo = c[2] & ~(B - 1);
+                    if (lo + B <= full_hi) {
+                        const glide_reads *R = c[2] == lo + s ? Rf : c[2] == lo + B - s ? Rl : Rm;
+                        P.Rs[j2] = R[0];
+                        P.Rr[j2] = R[1];
+                        if (R != Rm) in = 0;
+                        last = R == Rm ? lo + B - 3 * s : c[2];
                     } else {
-                        *sum += glide_cost_bits(fabs((double)xv - (double)p), eb, n2);
-                        (*pts)++;
+                        glide_bpoint_axis(&P, j2, 2, c[2], g->n, g->st, B, s, sp, rs);
+                        if (glide_reads_full(&P.Rs[j2], cub)) {
+                            /* to where its block's window (hi) ends */
+                            const uint64_t e = P.hi[j2] - (cub ? 3 * s : s);
+                            if (e < last) last = e;
+                        } else {
+                            last = c[2];
+                            in = 0;
+                        }
                     }
                 }
+                last = c[2] + (last - c[2]) / step[2] * step[2];
+                const size_t i0 = row + (size_t)c[2], i1 = row + (size_t)last;
+                if (!in)
+                    for (size_t i = i0; i <= i1; i += step[2])
+                        FN(blend_point)(g, op, fa, x, r, w, sym, i, &P, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts,
+                                        &ns, &nz);
+#define GLIDE_BL_RUN(CUB, RCUB, SP, RS)                                                                                \
+    FN(blend_run)(g, op, fa, K, CUB, RCUB, x, r, w, sym, i0, i1, step[2], o, SP, RS, keep_d, e2, eb, unit, n2, subst, sum, \
+                  pts, &ns, &nz)
+                else if (!spec) GLIDE_BL_RUN(cub, rs != GLIDE_SPLINE_LINEAR, sp, rs);
+                else if (!cub) GLIDE_BL_RUN(0, 0, GLIDE_SPLINE_LINEAR, GLIDE_SPLINE_LINEAR);
+                else if (sp == GLIDE_SPLINE_CUBIC_NAK) {
+                    if (rs == GLIDE_SPLINE_LINEAR) GLIDE_BL_RUN(1, 0, GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_LINEAR);
+                    else GLIDE_BL_RUN(1, 1, GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_CUBIC_NAK);
+                } else {
+                    if (rs == GLIDE_SPLINE_LINEAR) GLIDE_BL_RUN(1, 0, GLIDE_SPLINE_CUBIC_NATURAL, GLIDE_SPLINE_LINEAR);
+                    else GLIDE_BL_RUN(1, 1, GLIDE_SPLINE_CUBIC_NATURAL, GLIDE_SPLINE_CUBIC_NATURAL);
+                }
+#undef GLIDE_BL_RUN
+                c[2] = last + step[2];
             }
         }
     }
-    *nan_seen = ns;
+    *nan_seen = ns | (nz != nz);
 }
 
 /* One blended level over a closed box, phase by phase: encode or decode

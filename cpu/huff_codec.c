@@ -74,9 +74,16 @@ size_t glide_huff_encode(const glide_huff_enc *e, const uint16_t *sym, uint64_t 
 
 static inline uint64_t load_be64(const uint8_t *p)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* one load and a byte swap; the compiler does not see one in the loop */
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+#else
     uint64_t v = 0;
     for (int i = 0; i < 8; i++) v = (v << 8) | p[i];
     return v;
+#endif
 }
 
 size_t glide_huff_decode(const glide_huff_dec *d, const uint8_t *segtab, uint32_t n_segments,
@@ -92,7 +99,8 @@ size_t glide_huff_decode(const glide_huff_dec *d, const uint8_t *segtab, uint32_
         uint64_t cnt = n - s0 < GLIDE_SEG_SYMS ? n - s0 : GLIDE_SEG_SYMS;
         if (bytes > in_bytes - pos || bytes > 2 * GLIDE_SEG_SYMS) return GLIDE_ERROR(CORRUPT);
         memcpy(buf, in + pos, bytes);
-        memset(buf + bytes, 0, sizeof buf - bytes);
+        /* a window loads 8 bytes from at most byte `bytes` (bitpos <= limit) */
+        memset(buf + bytes, 0, 16);
         uint64_t bitpos = 0, limit = (uint64_t)bytes * 8;
         uint16_t *out = sym + s0;
         for (uint64_t i = 0; i < cnt;) {

@@ -47,16 +47,26 @@ static inline int FN(nb_fill)(const glide_grid *g, const T *r, const uint16_t *s
     return sym ? sym[j] == GLIDE_SYM_FILL : FN(is_fill)(g, r[j]);
 }
 
+/* hc, ha, hd: the neighbours inside the window (as interp_predict finds
+ * them), of which the fill points then drop out */
+static inline __attribute__((always_inline)) T
+FN(interp_form_fa)(const glide_grid *g, const T *r, const uint16_t *sym, size_t i, size_t o1, int hc, int ha, int hd,
+                   unsigned spline, T subst)
+{
+    const size_t o3 = 3 * o1;
+    const int hb = !FN(nb_fill)(g, r, sym, i - o1);
+    hc = hc && !FN(nb_fill)(g, r, sym, i + o1);
+    ha = ha && !FN(nb_fill)(g, r, sym, i - o3);
+    hd = hd && !FN(nb_fill)(g, r, sym, i + o3);
+    return FN(interp_form)(r, i, o1, hb, hc, ha, hd, spline, subst);
+}
+
 static inline T FN(interp_predict_fa)(const glide_grid *g, const T *r, const uint16_t *sym, size_t i, size_t st,
                                       uint64_t c, uint64_t s, uint64_t lo, uint64_t hi, unsigned spline, T subst)
 {
-    const size_t o1 = (size_t)s * st, o3 = 3 * o1;
     const int cub = spline != GLIDE_SPLINE_LINEAR;
-    const int hb = !FN(nb_fill)(g, r, sym, i - o1);
-    const int hc = c + s <= hi && !FN(nb_fill)(g, r, sym, i + o1);
-    const int ha = cub && c >= lo + 3 * s && !FN(nb_fill)(g, r, sym, i - o3);
-    const int hd = cub && c + 3 * s <= hi && !FN(nb_fill)(g, r, sym, i + o3);
-    return FN(interp_form)(r, i, o1, hb, hc, ha, hd, spline, subst);
+    return FN(interp_form_fa)(g, r, sym, i, (size_t)s * st, c + s <= hi, cub && c >= lo + 3 * s, cub && c + 3 * s <= hi,
+                              spline, subst);
 }
 
 /* Tuning's cost term of one prediction (FORMAT.md §11.2). */

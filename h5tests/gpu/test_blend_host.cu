@@ -27,27 +27,27 @@ static double urand() { return (double)(rnd() >> 11) * 0x1p-53; }
 
 template <class T> struct Cpu;
 template <> struct Cpu<float> {
-    static float open(const glide_grid *g, int fa, const float *x, size_t i, const glide_bpoint *P, uint64_t s,
+    static float open(const glide_grid *g, int fa, const float *x, size_t i, const glide_bpoint *P,
                       unsigned sp, unsigned rs, float subst, int *bl)
     {
-        return bl_open_f32(g, fa, x, i, P, s, sp, rs, subst, bl);
+        return bl_open_f32(g, fa, x, i, P, sp, rs, subst, bl);
     }
     static float closed(const glide_grid *g, int fa, const float *r, const float *w, const uint16_t *sym, size_t i,
-                        const glide_bpoint *P, uint64_t s, unsigned sp, unsigned rs, float subst, int *bl, float *pl)
+                        const glide_bpoint *P, unsigned sp, unsigned rs, float subst, int *bl, float *pl)
     {
-        return bl_predict_f32(g, fa, r, w, sym, i, P, s, sp, rs, subst, 1, bl, pl);
+        return bl_predict_f32(g, fa, r, w, sym, i, P, sp, rs, subst, 1, bl, pl);
     }
 };
 template <> struct Cpu<double> {
-    static double open(const glide_grid *g, int fa, const double *x, size_t i, const glide_bpoint *P, uint64_t s,
+    static double open(const glide_grid *g, int fa, const double *x, size_t i, const glide_bpoint *P,
                        unsigned sp, unsigned rs, double subst, int *bl)
     {
-        return bl_open_f64(g, fa, x, i, P, s, sp, rs, subst, bl);
+        return bl_open_f64(g, fa, x, i, P, sp, rs, subst, bl);
     }
     static double closed(const glide_grid *g, int fa, const double *r, const double *w, const uint16_t *sym, size_t i,
-                         const glide_bpoint *P, uint64_t s, unsigned sp, unsigned rs, double subst, int *bl, double *pl)
+                         const glide_bpoint *P, unsigned sp, unsigned rs, double subst, int *bl, double *pl)
     {
-        return bl_predict_f64(g, fa, r, w, sym, i, P, s, sp, rs, subst, 1, bl, pl);
+        return bl_predict_f64(g, fa, r, w, sym, i, P, sp, rs, subst, 1, bl, pl);
     }
 };
 
@@ -147,7 +147,7 @@ static long run_case(unsigned rank, unsigned blog, const uint64_t n[3], int fa, 
                                 }
                                 const unsigned k = P.k;
                                 int cbl;
-                                const T co = Cpu<T>::open(&g, fa, x, i, &P, s, sp, rs, subst, &cbl);
+                                const T co = Cpu<T>::open(&g, fa, x, i, &P, sp, rs, subst, &cbl);
                                 const T go = bl_open<T>(k, Rs, Rr, sp, rs, fa != 0, subst, At<T>{x, (long long)i},
                                                         FillAt<T>{x, (long long)i, fillv, fa != 0});
                                 (*checked)++;
@@ -158,7 +158,7 @@ static long run_case(unsigned rank, unsigned blog, const uint64_t n[3], int fa, 
                                     bad++;
                                 }
                                 T cpl = 0, gpl = 0;
-                                const T cc = Cpu<T>::closed(&g, fa, r, w, sym, i, &P, s, sp, rs, subst, &cbl, &cpl);
+                                const T cc = Cpu<T>::closed(&g, fa, r, w, sym, i, &P, sp, rs, subst, &cbl, &cpl);
                                 bool gbl;
                                 const T gc = bl_closed<T>(k, Rs, Rr, sp, rs, fa != 0, subst, At<T>{r, (long long)i},
                                                           At<T>{w, (long long)i}, SymFill{sym, (long long)i}, gbl, gpl);
