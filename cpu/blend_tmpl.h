@@ -479,6 +479,26 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
     *nan_seen = ns | (nz != nz);
 }
 
+/* Each (op, fa, K) instance of blend_set is a function of its own: inlined
+ * whole into the passes they made functions of tens of thousands of lines,
+ * which GCC's debug builds (ASan, -O1 -g) took about ten minutes to
+ * compile. A call per point set costs nothing measurable. */
+#define GLIDE_BSET_DEF(OPN, FAV, KV)                                                                                    \
+    static __attribute__((noinline, unused)) void FN(bset_##OPN##_##FAV##_##KV)(                                         \
+        const glide_grid *g, const T *x, T *r, T *w, uint16_t *sym, const FN(box) *bx, uint64_t s, unsigned mask,         \
+        unsigned sp, unsigned rs, T e2, double eb, double unit, T subst, uint64_t *sum, uint64_t *pts, int *nan_seen)     \
+    {                                                                                                                  \
+        FN(blend_set)(g, OPN, FAV, KV, x, r, w, sym, bx, s, mask, sp, rs, e2, eb, unit, subst, sum, pts, nan_seen);   \
+    }
+#define GLIDE_BSET_DEFS(OPN) GLIDE_BSET_DEF(OPN, 0, 1) GLIDE_BSET_DEF(OPN, 0, 2) GLIDE_BSET_DEF(OPN, 0, 3) \
+    GLIDE_BSET_DEF(OPN, 1, 1) GLIDE_BSET_DEF(OPN, 1, 2) GLIDE_BSET_DEF(OPN, 1, 3)
+GLIDE_BSET_DEFS(OP_ENCODE)
+GLIDE_BSET_DEFS(OP_DECODE)
+GLIDE_BSET_DEFS(OP_BITS)
+GLIDE_BSET_DEFS(OP_TUNE)
+#undef GLIDE_BSET_DEFS
+#undef GLIDE_BSET_DEF
+
 /* One blended level over a closed box, phase by phase: encode or decode
  * (closed loop), or OP_BITS / OP_TUNE sums of the open-loop errors into
  * acc[0] (points into acc[1] for OP_BITS); w the grid-sized residual
@@ -495,12 +515,23 @@ FN(blend_level)(const glide_grid *g, const int op, const int fa, const T *x, T *
     int nan_seen = 0;
     for (unsigned m = 0; m < nsets; m++) {
         const unsigned k = (unsigned)__builtin_popcount(masks[m]);
-        if (k == 1)
-            FN(blend_set)(g, op, fa, 1, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts, &nan_seen);
-        else if (k == 2)
-            FN(blend_set)(g, op, fa, 2, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts, &nan_seen);
-        else
-            FN(blend_set)(g, op, fa, 3, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts, &nan_seen);
+#define GLIDE_BSET_CALL(OPN)                                                                                           \
+    do {                                                                                                               \
+        if (fa) {                                                                                                      \
+            if (k == 1) FN(bset_##OPN##_1_1)(g, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts, &nan_seen); \
+            else if (k == 2) FN(bset_##OPN##_1_2)(g, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts, &nan_seen); \
+            else FN(bset_##OPN##_1_3)(g, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts, &nan_seen); \
+        } else {                                                                                                       \
+            if (k == 1) FN(bset_##OPN##_0_1)(g, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts, &nan_seen); \
+            else if (k == 2) FN(bset_##OPN##_0_2)(g, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts, &nan_seen); \
+            else FN(bset_##OPN##_0_3)(g, x, r, w, sym, bx, s, masks[m], sp, rs, e2, eb, unit, subst, &sum, &pts, &nan_seen); \
+        }                                                                                                              \
+    } while (0)
+        if (op == OP_ENCODE) GLIDE_BSET_CALL(OP_ENCODE);
+        else if (op == OP_DECODE) GLIDE_BSET_CALL(OP_DECODE);
+        else if (op == OP_BITS) GLIDE_BSET_CALL(OP_BITS);
+        else GLIDE_BSET_CALL(OP_TUNE);
+#undef GLIDE_BSET_CALL
     }
     if (op == OP_TUNE || op == OP_BITS) {
         acc[0] += sum;

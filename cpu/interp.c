@@ -44,12 +44,3 @@ void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint
     }
 }
 
-#define GLIDE_T_IS_DOUBLE 0
-#include "tmpl_begin.h"
-#include "interp_tmpl.h"
-#include "tmpl_end.h"
-#undef GLIDE_T_IS_DOUBLE
-#define GLIDE_T_IS_DOUBLE 1
-#include "tmpl_begin.h"
-#include "interp_tmpl.h"
-#include "tmpl_end.h"
