@@ -28,8 +28,17 @@ cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cu
  * blend) say so, blend = 1 when encoding (tuning may blend levels) and
  * when decoding a stream with a blended level (format 4), else 0 */
 enum { GG_INTERP = 0, GG_LORENZO = 1, GG_CHOSEN = 2 };
+/* Streams and events (the context's, made once) on which gg_encode runs
+ * its prediction instances side by side: all but the chunk's own return at
+ * once, and one after the other those empty launches cost about 3 us each
+ * at 64^3 (H100). NULL: all on s. */
+#define GG_PAR_AUX 4
+typedef struct {
+    cudaStream_t aux[GG_PAR_AUX];
+    cudaEvent_t fork, join[GG_PAR_AUX];
+} gg_par;
 cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r, void *d_w,
-                      cudaStream_t s);
+                      const gg_par *par, cudaStream_t s);
 int gg_needs_global_r(gg_grid g, int method, int blend);
 int gg_needs_global_w(gg_grid g, int method, int blend);
 /* anchors in index order as little-endian bytes at d_buf +

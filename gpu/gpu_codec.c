@@ -55,6 +55,7 @@ typedef struct {
     int ok, broken, device;
     char name[300];
     cudaStream_t s;
+    gg_par par; /* the prediction instances' side streams (gg_encode) */
     pthread_mutex_t lock;
     uint8_t *d_dict_len;
     float *d_dict_log2q;
@@ -189,7 +190,13 @@ static void ctx_init(void)
         goto fail;
     for (int i = 0; i <= GG_MAX_STAGES; i++)
         if (cudaEventCreate(&G.ev[i]) != cudaSuccess) goto fail;
-    if (cudaEventCreateWithFlags(&G.ev_plan, cudaEventDisableTiming) != cudaSuccess) goto fail;
+    if (cudaEventCreateWithFlags(&G.ev_plan, cudaEventDisableTiming) != cudaSuccess ||
+        cudaEventCreateWithFlags(&G.par.fork, cudaEventDisableTiming) != cudaSuccess)
+        goto fail;
+    for (unsigned i = 0; i < GG_PAR_AUX; i++)
+        if (cudaStreamCreateWithFlags(&G.par.aux[i], cudaStreamNonBlocking) != cudaSuccess ||
+            cudaEventCreateWithFlags(&G.par.join[i], cudaEventDisableTiming) != cudaSuccess)
+            goto fail;
     for (unsigned i = 0; i < GG_COPY_MAX_PIECES; i++)
         if (cudaEventCreateWithFlags(&G.ev_piece[i], cudaEventDisableTiming) != cudaSuccess) goto fail;
     /* GLIDE_GPU_COPY_THREADS, default 4 helpers (fewer on small hosts) */
@@ -556,7 +563,7 @@ static cudaError_t front_enqueue(const void *arg, int timed)
             if (timed) stage("choose predictor");
         }
     }
-    if ((e = gg_encode(G.x.p, j->g, j->method, st, G.sym.p, G.r.p, G.w.p, G.s)) != cudaSuccess) return e;
+    if ((e = gg_encode(G.x.p, j->g, j->method, st, G.sym.p, G.r.p, G.w.p, &G.par, G.s)) != cudaSuccess) return e;
     if (timed) stage("predict+quantize+histogram");
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
     if ((e = gg_book_select(st->hist, dict, a->score, &st->sel, G.d_sel_work, G.s)) != cudaSuccess) return e;

@@ -17,7 +17,7 @@ static __device__ __forceinline__ bool last_block(uint32_t *count)
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence();
-        last = atomicAdd(count, 1u) == gridDim.x * gridDim.y - 1;
+        last = atomicAdd(count, 1u) == gridDim.x * gridDim.y * gridDim.z - 1;
     }
     __syncthreads();
     if (last) __threadfence();

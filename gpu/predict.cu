@@ -1265,14 +1265,16 @@ __device__ __forceinline__ void blend_set_sh(const gg_grid &g, const Box &bx, co
 /* format 4 tuning with the level residuals in shared memory (cpu/blend_tmpl.h
  * OP_TUNE / OP_BITS): the closed loop's stencils on the original values,
  * phase by phase, each phase's residuals wx = x - pb kept for the next
- * (w0 for the blend with the level's spline on residuals, w1 for linear
- * residuals; phase 1's are the same). bl_open's values, with a barrier per
- * phase in place of its recursion, which re-evaluates a phase 3 point's
+ * (w[0] for the blend with the level's spline on residuals, w[1] for linear
+ * residuals; phase 1's are the same, the residual read rs not being used
+ * there). NV 2: both blends (two: unless the spline is linear, where they
+ * are one), NV 1: blend v only, in w[0]. bl_open's values, with a barrier
+ * per phase in place of its recursion, which re-evaluates a phase 3 point's
  * neighbours' neighbours (H200, 256^3: blend_k 82 us). */
-template <class T, bool BITS, int NT, bool FA, int K>
-__device__ __forceinline__ void blend_cost_w(const gg_grid &g, const T *xs, T *w0, T *w1, const int ri[3], unsigned ls,
-                                             const SPlan &P, unsigned sp, bool two, double unit, double eb, T subst,
-                                             unsigned long long acc[GLIDE_NBLENDS],
+template <class T, bool BITS, int NT, bool FA, int K, int NV>
+__device__ __forceinline__ void blend_cost_w(const gg_grid &g, const T *xs, T *const w[NV], const int ri[3],
+                                             unsigned ls, const SPlan &P, unsigned sp, bool two, unsigned v1,
+                                             double unit, double eb, T subst, unsigned long long acc[GLIDE_NBLENDS],
                                              unsigned long long bits[GLIDE_NBLENDS], unsigned long long &pts)
 {
     const uint32_t s = 1u << ls;
@@ -1303,102 +1305,107 @@ __device__ __forceinline__ void blend_cost_w(const gg_grid &g, const T *xs, T *w
         const T *p = xs + lt;
         const T xv = *p;
         if (is_fill(g, xv)) {
-            w0[lt] = w1[lt] = (T)NAN;
+#pragma unroll
+            for (int i = 0; i < NV; i++) w[i][lt] = (T)NAN;
             continue;
         }
-        BRd<int> Rs[3], R0[3], R1[3];
+        BRd<int> Rs[3], Rr[3];
         Rs[K - 1] = brd_make(o[K - 1], pick3(lc, ax[K - 1]), s, 0u, hi[K - 1], sp);
-#pragma unroll
-        for (int j = 0; j < K - 1; j++) {
-            const uint32_t c = pick3(lc, ax[j]);
-            R0[j] = brd_make(o[j], c, s, 0u, hi[j], sp);
-            R1[j] = brd_make(o[j], c, s, 0u, hi[j], (unsigned)GLIDE_SPLINE_LINEAR);
-        }
         auto X = [&](int off) { return p[off]; };
         auto isf = [&](int off) { return is_fill(g, p[off]); };
-        const T *q0 = w0 + lt, *q1 = w1 + lt;
-        bool bl;
-        T pl;
-        const T p0 = bl_closed<T>((unsigned)K, Rs, R0, sp, sp, FA, subst, X, [&](int off) { return q0[off]; }, isf,
-                                  bl, pl);
-        const T v0 = keep_d ? xv - pl : bl ? xv - p0 : (T)NAN;
-        w0[lt] = v0;
-        term(xv, p0, GLIDE_BLEND_SPLINE_R);
-        if (two) {
-            T v1 = v0;
-            if (K > 1) {
-                const T p1 = bl_closed<T>((unsigned)K, Rs, R1, sp, (unsigned)GLIDE_SPLINE_LINEAR, FA, subst, X,
-                                          [&](int off) { return q1[off]; }, isf, bl, pl);
-                v1 = keep_d ? xv - pl : bl ? xv - p1 : (T)NAN;
-                term(xv, p1, GLIDE_BLEND_LINEAR_R);
-            } else {
-                term(xv, p0, GLIDE_BLEND_LINEAR_R);
+        T pr = (T)0, wv = (T)0;
+#pragma unroll
+        for (int i = 0; i < NV; i++) {
+            const unsigned v = NV == 2 ? (unsigned)i : v1;
+            if (NV == 2 && i == 1 && !two) break;
+            if (!(K == 1 && i == 1)) { /* phase 1: one prediction for both */
+                const unsigned rs = v == GLIDE_BLEND_SPLINE_R ? sp : (unsigned)GLIDE_SPLINE_LINEAR;
+#pragma unroll
+                for (int j = 0; j < K - 1; j++) Rr[j] = brd_make(o[j], pick3(lc, ax[j]), s, 0u, hi[j], rs);
+                const T *q = w[i] + lt;
+                bool bl;
+                T pl;
+                pr = bl_closed<T>((unsigned)K, Rs, Rr, sp, rs, FA, subst, X, [&](int off) { return q[off]; }, isf, bl, pl);
+                wv = keep_d ? xv - pl : bl ? xv - pr : (T)NAN;
             }
-            w1[lt] = v1;
+            w[i][lt] = wv;
+            term(xv, pr, v);
         }
         pts++;
     }
 }
 
-/* grid: x = sample block, y = level (blog - y), NT threads, the box and
- * its two residual arrays in shared memory (box_bytes BOX_BLEND_TUNE);
- * the levels' chosen splines from tune_k. Same sums as blend_k. */
-template <class T, bool BITS, int NT>
+/* grid: x = sample block, y = level (blog - y), z = blend when SPLIT
+ * (GLIDE_NBLENDS; else 1 and each block costs both), NT threads, the box
+ * and the residuals in shared memory (box_bytes BOX_BLEND_TUNE, or
+ * BOX_BLEND_TUNE1 for SPLIT); the levels' chosen splines from tune_k. Same sums
+ * as blend_k. SPLIT puts twice the blocks on a small sample (a 64^3 chunk
+ * has one box: 4 levels, 4 blocks); on many boxes (256^3: 256 blocks of
+ * 512 threads, one per SM by their registers) it costs more than it gives,
+ * the phase-1 points and the box load being done twice. */
+template <class T, bool BITS, int NT, bool SPLIT>
 __global__ void __launch_bounds__(NT) blend_w_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st)
 {
     (void)parts;
+    constexpr int NV = SPLIT ? 1 : 2;
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned long long red[NT / 32];
     __shared__ SPlan plan[GG_PLAN_MAX];
-    Box bx;
-    sample_box(g, k, blockIdx.x, bx);
-    uint32_t e[3];
-    long long rs[3];
-    const unsigned l = g.blog - blockIdx.y, ls = l - 1;
-    {
-        uint32_t ee[3];
-        box_ext(bx, ee);
-        const int ri0[3] = {(int)(ee[1] * ee[2]), (int)ee[2], 1};
-        if (threadIdx.x < GG_PLAN_MAX) splan_set<NT>(g, ee, ri0, ls, threadIdx.x, plan[threadIdx.x]);
-    }
-    const T *xs = sample_view<T, true>(x, g, bx, e, smem, rs); /* its barrier publishes the plan */
-    const uint32_t E = e[0] * e[1] * e[2];
-    T *w0 = (T *)(smem + (size_t)E * sizeof(T)), *w1 = w0 + E;
-    const int ri[3] = {(int)rs[0], (int)rs[1], 1};
+    const unsigned l = g.blog - blockIdx.y, ls = l - 1, v1 = SPLIT ? blockIdx.z : 0u;
     const unsigned sp = st->lv.level_cfg[ls] & 3u;
     const bool two = sp != GLIDE_SPLINE_LINEAR; /* else both blends are one */
-    const bool fa = st->lv.fill_aware;
-    const double unit = st->lv.unit, eb = st->lv.eb_abs;
-    const T subst = Bits<T>::from((typename Bits<T>::U)st->lv.subst_bits);
-    unsigned long long acc[GLIDE_NBLENDS] = {0, 0}, bits[GLIDE_NBLENDS] = {0, 0}, pts = 0;
-    const unsigned nsets = blend_nsets(g.eff_rank);
-    for (unsigned m = 0; m < nsets; m++) {
-        const SPlan &P = plan[m];
-#define GG_BLEND_COST(K, FA) blend_cost_w<T, BITS, NT, FA, K>(g, xs, w0, w1, ri, ls, P, sp, two, unit, eb, subst, acc, bits, pts)
-        if (fa) {
-            if (P.k == 1) GG_BLEND_COST(1, true);
-            else if (P.k == 2) GG_BLEND_COST(2, true);
-            else GG_BLEND_COST(3, true);
-        } else {
-            if (P.k == 1) GG_BLEND_COST(1, false);
-            else if (P.k == 2) GG_BLEND_COST(2, false);
-            else GG_BLEND_COST(3, false);
+    if (v1 == GLIDE_BLEND_SPLINE_R || two) {
+        Box bx;
+        sample_box(g, k, blockIdx.x, bx);
+        uint32_t e[3];
+        long long rs[3];
+        {
+            uint32_t ee[3];
+            box_ext(bx, ee);
+            const int ri0[3] = {(int)(ee[1] * ee[2]), (int)ee[2], 1};
+            if (threadIdx.x < GG_PLAN_MAX) splan_set<NT>(g, ee, ri0, ls, threadIdx.x, plan[threadIdx.x]);
         }
-#undef GG_BLEND_COST
-        if (P.end) __syncthreads();
-    }
+        const T *xs = sample_view<T, true>(x, g, bx, e, smem, rs); /* its barrier publishes the plan */
+        const uint32_t E = e[0] * e[1] * e[2];
+        T *w[NV];
 #pragma unroll
-    for (int v = 0; v < GLIDE_NBLENDS; v++) {
-        const unsigned long long a = block_sum(acc[v], red);
-        if (threadIdx.x == 0 && a) atomicAdd((unsigned long long *)&st->bcost[ls][v], a);
-        if (BITS) {
-            const unsigned long long b = block_sum(bits[v], red);
-            if (threadIdx.x == 0 && b) atomicAdd((unsigned long long *)&st->bbits[ls][v], b);
+        for (int i = 0; i < NV; i++) w[i] = (T *)(smem + (size_t)E * sizeof(T) * (i + 1));
+        const int ri[3] = {(int)rs[0], (int)rs[1], 1};
+        const bool fa = st->lv.fill_aware;
+        const double unit = st->lv.unit, eb = st->lv.eb_abs;
+        const T subst = Bits<T>::from((typename Bits<T>::U)st->lv.subst_bits);
+        unsigned long long acc[GLIDE_NBLENDS] = {0, 0}, bits[GLIDE_NBLENDS] = {0, 0}, pts = 0;
+        const unsigned nsets = blend_nsets(g.eff_rank);
+        for (unsigned m = 0; m < nsets; m++) {
+            const SPlan &P = plan[m];
+#define GG_BLEND_COST(K, FA) \
+    blend_cost_w<T, BITS, NT, FA, K, NV>(g, xs, w, ri, ls, P, sp, two, v1, unit, eb, subst, acc, bits, pts)
+            if (fa) {
+                if (P.k == 1) GG_BLEND_COST(1, true);
+                else if (P.k == 2) GG_BLEND_COST(2, true);
+                else GG_BLEND_COST(3, true);
+            } else {
+                if (P.k == 1) GG_BLEND_COST(1, false);
+                else if (P.k == 2) GG_BLEND_COST(2, false);
+                else GG_BLEND_COST(3, false);
+            }
+#undef GG_BLEND_COST
+            if (P.end) __syncthreads();
         }
-    }
-    if (BITS) {
-        const unsigned long long c = block_sum(pts, red);
-        if (threadIdx.x == 0 && c) atomicAdd((unsigned long long *)&st->bpts[ls], c);
+#pragma unroll
+        for (int v = 0; v < GLIDE_NBLENDS; v++) {
+            if (SPLIT && (unsigned)v != v1) continue;
+            const unsigned long long a = block_sum(acc[v], red);
+            if (threadIdx.x == 0 && a) atomicAdd((unsigned long long *)&st->bcost[ls][v], a);
+            if (BITS) {
+                const unsigned long long b = block_sum(bits[v], red);
+                if (threadIdx.x == 0 && b) atomicAdd((unsigned long long *)&st->bbits[ls][v], b);
+            }
+        }
+        if (BITS && v1 == GLIDE_BLEND_SPLINE_R) {
+            const unsigned long long c = block_sum(pts, red);
+            if (threadIdx.x == 0 && c) atomicAdd((unsigned long long *)&st->bpts[ls], c);
+        }
     }
     if (last_block(&st->done[3])) blend_pick(g, BITS, st);
 }
@@ -1982,7 +1989,7 @@ static uint64_t n_samples(const gg_grid &g, uint64_t k)
     return m;
 }
 
-enum { BOX_TUNE, BOX_INTERP, BOX_BLEND, BOX_LORENZO, BOX_BLEND_TUNE };
+enum { BOX_TUNE, BOX_INTERP, BOX_BLEND, BOX_LORENZO, BOX_BLEND_TUNE, BOX_BLEND_TUNE1 };
 /* largest dynamic shared memory a block may opt in to on this device
  * (64 KiB on Turing, 227 KiB on Hopper); the same for every call */
 static size_t shared_max(void)
@@ -1999,6 +2006,20 @@ static size_t shared_max(void)
     return cached;
 }
 
+/* the device's SMs (the same for every call) */
+static unsigned sm_count(void)
+{
+    static unsigned cached;
+    if (!cached) {
+        int dev = 0, v = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || v < 1)
+            v = 1;
+        cached = (unsigned)v;
+    }
+    return cached;
+}
+
 /* shared bytes a kernel needs for one block's box, or 0 if it must use the
  * global-memory path */
 static size_t box_bytes(const gg_grid &g, int kind)
@@ -2011,6 +2032,7 @@ static size_t box_bytes(const gg_grid &g, int kind)
     size_t per = g.dtype == GLIDE_FLOAT64 ? 8 : 4;
     if (kind == BOX_BLEND) per *= 2; /* the level residuals w */
     if (kind == BOX_BLEND_TUNE) per *= 3; /* the values and both blends' residuals */
+    if (kind == BOX_BLEND_TUNE1) per *= 2; /* the values and one blend's residuals */
     if (kind == BOX_INTERP || kind == BOX_BLEND) per += 2;
     size_t limit = kind == BOX_LORENZO ? GG_SHARED_LIMIT : shared_max();
     return e * per <= limit ? (size_t)(e * per) : 0;
@@ -2101,15 +2123,25 @@ template <class T> static cudaError_t launch_tune(const void *d_x, gg_grid g, ui
     if (e != cudaSuccess || g.eff_rank < 2) return e;
     /* format 4: the blends of each level with its chosen spline (rows
      * cost one level of a box, as the predictor choice's) */
-    const size_t sh = box_bytes(g, BOX_BLEND_TUNE);
+    /* one block per SM at most either way: split the blends when that
+     * still leaves SMs idle */
+    const uint64_t ns = n_samples(g, k);
+    const bool split = ns * g.blog * GLIDE_NBLENDS <= sm_count();
+    const size_t sh = box_bytes(g, split ? BOX_BLEND_TUNE1 : BOX_BLEND_TUNE);
     if (sh) {
         constexpr int NT = 512;
-        const dim3 grid((unsigned)n_samples(g, k), g.blog);
-        const void *kern = bits ? (const void *)blend_w_k<T, true, NT> : (const void *)blend_w_k<T, false, NT>;
-        e = allow_shared(kern, sh);
-        if (e != cudaSuccess) return e;
-        if (bits) blend_w_k<T, true, NT><<<grid, NT, sh, s>>>((const T *)d_x, g, k, 1, d_st);
-        else blend_w_k<T, false, NT><<<grid, NT, sh, s>>>((const T *)d_x, g, k, 1, d_st);
+        const dim3 grid((unsigned)ns, g.blog, split ? GLIDE_NBLENDS : 1);
+#define GG_BLEND_W(B, S)                                                      \
+    do {                                                                      \
+        e = allow_shared((const void *)blend_w_k<T, B, NT, S>, sh);           \
+        if (e != cudaSuccess) return e;                                       \
+        blend_w_k<T, B, NT, S><<<grid, NT, sh, s>>>((const T *)d_x, g, k, 1, d_st); \
+    } while (0)
+        if (bits && split) GG_BLEND_W(true, true);
+        else if (bits) GG_BLEND_W(true, false);
+        else if (split) GG_BLEND_W(false, true);
+        else GG_BLEND_W(false, false);
+#undef GG_BLEND_W
         return cudaGetLastError();
     }
     if (bits)
@@ -2156,46 +2188,86 @@ static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, co
  * decides on the device, so both run and one returns at once). bl: the
  * same for blended levels (format 4): encoding at rank 2 and 3 launches
  * all four, the range scan and tuning decide which one works. */
+/* The streams of launch_predict's instances: the first on s, the others,
+ * where par gives them, forked from s and joined back by done(). */
+struct ParLanes {
+    const gg_par *par;
+    cudaStream_t s;
+    unsigned used = 0, aux = 0;
+    cudaError_t next(cudaStream_t &out)
+    {
+        if (!par || used == 0 || aux == GG_PAR_AUX) {
+            used++;
+            out = s;
+            return cudaSuccess;
+        }
+        cudaError_t e = cudaSuccess;
+        if (aux == 0) e = cudaEventRecord(par->fork, s);
+        if (e == cudaSuccess) e = cudaStreamWaitEvent(par->aux[aux], par->fork, 0);
+        out = par->aux[aux++];
+        used++;
+        return e;
+    }
+    cudaError_t done()
+    {
+        cudaError_t e = cudaSuccess;
+        for (unsigned i = 0; i < aux && e == cudaSuccess; i++) {
+            e = cudaEventRecord(par->join[i], par->aux[i]);
+            if (e == cudaSuccess) e = cudaStreamWaitEvent(s, par->join[i], 0);
+        }
+        return e;
+    }
+};
+
 template <class T, int OP>
 static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const gg_levels *lv, const T *x,
-                                  uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *r, T *w, cudaStream_t s)
+                                  uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *r, T *w, const gg_par *par,
+                                  cudaStream_t s0)
 {
     unsigned nb = (unsigned)n_blocks(g);
     /* GG_CHOSEN launches both; the one not chosen returns at once */
     const bool gate = method == GG_CHOSEN;
+    ParLanes lanes{par, s0};
+    cudaStream_t s;
+    cudaError_t e;
     if (method != GG_INTERP) {
+        if ((e = lanes.next(s)) != cudaSuccess) return e;
         size_t sh = box_bytes(g, BOX_LORENZO);
         if (sh) lorenzo_k<T, OP, true><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, r, gate);
         else lorenzo_k<T, OP, false><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, gate);
     }
     if (method != GG_LORENZO) {
-        cudaError_t e;
         if (g.eff_rank < 2) bl = 0;
         if (bl != 1 && fa != 1 &&
-            (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess)
+            ((e = lanes.next(s)) != cudaSuccess ||
+             (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess))
             return e;
         if (bl != 1 && fa != 0 &&
-            (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess)
+            ((e = lanes.next(s)) != cudaSuccess ||
+             (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess))
             return e;
         if (bl != 0 && fa != 1 &&
-            (e = launch_interp<T, OP, false, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess)
+            ((e = lanes.next(s)) != cudaSuccess ||
+             (e = launch_interp<T, OP, false, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess))
             return e;
         if (bl != 0 && fa != 0 &&
-            (e = launch_interp<T, OP, true, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess)
+            ((e = lanes.next(s)) != cudaSuccess ||
+             (e = launch_interp<T, OP, true, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess))
             return e;
     }
-    return cudaGetLastError();
+    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    return lanes.done();
 }
 
 extern "C" cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r,
-                                 void *d_w, cudaStream_t s)
+                                 void *d_w, const gg_par *par, cudaStream_t s)
 {
     DecodeIn in = {};
     if (g.dtype == GLIDE_FLOAT64)
         return launch_predict<double, OP_ENCODE>(g, method, -1, -1, &d_st->lv, (const double *)d_x, d_sym, d_st, in,
-                                                 NULL, (double *)d_r, (double *)d_w, s);
+                                                 NULL, (double *)d_r, (double *)d_w, par, s);
     return launch_predict<float, OP_ENCODE>(g, method, -1, -1, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
-                                            (float *)d_r, (float *)d_w, s);
+                                            (float *)d_r, (float *)d_w, par, s);
 }
 
 extern "C" cudaError_t gg_decode(gg_grid g, int method, int fill_aware, int blend, const gg_state *d_st,
@@ -2206,9 +2278,9 @@ extern "C" cudaError_t gg_decode(gg_grid g, int method, int fill_aware, int blen
     DecodeIn in = {d_sym, d_pos, d_anchors, d_outliers, n_outliers, d_err};
     if (g.dtype == GLIDE_FLOAT64)
         return launch_predict<double, OP_DECODE>(g, method, fill_aware, blend, &d_st->lv, NULL, NULL, NULL, in,
-                                                 (double *)d_y, (double *)d_r, (double *)d_w, s);
+                                                 (double *)d_y, (double *)d_r, (double *)d_w, NULL, s);
     return launch_predict<float, OP_DECODE>(g, method, fill_aware, blend, &d_st->lv, NULL, NULL, NULL, in,
-                                            (float *)d_y, (float *)d_r, (float *)d_w, s);
+                                            (float *)d_y, (float *)d_r, (float *)d_w, NULL, s);
 }
 
 extern "C" cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s)
