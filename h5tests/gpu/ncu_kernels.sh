@@ -12,8 +12,10 @@ python3 - "$log" "$size" <<'PY'
 import re, sys, statistics, collections
 d = collections.defaultdict(list); info = {}; name = None
 for line in open(sys.argv[1]):
-    m = re.match(r"\s+(?:void )?(\w+(?:<[^(]*>)?)\(.*\(([\d, ]+)\)x\(([\d, ]+)\)", line)
-    if m: name = m.group(1); info[name] = f"grid ({m.group(2)}) x ({m.group(3)})"; continue
+    m = re.match(r"\s+(?:void )?(.+?)\(.*\(([\d, ]+)\)x\(([\d, ]+)\), Context", line)
+    if m:
+        name = re.sub(r"\(anonymous namespace\)::|\w+::", "", m.group(1))[:60]
+        info[name] = f"grid ({m.group(2)}) x ({m.group(3)})"; continue
     m = re.match(r"\s+Duration\s+(\S+)\s+([\d.,]+)", line)
     if m and name:
         v = float(m.group(2).replace(",", "")); d[name].append(v * (1000 if m.group(1) == "ms" else 1))
