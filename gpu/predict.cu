@@ -1344,7 +1344,7 @@ __device__ __forceinline__ void blend_cost_w(const gg_grid &g, const T *xs, T *c
  * 512 threads, one per SM by their registers) it costs more than it gives,
  * the phase-1 points and the box load being done twice. */
 template <class T, bool BITS, int NT, bool SPLIT>
-__global__ void __launch_bounds__(NT) blend_w_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st)
+__global__ void __launch_bounds__(NT, 2) blend_w_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st)
 {
     (void)parts;
     constexpr int NV = SPLIT ? 1 : 2;
