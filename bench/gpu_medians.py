@@ -2,7 +2,7 @@
 """Medians over several glide_gpu_bench reports of one session (each cell of
 the latency, kernel-only and end-to-end tables; cells that differ between
 runs are followed by the runs' values), and the headline figures per run.
-    python3 bench/gpu_medians.py bench/gpu-runs/run*.md
+    python3 bench/gpu_medians.py bench/gpu-runs/d34b695/run*.md
 """
 import re
 import statistics
