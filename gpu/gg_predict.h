@@ -15,10 +15,21 @@ extern "C" {
  * bounds from them: exactly cpu/codec_tmpl.h's compress(); d_x 16-byte aligned */
 cudaError_t gg_range_plan(const void *d_x, gg_grid g, int mode, double eb, double alpha_opt, int interp,
                           gg_state *d_st, cudaStream_t s);
+/* Streams and events (the context's, made once) on which gg_encode runs
+ * its prediction instances side by side (all but the chunk's own return at
+ * once, and one after the other those empty launches cost about 3 us each
+ * at 64^3, H100), and gg_tune the blends' costs beside the tuning on small
+ * samples. NULL: all on s. */
+#define GG_PAR_AUX 4
+typedef struct {
+    cudaStream_t aux[GG_PAR_AUX];
+    cudaEvent_t fork, join[GG_PAR_AUX];
+} gg_par;
 /* tuning costs on the sample lattice (every k-th block per axis), then the
  * choice; at effective rank 2 and 3 then the blends (format 4), with bits
  * (GLIDE_PRED_AUTO: gg_choose follows) also their estimate for gg_choose */
-cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, int bits, gg_state *d_st, cudaStream_t s);
+cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, int bits, gg_state *d_st, const gg_par *par,
+                    cudaStream_t s);
 /* GLIDE_PRED_AUTO, after gg_tune: both methods' cost on the same sample
  * (common/cost.h) into st->lorenzo; Lorenzo also resets alpha and level_cfg */
 cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cudaStream_t s);
@@ -28,15 +39,6 @@ cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cu
  * blend) say so, blend = 1 when encoding (tuning may blend levels) and
  * when decoding a stream with a blended level (format 4), else 0 */
 enum { GG_INTERP = 0, GG_LORENZO = 1, GG_CHOSEN = 2 };
-/* Streams and events (the context's, made once) on which gg_encode runs
- * its prediction instances side by side: all but the chunk's own return at
- * once, and one after the other those empty launches cost about 3 us each
- * at 64^3 (H100). NULL: all on s. */
-#define GG_PAR_AUX 4
-typedef struct {
-    cudaStream_t aux[GG_PAR_AUX];
-    cudaEvent_t fork, join[GG_PAR_AUX];
-} gg_par;
 cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r, void *d_w,
                       const gg_par *par, cudaStream_t s);
 int gg_needs_global_r(gg_grid g, int method, int blend);

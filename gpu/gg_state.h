@@ -37,9 +37,13 @@ typedef struct {
     uint64_t bcost[GLIDE_MAX_LEVELS][GLIDE_NBLENDS]; /* format 4: the blends' tuning costs with the chosen spline */
     uint64_t bbits[GLIDE_MAX_LEVELS][GLIDE_NBLENDS]; /* GLIDE_PRED_AUTO: their estimate sums (common/cost.h) */
     uint64_t bpts[GLIDE_MAX_LEVELS];               /* and the points those cost */
+    /* blend_w_k beside tune_k (small samples): the blends' costs for every spline, by c_splines index */
+    uint64_t scost[GLIDE_MAX_LEVELS][GLIDE_NSPLINES][GLIDE_NBLENDS];
+    uint64_t sbits[GLIDE_MAX_LEVELS][GLIDE_NSPLINES][GLIDE_NBLENDS];
+    uint64_t spts[GLIDE_MAX_LEVELS][GLIDE_NSPLINES];
     uint64_t est[2][2];            /* GLIDE_PRED_AUTO: [interp, Lorenzo] x [cost, points] on the sample */
     uint32_t lorenzo;              /* the method chosen: 1 Lorenzo, 0 interpolation */
-    uint32_t done[4];              /* blocks finished: tuning, predictor choice, range, blends (the last one decides) */
+    uint32_t done[5];              /* blocks finished: tuning, predictor choice, range, blends, tuning and blends side by side (the last one decides) */
     uint64_t hist[GLIDE_NSYM];
     gg_select sel;
     gg_place place;

@@ -556,7 +556,7 @@ static cudaError_t front_enqueue(const void *arg, int timed)
         return e;
     if (timed) stage("range+plan");
     if (j->method != GG_LORENZO) {
-        if ((e = gg_tune(G.x.p, j->g, a->k, j->method == GG_CHOSEN, st, G.s)) != cudaSuccess) return e;
+        if ((e = gg_tune(G.x.p, j->g, a->k, j->method == GG_CHOSEN, st, &G.par, G.s)) != cudaSuccess) return e;
         if (timed) stage("tune");
         if (j->method == GG_CHOSEN) {
             if ((e = gg_choose(G.x.p, j->g, a->k, st, G.s)) != cudaSuccess) return e;

@@ -10,18 +10,24 @@
 /* True in the one block of the grid that finishes last, once every other
  * block's writes are visible. Every thread of every block must call it;
  * *count is left at the grid's block count (the caller resets it, or a
- * state reset does). */
-static __device__ __forceinline__ bool last_block(uint32_t *count)
+ * state reset does). last_block_of: the same over `total` blocks, which
+ * may belong to two grids running side by side. */
+static __device__ __forceinline__ bool last_block_of(uint32_t *count, uint32_t total)
 {
     __shared__ bool last;
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence();
-        last = atomicAdd(count, 1u) == gridDim.x * gridDim.y * gridDim.z - 1;
+        last = atomicAdd(count, 1u) == total - 1;
     }
     __syncthreads();
     if (last) __threadfence();
     return last;
+}
+
+static __device__ __forceinline__ bool last_block(uint32_t *count)
+{
+    return last_block_of(count, gridDim.x * gridDim.y * gridDim.z);
 }
 
 #endif

@@ -632,13 +632,16 @@ __device__ void tune_pick(const gg_grid &g, gg_state *st)
     }
 }
 
+__device__ void blend_pick_spec(const gg_grid &g, bool bits, gg_state *st);
+
 /* grid: x = sample block x part, y = axis order; every thread costs the
  * three splines of its point (cost index order * 3 + spline index). The
  * cost is cpu/interp_tmpl.h OP_ESTIMATE: integer sums, so any summation
  * order and any split of a box's points over `parts` blocks gives the CPU's
  * totals. SH: the box's values are read once into shared memory (parts 1). */
 template <class T, bool SH>
-__global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st)
+__global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st,
+                                                     unsigned other)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     Box bx;
@@ -732,6 +735,9 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
         if (tot) atomicAdd((unsigned long long *)&st->cost[lv][order * GLIDE_NSPLINES + si], tot);
     }
     if (last_block(&st->done[0])) tune_pick(g, st);
+    /* other: blend_w_k's blocks running beside (low 31 bits) and its BITS */
+    if (other && last_block_of(&st->done[4], gridDim.x * gridDim.y + (other & 0x7FFFFFFFu)))
+        blend_pick_spec(g, (other >> 31) != 0, st);
 }
 
 /* Format 4 (FORMAT.md §11.2 "Blending", cpu/interp_tmpl.h glide_interp_tune):
@@ -776,6 +782,29 @@ __device__ void blend_pick(const gg_grid &g, bool bits, gg_state *st)
         st->est[0][0] += add_bits;
         st->est[0][1] += add_pts;
     }
+}
+
+/* blend_pick where blend_w_k costed the blends for every spline beside
+ * tune_k (GG_BLEND_SPEC): the chosen spline's sums first. Run by the last
+ * block of the two grids, after tune_pick. */
+__device__ void blend_pick_spec(const gg_grid &g, bool bits, gg_state *st)
+{
+    if (threadIdx.x) return;
+    const volatile uint8_t *cfg = (const volatile uint8_t *)st->lv.level_cfg;
+    const volatile unsigned long long *sc = (const volatile unsigned long long *)&st->scost[0][0][0];
+    const volatile unsigned long long *sb = (const volatile unsigned long long *)&st->sbits[0][0][0];
+    const volatile unsigned long long *sp_ = (const volatile unsigned long long *)&st->spts[0][0];
+    for (unsigned l = g.blog; l >= 1; l--) {
+        const unsigned sp = cfg[l - 1] & 3u;
+        const unsigned si = sp == GLIDE_SPLINE_CUBIC_NAK ? 0 : sp == GLIDE_SPLINE_LINEAR ? 1 : 2;
+        for (unsigned v = 0; v < GLIDE_NBLENDS; v++) {
+            const unsigned i = ((l - 1) * GLIDE_NSPLINES + si) * GLIDE_NBLENDS + v;
+            st->bcost[l - 1][v] = sc[i];
+            st->bbits[l - 1][v] = sb[i];
+        }
+        st->bpts[l - 1] = sp_[(l - 1) * GLIDE_NSPLINES + si];
+    }
+    blend_pick(g, bits, st);
 }
 
 /* The odd axes a1 < a2 < a3 of a blended level's point set (absent ones: 3) */
@@ -883,7 +912,8 @@ __device__ __forceinline__ void blend_cost_set(const gg_grid &g, const T *base, 
  * with BITS their estimate sums (glide_cost_bits) into st->bbits. Integer
  * sums: any order gives the CPU's totals. SH as in choose_k. */
 template <class T, bool SH, bool BITS>
-__global__ void __launch_bounds__(GG_THREADS) blend_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st)
+__global__ void __launch_bounds__(GG_THREADS) blend_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st,
+                                                      unsigned)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned long long red[GG_THREADS / 32];
@@ -957,7 +987,8 @@ __device__ void choose_pick(const gg_grid &g, gg_state *st)
  * indexed with 32-bit box-local arithmetic, as in tune_k. Integer sums: any
  * order gives the CPU's totals. */
 template <class T, bool SH>
-__global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st)
+__global__ void __launch_bounds__(GG_THREADS) choose_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st,
+                                                       unsigned)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned long long red[GG_THREADS / 32];
@@ -1335,24 +1366,31 @@ __device__ __forceinline__ void blend_cost_w(const gg_grid &g, const T *xs, T *c
     }
 }
 
-/* grid: x = sample block, y = level (blog - y), z = blend when SPLIT
- * (GLIDE_NBLENDS; else 1 and each block costs both), NT threads, the box
- * and the residuals in shared memory (box_bytes BOX_BLEND_TUNE, or
- * BOX_BLEND_TUNE1 for SPLIT); the levels' chosen splines from tune_k. Same sums
- * as blend_k. SPLIT puts twice the blocks on a small sample (a 64^3 chunk
- * has one box: 4 levels, 4 blocks); on many boxes (256^3: 256 blocks of
- * 512 threads, one per SM by their registers) it costs more than it gives,
- * the phase-1 points and the box load being done twice. */
-template <class T, bool BITS, int NT, bool SPLIT>
-__global__ void __launch_bounds__(NT, 2) blend_w_k(const T *x, gg_grid g, uint64_t k, unsigned parts, gg_state *st)
+/* blend_w_k's grids: both blends in each block; one blend a block (grid z);
+ * one spline and blend a block for every spline (z = spline index x 2 +
+ * blend), run beside tune_k before it has chosen the splines */
+enum { GG_BLEND_BOTH, GG_BLEND_SPLIT, GG_BLEND_SPEC };
+
+/* grid: x = sample block, y = level (blog - y), z by MODE; NT threads, the
+ * box and the residuals in shared memory (box_bytes BOX_BLEND_TUNE, or
+ * BOX_BLEND_TUNE1 for one blend a block); the levels' chosen splines from
+ * tune_k, except in GG_BLEND_SPEC. Same sums as blend_k. On a small sample
+ * (a 64^3 chunk has one box: 4 levels, 4 blocks) the split puts twice the
+ * blocks to work, and GG_BLEND_SPEC runs them beside tune_k instead of
+ * after it (other: tune_k's blocks, for the last of both to pick). On many
+ * boxes either costs more than it gives: the phase-1 points and the box
+ * load are done again per block. */
+template <class T, bool BITS, int NT, int MODE>
+__global__ void __launch_bounds__(NT, 2) blend_w_k(const T *x, gg_grid g, uint64_t k, unsigned other, gg_state *st)
 {
-    (void)parts;
-    constexpr int NV = SPLIT ? 1 : 2;
+    constexpr int NV = MODE == GG_BLEND_BOTH ? 2 : 1;
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned long long red[NT / 32];
     __shared__ SPlan plan[GG_PLAN_MAX];
-    const unsigned l = g.blog - blockIdx.y, ls = l - 1, v1 = SPLIT ? blockIdx.z : 0u;
-    const unsigned sp = st->lv.level_cfg[ls] & 3u;
+    const unsigned l = g.blog - blockIdx.y, ls = l - 1;
+    const unsigned v1 = MODE == GG_BLEND_BOTH ? 0u : MODE == GG_BLEND_SPLIT ? blockIdx.z : blockIdx.z % GLIDE_NBLENDS;
+    const unsigned si = MODE == GG_BLEND_SPEC ? blockIdx.z / GLIDE_NBLENDS : 0u;
+    const unsigned sp = MODE == GG_BLEND_SPEC ? (unsigned)c_splines[si] : st->lv.level_cfg[ls] & 3u;
     const bool two = sp != GLIDE_SPLINE_LINEAR; /* else both blends are one */
     if (v1 == GLIDE_BLEND_SPLINE_R || two) {
         Box bx;
@@ -1392,22 +1430,29 @@ __global__ void __launch_bounds__(NT, 2) blend_w_k(const T *x, gg_grid g, uint64
 #undef GG_BLEND_COST
             if (P.end) __syncthreads();
         }
+        unsigned long long *cost = (unsigned long long *)(MODE == GG_BLEND_SPEC ? &st->scost[ls][si][0] : &st->bcost[ls][0]);
+        unsigned long long *bsum = (unsigned long long *)(MODE == GG_BLEND_SPEC ? &st->sbits[ls][si][0] : &st->bbits[ls][0]);
+        unsigned long long *psum = (unsigned long long *)(MODE == GG_BLEND_SPEC ? &st->spts[ls][si] : &st->bpts[ls]);
 #pragma unroll
         for (int v = 0; v < GLIDE_NBLENDS; v++) {
-            if (SPLIT && (unsigned)v != v1) continue;
+            if (MODE != GG_BLEND_BOTH && (unsigned)v != v1) continue;
             const unsigned long long a = block_sum(acc[v], red);
-            if (threadIdx.x == 0 && a) atomicAdd((unsigned long long *)&st->bcost[ls][v], a);
+            if (threadIdx.x == 0 && a) atomicAdd(&cost[v], a);
             if (BITS) {
                 const unsigned long long b = block_sum(bits[v], red);
-                if (threadIdx.x == 0 && b) atomicAdd((unsigned long long *)&st->bbits[ls][v], b);
+                if (threadIdx.x == 0 && b) atomicAdd(&bsum[v], b);
             }
         }
         if (BITS && v1 == GLIDE_BLEND_SPLINE_R) {
             const unsigned long long c = block_sum(pts, red);
-            if (threadIdx.x == 0 && c) atomicAdd((unsigned long long *)&st->bpts[ls], c);
+            if (threadIdx.x == 0 && c) atomicAdd(psum, c);
         }
     }
-    if (last_block(&st->done[3])) blend_pick(g, BITS, st);
+    if (MODE == GG_BLEND_SPEC) {
+        if (last_block_of(&st->done[4], gridDim.x * gridDim.y * gridDim.z + other)) blend_pick_spec(g, BITS, st);
+    } else if (last_block(&st->done[3])) {
+        blend_pick(g, BITS, st);
+    }
 }
 
 /* One blended level (cpu/blend_tmpl.h blend_level) in interp_sh_k's box,
@@ -2092,67 +2137,101 @@ static unsigned split_parts(uint64_t blocks, uint64_t whole)
 
 /* tune_k and choose_k: one row of blocks per sample box (times parts) and
  * `rows` rows; the box in shared memory when each box has one block */
-template <class T> using sample_kernel = void (*)(const T *, gg_grid, uint64_t, unsigned, gg_state *);
+template <class T> using sample_kernel = void (*)(const T *, gg_grid, uint64_t, unsigned, gg_state *, unsigned);
+
+/* launch_sample's grid: one row of blocks per sample box (times parts) */
+static dim3 sample_grid(const gg_grid &g, uint64_t k, unsigned rows, uint64_t whole, unsigned *parts)
+{
+    const uint64_t m = n_samples(g, k);
+    *parts = split_parts(m * rows, whole);
+    return dim3((unsigned)(m * *parts), rows);
+}
 
 template <class T>
 static cudaError_t launch_sample(sample_kernel<T> with_box, sample_kernel<T> without_box, const void *d_x, gg_grid g,
                                  uint64_t k, unsigned rows, uint64_t whole, gg_state *d_st, cudaStream_t s,
-                                 bool box_always = false)
+                                 bool box_always = false, unsigned other = 0)
 {
-    const uint64_t m = n_samples(g, k);
-    const unsigned parts = split_parts(m * rows, whole);
-    const dim3 grid((unsigned)(m * parts), rows);
+    unsigned parts;
+    const dim3 grid = sample_grid(g, k, rows, whole, &parts);
     /* box_always: every part loads the whole box (blend_k, whose open-loop
      * stencils read each value many times) */
     const size_t sh = parts == 1 || box_always ? box_bytes(g, BOX_TUNE) : 0;
     if (sh) {
         cudaError_t e = allow_shared((const void *)with_box, sh);
         if (e != cudaSuccess) return e;
-        with_box<<<grid, GG_THREADS, sh, s>>>((const T *)d_x, g, k, parts, d_st);
+        with_box<<<grid, GG_THREADS, sh, s>>>((const T *)d_x, g, k, parts, d_st, other);
     } else {
-        without_box<<<grid, GG_THREADS, 0, s>>>((const T *)d_x, g, k, parts, d_st);
+        without_box<<<grid, GG_THREADS, 0, s>>>((const T *)d_x, g, k, parts, d_st, other);
     }
     return cudaGetLastError();
 }
 
+template <class T, bool B, int MODE>
+static cudaError_t launch_blend_w(const void *d_x, gg_grid g, uint64_t k, dim3 grid, size_t sh, unsigned other,
+                                  gg_state *d_st, cudaStream_t s)
+{
+    constexpr int NT = 512;
+    cudaError_t e = allow_shared((const void *)blend_w_k<T, B, NT, MODE>, sh);
+    if (e != cudaSuccess) return e;
+    blend_w_k<T, B, NT, MODE><<<grid, NT, sh, s>>>((const T *)d_x, g, k, other, d_st);
+    return cudaGetLastError();
+}
+
 template <class T> static cudaError_t launch_tune(const void *d_x, gg_grid g, uint64_t k, int bits, gg_state *d_st,
-                                                  cudaStream_t s)
+                                                  const gg_par *par, cudaStream_t s)
 {
     const unsigned n_ord = g.eff_rank == 3 ? 6 : g.eff_rank == 2 ? 2 : 1;
-    cudaError_t e = launch_sample<T>(tune_k<T, true>, tune_k<T, false>, d_x, g, k, n_ord, 256, d_st, s);
-    if (e != cudaSuccess || g.eff_rank < 2) return e;
-    /* format 4: the blends of each level with its chosen spline (rows
-     * cost one level of a box, as the predictor choice's) */
-    /* one block per SM at most either way: split the blends when that
-     * still leaves SMs idle */
     const uint64_t ns = n_samples(g, k);
-    const bool split = ns * g.blog * GLIDE_NBLENDS <= sm_count();
+    /* format 4: the blends of each level (rows cost one level of a box, as
+     * the predictor choice's). blend_w_k runs one block per SM at most:
+     * where the sample is small enough that every spline's blends leave
+     * SMs idle, they are costed for every spline beside tune_k, on a side
+     * stream; else, where the two blends apart still do, each blend gets
+     * its blocks; else each block costs both, after tune_k. */
+    const unsigned sms = sm_count();
+    const bool spec = par && g.eff_rank >= 2 && box_bytes(g, BOX_BLEND_TUNE1) &&
+                      ns * g.blog * GLIDE_NSPLINES * GLIDE_NBLENDS <= sms;
+    cudaError_t e;
+    if (spec) {
+        unsigned parts;
+        const dim3 tg = sample_grid(g, k, n_ord, 256, &parts);
+        const dim3 bg((unsigned)ns, g.blog, GLIDE_NSPLINES * GLIDE_NBLENDS);
+        const unsigned tune_blocks = tg.x * tg.y, blend_blocks = bg.x * bg.y * bg.z;
+        const size_t sh = box_bytes(g, BOX_BLEND_TUNE1);
+        if ((e = cudaEventRecord(par->fork, s)) != cudaSuccess ||
+            (e = cudaStreamWaitEvent(par->aux[0], par->fork, 0)) != cudaSuccess)
+            return e;
+        e = bits ? launch_blend_w<T, true, GG_BLEND_SPEC>(d_x, g, k, bg, sh, tune_blocks, d_st, par->aux[0])
+                 : launch_blend_w<T, false, GG_BLEND_SPEC>(d_x, g, k, bg, sh, tune_blocks, d_st, par->aux[0]);
+        if (e != cudaSuccess) return e;
+        e = launch_sample<T>(tune_k<T, true>, tune_k<T, false>, d_x, g, k, n_ord, 256, d_st, s, false,
+                             blend_blocks | (bits ? 0x80000000u : 0u));
+        if (e != cudaSuccess) return e;
+        if ((e = cudaEventRecord(par->join[0], par->aux[0])) != cudaSuccess) return e;
+        return cudaStreamWaitEvent(s, par->join[0], 0);
+    }
+    e = launch_sample<T>(tune_k<T, true>, tune_k<T, false>, d_x, g, k, n_ord, 256, d_st, s);
+    if (e != cudaSuccess || g.eff_rank < 2) return e;
+    const bool split = ns * g.blog * GLIDE_NBLENDS <= sms;
     const size_t sh = box_bytes(g, split ? BOX_BLEND_TUNE1 : BOX_BLEND_TUNE);
     if (sh) {
-        constexpr int NT = 512;
         const dim3 grid((unsigned)ns, g.blog, split ? GLIDE_NBLENDS : 1);
-#define GG_BLEND_W(B, S)                                                      \
-    do {                                                                      \
-        e = allow_shared((const void *)blend_w_k<T, B, NT, S>, sh);           \
-        if (e != cudaSuccess) return e;                                       \
-        blend_w_k<T, B, NT, S><<<grid, NT, sh, s>>>((const T *)d_x, g, k, 1, d_st); \
-    } while (0)
-        if (bits && split) GG_BLEND_W(true, true);
-        else if (bits) GG_BLEND_W(true, false);
-        else if (split) GG_BLEND_W(false, true);
-        else GG_BLEND_W(false, false);
-#undef GG_BLEND_W
-        return cudaGetLastError();
+        if (bits && split) return launch_blend_w<T, true, GG_BLEND_SPLIT>(d_x, g, k, grid, sh, 0, d_st, s);
+        if (bits) return launch_blend_w<T, true, GG_BLEND_BOTH>(d_x, g, k, grid, sh, 0, d_st, s);
+        if (split) return launch_blend_w<T, false, GG_BLEND_SPLIT>(d_x, g, k, grid, sh, 0, d_st, s);
+        return launch_blend_w<T, false, GG_BLEND_BOTH>(d_x, g, k, grid, sh, 0, d_st, s);
     }
     if (bits)
         return launch_sample<T>(blend_k<T, true, true>, blend_k<T, false, true>, d_x, g, k, g.blog, 512, d_st, s, true);
     return launch_sample<T>(blend_k<T, true, false>, blend_k<T, false, false>, d_x, g, k, g.blog, 512, d_st, s, true);
 }
 
-extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, int bits, gg_state *d_st, cudaStream_t s)
+extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, int bits, gg_state *d_st, const gg_par *par,
+                               cudaStream_t s)
 {
-    if (g.dtype == GLIDE_FLOAT64) return launch_tune<double>(d_x, g, k, bits, d_st, s);
-    return launch_tune<float>(d_x, g, k, bits, d_st, s);
+    if (g.dtype == GLIDE_FLOAT64) return launch_tune<double>(d_x, g, k, bits, d_st, par, s);
+    return launch_tune<float>(d_x, g, k, bits, d_st, par, s);
 }
 
 /* The interpolation kernels with format 3's stencils and without, one of
