@@ -55,7 +55,7 @@ typedef struct {
     int ok, broken, device;
     char name[300];
     cudaStream_t s;
-    gg_par par; /* the prediction instances' side streams (gg_encode) */
+    gg_par par; /* side streams: the prediction instances (gg_encode), the blends beside tuning (gg_tune) */
     pthread_mutex_t lock;
     uint8_t *d_dict_len;
     float *d_dict_log2q;
