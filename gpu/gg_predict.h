@@ -46,14 +46,18 @@ int gg_needs_global_w(gg_grid g, int method, int blend);
 /* anchors in index order as little-endian bytes at d_buf +
  * st->place.anchors_off (nothing when place.ok is 0) */
 cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_buf, const gg_state *d_st, cudaStream_t s);
-/* Decoder: exclusive count of OUTLIER symbols before each point into d_pos, total into st->n_outliers */
+/* Decoder: the ranks of OUTLIER symbols (per word of 32 symbols its bits,
+ * then the count before it) into d_pos, gg_outlier_scan_bytes(n) bytes;
+ * the total into st->n_outliers. gg_decode reads them. */
 size_t gg_outlier_scan_scratch(uint64_t n);
+size_t gg_outlier_scan_bytes(uint64_t n);
 cudaError_t gg_outlier_scan(const uint16_t *d_sym, uint64_t n, uint32_t *d_pos, gg_state *d_st, void *d_scratch,
                             size_t scratch_bytes, cudaStream_t s);
 /* The encoder's outlier section: OUTLIER values in index order as
  * little-endian bytes at d_buf + st->place.outliers_off, as many as
  * st->hist counts; nothing when place.ok is 0. d_tiles: scratch of
- * ceil(count / 4096) u32. */
+ * gg_outlier_tile_bytes(count) bytes. */
+size_t gg_outlier_tile_bytes(uint64_t n);
 cudaError_t gg_outliers_pack(const void *d_x, gg_grid g, const uint16_t *d_sym, uint32_t *d_tiles, gg_state *d_st,
                              uint8_t *d_buf, cudaStream_t s);
 

@@ -645,7 +645,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
                              (G.planner == GLIDE_GPU_PLANNER_DEVICE || !G.custom_last);
     G.last_plan = device_plans ? GLIDE_GPU_PLAN_DEVICE : GLIDE_GPU_PLAN_HOST;
 
-    if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, n * 4) ||
+    if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, gg_outlier_tile_bytes(n)) ||
         !grow_dev(&G.buf, j.raw_total) || !grow_dev(&G.scratch, scratch_need(n, j.raw_total)) ||
         (gg_needs_global_r(j.g, j.method, 1) && !grow_dev(&G.r, n * esz)) ||
         (gg_needs_global_w(j.g, j.method, 1) && !grow_dev(&G.w, n * esz)) || !grow_host(&G.h_out, j.raw_total)) {
@@ -825,7 +825,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
         }
         dec = G.d_dec;
     }
-    if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, n * 4) ||
+    if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, gg_outlier_scan_bytes(n)) ||
         !grow_dev(&G.buf, size) || !grow_dev(&G.scratch, scratch_need(n, size)) ||
         (gg_needs_global_r(g, method, blend) && !grow_dev(&G.r, n * esz)) ||
         (gg_needs_global_w(g, method, blend) && !grow_dev(&G.w, n * esz))) {

@@ -5,7 +5,7 @@
 # durations of the prediction and tuning kernels at 256^3 under ncu
 # (clocks and caches left alone; 4 calls). With PROFILE=1 also ncu's
 # source counters of the blended prediction kernel, per source line
-# (needs a -lineinfo build), into $OUT/lines.txt.
+# (needs a -lineinfo build), into $OUT/lines0.txt (encode) and lines1.txt.
 #   cmake -S . -B build-g90 -DGLIDE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_FLAGS=-lineinfo
 #   cmake --build build-g90 --target gpu_probe test_gpu_codec
 #   (device, carrying build-g90/bench/gpu_probe, build-g90/h5tests/gpu/test_gpu_codec, .devdata)
@@ -42,11 +42,15 @@ for k, v in sorted(d.items()):
     if max(v) > 6: print(f"| {k} | {len(v)} | {statistics.median(v):.1f} |")
 PY
 if [ "${PROFILE:-0}" = 1 ]; then
-    ncu --clock-control none -k regex:interp_sh_k --launch-skip 2 --launch-count 2 --section SourceCounters \
-        --import-source yes -o "$OUT/prof" "$B/bench/gpu_probe" 256 3 >/dev/null 2>&1
-    ncu --import "$OUT/prof.ncu-rep" --page source --print-source cuda,sass --csv >"$OUT/mix.csv" 2>/dev/null
-    rm -f "$OUT/prof.ncu-rep"
-    python3 - "$OUT/mix.csv" >"$OUT/lines.txt" <<'PY'
+    # the blended float32 instances that do the work on the Nyx-like field:
+    # encode (OP 0) and decode (OP 1), 256 threads, not fill-aware
+    for op in 0 1; do
+        ncu --clock-control none --kernel-name-base mangled -k regex:"_Z11interp_sh_kIfLi${op}ELi256ELb0ELb1EE" \
+            --launch-skip 1 --launch-count 2 --section SourceCounters \
+            --import-source yes -o "$OUT/prof$op" "$B/bench/gpu_probe" 256 3 >/dev/null 2>&1
+        ncu --import "$OUT/prof$op.ncu-rep" --page source --print-source cuda,sass --csv >"$OUT/mix$op.csv" 2>/dev/null
+        rm -f "$OUT/prof$op.ncu-rep"
+        python3 - "$OUT/mix$op.csv" >"$OUT/lines$op.txt" <<'PY'
 import csv, sys, collections
 agg = collections.defaultdict(int); tot = 0; f = None; hdr = None
 for r in csv.reader(open(sys.argv[1])):
@@ -60,6 +64,8 @@ for r in csv.reader(open(sys.argv[1])):
 print("instructions executed", tot)
 for k, v in sorted(agg.items(), key=lambda kv: -kv[1])[:80]: print(f"{100*v/tot:5.1f}% {k[0]}:{k[1]} {k[2]}")
 PY
-    rm -f "$OUT/mix.csv"
+        echo "op $op: $(head -1 "$OUT/lines$op.txt")"
+        rm -f "$OUT/mix$op.csv"
+    done
 fi
 exit $rc
