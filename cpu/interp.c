@@ -10,8 +10,9 @@ uint64_t glide_tune_stride(const glide_grid *g, uint64_t nb[3])
         if (g->n[a] > 1) per_block *= B;
     }
     nb[0] = g->slabs * (((g->slab_rows - 1) >> g->blog) + 1); /* each slab's own blocks */
-    /* about 1/32 of the points, at least one block */
-    uint64_t budget = g->count / 32 > per_block ? g->count / 32 : per_block, k = 1;
+    /* about 1/32 of the points, at most GLIDE_TUNE_MAX_POINTS, at least one block */
+    uint64_t budget = g->count / 32 < GLIDE_TUNE_MAX_POINTS ? g->count / 32 : GLIDE_TUNE_MAX_POINTS, k = 1;
+    if (budget < per_block) budget = per_block;
     for (;; k++) {
         uint64_t m = 1;
         for (int a = 0; a < 3; a++) m *= (nb[a] + k - 1) / k;

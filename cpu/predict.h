@@ -41,7 +41,12 @@ static inline size_t glide_slab_elems(const glide_grid *g) { return (size_t)g->s
 const uint8_t *glide_order_axes(unsigned eff_rank, unsigned order);
 
 /* Tuning samples every k-th block on each axis (k returned; nb gets the
- * blocks per axis): about 1/32 of the points. */
+ * blocks per axis): about 1/32 of the points, at most about
+ * GLIDE_TUNE_MAX_POINTS (the choices are per level and chunk, and a sample
+ * of 128 blocks of 16^3 decides them as well as a larger one: past 256^3
+ * the tuning passes only cost time). An encoder choice, not part of the
+ * format; the GPU takes its k from here too. */
+#define GLIDE_TUNE_MAX_POINTS (1ull << 19)
 uint64_t glide_tune_stride(const glide_grid *g, uint64_t nb[3]);
 
 /* That sample as a lattice of blocks numbered in index order, shared by

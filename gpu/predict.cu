@@ -7,7 +7,9 @@
 #include "gg_predict.h"
 #include "cost.h"
 #include "last_block.cuh"
+#include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
+#include <cub/block/block_store.cuh>
 #include <cub/device/device_scan.cuh>
 #include <float.h>
 
@@ -2094,19 +2096,31 @@ __global__ void __launch_bounds__(GG_THREADS) outlier_count_k(const uint16_t *sy
         if (lane == 0) tile_off[t] = c;
     }
     if (!last_block(&st->place.outlier_ticket)) return;
-    /* exclusive scan in place: each thread a contiguous run, then the runs' sums */
+    /* exclusive scan in place, kScanItems counts a thread per round, loaded
+     * and stored coalesced (a contiguous run per thread read 256 scattered
+     * lines per load: the one block's scan of 32768 tiles at 512^3) */
+    constexpr int kScanItems = 16;
+    typedef cub::BlockLoad<uint32_t, GG_THREADS, kScanItems, cub::BLOCK_LOAD_WARP_TRANSPOSE> Load;
+    typedef cub::BlockStore<uint32_t, GG_THREADS, kScanItems, cub::BLOCK_STORE_WARP_TRANSPOSE> Store;
     typedef cub::BlockScan<uint32_t, GG_THREADS> Scan;
-    __shared__ typename Scan::TempStorage tmp;
-    const uint64_t per = (n_tiles + GG_THREADS - 1) / GG_THREADS, lo = threadIdx.x * per;
-    const uint64_t hi = lo + per < n_tiles ? lo + per : n_tiles;
-    uint32_t run = 0;
-    for (uint64_t t = lo; t < hi; t++) run += tile_off[t];
-    uint32_t before;
-    Scan(tmp).ExclusiveSum(run, before);
-    for (uint64_t t = lo; t < hi; t++) {
-        const uint32_t c = tile_off[t];
-        tile_off[t] = before;
-        before += c;
+    __shared__ union {
+        typename Load::TempStorage load;
+        typename Store::TempStorage store;
+        typename Scan::TempStorage scan;
+    } tmp;
+    uint32_t carry = 0;
+    for (uint64_t base = 0; base < n_tiles; base += GG_THREADS * kScanItems) {
+        const int valid = n_tiles - base < GG_THREADS * kScanItems ? (int)(n_tiles - base) : GG_THREADS * kScanItems;
+        uint32_t v[kScanItems], round;
+        Load(tmp.load).Load(tile_off + base, v, valid, 0u);
+        __syncthreads();
+        Scan(tmp.scan).ExclusiveSum(v, v, round);
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < kScanItems; i++) v[i] += carry;
+        Store(tmp.store).Store(tile_off + base, v, valid);
+        __syncthreads();
+        carry += round;
     }
 }
 
