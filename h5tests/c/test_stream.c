@@ -4,6 +4,7 @@
 #include "bytes.h"
 #include "format.h"
 #include "codec.h"
+#include "predict.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,8 +406,32 @@ static void format_blend(void)
     free(x); free(y); free(s); free(s0); free(v);
 }
 
+/* The tuning sample (glide_tune_stride, which both backends use): every
+ * k-th block on each axis, about 1/32 of the points up to 256^3 and at most
+ * about GLIDE_TUNE_MAX_POINTS past it. */
+static void tune_sample(void)
+{
+    static const struct {
+        uint64_t side, k, blocks;
+    } cases[] = {{64, 4, 1}, {256, 4, 64}, {512, 7, 125}, {1024, 13, 125}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const uint64_t d[3] = {cases[c].side, cases[c].side, cases[c].side};
+        glide_shape sh;
+        glide_shape_from_dims(3, d, 1, &sh);
+        glide_grid g;
+        glide_grid_init(&g, &sh, 4, 0, 0);
+        glide_sample_lattice lat;
+        glide_sample_lattice_init(&g, &lat);
+        const uint64_t budget = g.count / 32 < GLIDE_TUNE_MAX_POINTS ? g.count / 32 : GLIDE_TUNE_MAX_POINTS;
+        CHECK(lat.k == cases[c].k && lat.count == cases[c].blocks && (lat.count * 4096 <= budget || lat.count == 1),
+              "%llu^3: tuning samples every %llu-th block (%llu blocks)", (unsigned long long)cases[c].side,
+              (unsigned long long)lat.k, (unsigned long long)lat.count);
+    }
+}
+
 int main(void)
 {
+    tune_sample();
     dict_versions();
     format_versions();
     format_fill_aware();
