@@ -2179,34 +2179,33 @@ static uint64_t n_samples(const gg_grid &g, uint64_t k)
 }
 
 enum { BOX_TUNE, BOX_INTERP, BOX_BLEND, BOX_LORENZO, BOX_BLEND_TUNE, BOX_BLEND_TUNE1 };
+/* attribute a of the current device, read once into *cache (chunks are
+ * serialised by the context's mutex); fallback where the query fails */
+static int device_attr(cudaDeviceAttr a, int fallback, int *cache)
+{
+    if (!*cache) {
+        int dev = 0, v = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, a, dev) != cudaSuccess || v < 1)
+            v = fallback;
+        *cache = v;
+    }
+    return *cache;
+}
+
 /* largest dynamic shared memory a block may opt in to on this device
  * (64 KiB on Turing, 227 KiB on Hopper); the same for every call */
 static size_t shared_max(void)
 {
-    static size_t cached;
-    if (!cached) {
-        int dev = 0, v = 48 * 1024;
-        if (cudaGetDevice(&dev) != cudaSuccess ||
-            cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
-            v = 48 * 1024;
-        /* the kernels' static shared memory (histogram, reductions) */
-        cached = (size_t)v > 8 * 1024 ? (size_t)v - 8 * 1024 : 0;
-    }
-    return cached;
+    static int cached;
+    const size_t v = (size_t)device_attr(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024, &cached);
+    return v > 8 * 1024 ? v - 8 * 1024 : 0; /* less the kernels' static shared memory (histogram, reductions) */
 }
 
 /* the device's SMs (the same for every call) */
 static unsigned sm_count(void)
 {
-    static unsigned cached;
-    if (!cached) {
-        int dev = 0, v = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess ||
-            cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || v < 1)
-            v = 1;
-        cached = (unsigned)v;
-    }
-    return cached;
+    static int cached;
+    return (unsigned)device_attr(cudaDevAttrMultiProcessorCount, 1, &cached);
 }
 
 /* shared bytes a kernel needs for one block's box, or 0 if it must use the
