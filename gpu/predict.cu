@@ -1220,18 +1220,12 @@ __device__ __forceinline__ void splan_make(const gg_grid &g, const gg_levels *lv
     }
 }
 
-/* The points of one odd-axis mask (K axes, a1 < .. < aK) of a blended
- * level in interp_sh_k's box (cpu/blend_tmpl.h blend_set, encode or
- * decode): r and sb as there, w the level's residuals (NaN where a point
- * is fill or fell back). K and FA are constants of each instance, and only
- * the reads the phase uses are set (K = 1: Rs of a1; 2: Rs of a2, Rr of
- * a1; 3: Rs of a3, Rr of a1 and a2), which keeps the registers down. */
 /* One point of a blended level in interp_sh_k's box (cpu/blend_tmpl.h
  * blend_set, encode or decode): r and sb as there, w the level's residuals
  * (NaN where a point is fill or fell back); lc its box coordinates, lt its
- * element, g0 the chunk element of the box's corner, Rs/Rr its reads (K = 1: Rs of a1; 2: Rs of a2, Rr of a1; 3: Rs
- * of a3, Rr of a1 and a2). keep_d: the points odd on axes 0 and 2, whose w
- * keeps D (bl_closed). */
+ * element, g0 the chunk element of the box's corner, Rs/Rr its reads
+ * (K = 1: Rs of a1; 2: Rs of a2, Rr of a1; 3: Rs of a3, Rr of a1 and a2).
+ * keep_d: the points odd on axes 0 and 2, whose w keeps D (bl_closed). */
 template <class T, int OP, bool FA, int K>
 __device__ __forceinline__ void blend_point(const gg_grid &g, uint64_t g0, const uint32_t lc[3], int lt, T *r, T *w,
                                             uint16_t *sb, const DecodeIn &in, const BRd<int> Rs[3],
@@ -1321,10 +1315,12 @@ __device__ __forceinline__ void blend_set_sh(const gg_grid &g, uint64_t g0, cons
  * set's lattice, strides and read offsets are constants here (mask M,
  * level stride 2^LS), so its points' coordinates come from constant
  * divisions, the stencils read at immediate offsets, and no plan is
- * loaded; the generic loop took about a third of its instructions for
- * those (ncu source counters, H100, 256^3). The same points, stencils and
- * barriers as blend_set_sh, so the same bits. SEG0: the points of the
- * phase's earlier sets (the phase is one index space for the threads). */
+ * loaded (about a quarter of the generic loop's instructions by ncu's
+ * source counters, H100, 256^3; the kernel gained 3 %, since it waits on
+ * its shared-memory chains and barriers about as much as it issues). The
+ * same points, stencils and barriers as blend_set_sh, so the same bits.
+ * SEG0: the points of the phase's earlier sets (the phase is one index
+ * space for the threads). */
 __host__ __device__ constexpr unsigned mask_bits(unsigned m) { return (m & 1u) + (m >> 1 & 1u) + (m >> 2 & 1u); }
 /* the j-th set axis of m, ascending */
 __host__ __device__ constexpr unsigned mask_axis(unsigned m, unsigned j)
