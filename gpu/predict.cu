@@ -1321,6 +1321,7 @@ __device__ __forceinline__ void blend_set_sh(const gg_grid &g, uint64_t g0, cons
  * same points, stencils and barriers as blend_set_sh, so the same bits.
  * SEG0: the points of the phase's earlier sets (the phase is one index
  * space for the threads). */
+constexpr unsigned kFullBlog = 4, kFullE = (1u << kFullBlog) + 1; /* the full box's stride and edge */
 __host__ __device__ constexpr unsigned mask_bits(unsigned m) { return (m & 1u) + (m >> 1 & 1u) + (m >> 2 & 1u); }
 /* the j-th set axis of m, ascending */
 __host__ __device__ constexpr unsigned mask_axis(unsigned m, unsigned j)
@@ -1329,7 +1330,7 @@ __host__ __device__ constexpr unsigned mask_axis(unsigned m, unsigned j)
 }
 __host__ __device__ constexpr uint32_t full_cnt(unsigned m, unsigned a, int ls)
 {
-    return (((m >> a & 1u) ? 16u - (1u << ls) : 16u) >> (ls + 1)) + 1u;
+    return (((m >> a & 1u) ? kFullE - 1u - (1u << ls) : kFullE - 1u) >> (ls + 1)) + 1u;
 }
 __host__ __device__ constexpr uint32_t full_total(unsigned m, int ls)
 {
@@ -1341,17 +1342,17 @@ __device__ __forceinline__ void blend_set_full(const gg_grid &g, uint64_t g0, T 
                                                const DecodeIn &in, unsigned sp, unsigned rs, T e2, double eb, T subst)
 {
     constexpr int K = (int)mask_bits(M);
-    constexpr uint32_t S = 1u << LS, HI = 16, C1 = full_cnt(M, 1, LS), C2 = full_cnt(M, 2, LS);
+    constexpr uint32_t S = 1u << LS, HI = kFullE - 1, C1 = full_cnt(M, 1, LS), C2 = full_cnt(M, 2, LS);
     constexpr uint32_t TOTAL = full_total(M, LS);
     constexpr uint32_t ST0 = (M & 1u) ? S : 0u, ST1 = (M & 2u) ? S : 0u, ST2 = (M & 4u) ? S : 0u;
     constexpr unsigned A0 = mask_axis(M, 0), A1 = K >= 2 ? mask_axis(M, 1) : 0u, A2 = K == 3 ? mask_axis(M, 2) : 0u;
-    constexpr int O[3] = {(int)S * 289, (int)S * 17, (int)S};
+    constexpr int O[3] = {(int)(S * kFullE * kFullE), (int)(S * kFullE), (int)S};
     const uint32_t t0 = (threadIdx.x + NT - SEG0 % NT) % NT;
 #pragma unroll 1
     for (uint32_t t = t0; t < TOTAL; t += NT) {
         const uint32_t u = t / C2;
         const uint32_t lc[3] = {ST0 + ((u / C1) << (LS + 1)), ST1 + ((u % C1) << (LS + 1)), ST2 + ((t % C2) << (LS + 1))};
-        const int lt = (int)(lc[0] * 289u + lc[1] * 17u + lc[2]);
+        const int lt = (int)(lc[0] * (kFullE * kFullE) + lc[1] * kFullE + lc[2]);
         BRd<int> Rs[3], Rr[3];
         constexpr unsigned AL = K == 1 ? A0 : K == 2 ? A1 : A2;
         Rs[K - 1] = brd_make(O[AL], lc[AL], S, 0u, HI, sp);
@@ -1654,7 +1655,8 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
 
     constexpr bool fa = FA;
     /* blend_level_full's box */
-    const bool full = BL && g.eff_rank == 3 && g.blog == 4 && e[0] == 17 && e[1] == 17 && e[2] == 17;
+    const bool full =
+        BL && g.eff_rank == 3 && g.blog == kFullBlog && e[0] == kFullE && e[1] == kFullE && e[2] == kFullE;
     for (unsigned l = g.blog; l >= 1; l--) {
         if (l >= 2 && threadIdx.x < GG_PLAN_MAX)
             splan_make<NT, BL>(g, lv, e, ri, l - 1, threadIdx.x, plan[(l - 1) & 1][threadIdx.x]);
@@ -2030,8 +2032,8 @@ __device__ __forceinline__ unsigned outlier_bits8(uint4 v)
  * (mask) and their count (cnt, then scanned into the outliers before the
  * word). A thread reads 8 symbols in one 16-byte load and four lanes make a
  * word. They replaced a full-length flag per point and its scan (4 bytes a
- * point written, scanned and read back), which took 850 us of a 512^3
- * decode (ncu, H100). */
+ * point written, scanned and read back), which took 860 us of a 512^3
+ * decode (ncu, H100). sym must be 16-byte aligned (a device allocation). */
 __global__ void __launch_bounds__(GG_THREADS) outlier_words_k(const uint16_t *sym, uint64_t n, uint32_t *mask,
                                                               uint32_t *cnt)
 {
@@ -2074,8 +2076,7 @@ __global__ void __launch_bounds__(GG_THREADS) outlier_count_k(const uint16_t *sy
                                                               gg_state *st)
 {
     if (!outliers_wanted(st)) return; /* uniform */
-    /* a warp per tile, no block barrier: one block per tile (a block
-     * reduction each) read at 1.6 TB/s on an H100, 177 us at 512^3 */
+    /* a warp per tile (sym 16-byte aligned, as a device allocation is) */
     const uint64_t n_tiles = (n + kOutTile - 1) / kOutTile, wpb = GG_THREADS / 32;
     const unsigned lane = threadIdx.x & 31;
     for (uint64_t t = blockIdx.x * wpb + (threadIdx.x >> 5); t < n_tiles; t += gridDim.x * wpb) {
@@ -2546,9 +2547,11 @@ extern "C" size_t gg_outlier_tile_bytes(uint64_t n) { return (size_t)((n + kOutT
 extern "C" cudaError_t gg_outliers_pack(const void *d_x, gg_grid g, const uint16_t *d_sym, uint32_t *d_tiles,
                                         gg_state *d_st, uint8_t *d_buf, cudaStream_t s)
 {
-    const uint64_t n_tiles = (g.count + kOutTile - 1) / kOutTile, count_blocks = (n_tiles + GG_THREADS / 32 - 1) / (GG_THREADS / 32);
+    const uint64_t n_tiles = (g.count + kOutTile - 1) / kOutTile, wpb = GG_THREADS / 32;
+    const uint64_t count_blocks = (n_tiles + wpb - 1) / wpb; /* a warp per tile */
     const unsigned grid = n_tiles < 4096 ? (unsigned)n_tiles : 4096u;
-    outlier_count_k<<<count_blocks < 4096 ? (unsigned)count_blocks : 4096u, GG_THREADS, 0, s>>>(d_sym, g.count, d_tiles, d_st);
+    outlier_count_k<<<count_blocks < 4096 ? (unsigned)count_blocks : 4096u, GG_THREADS, 0, s>>>(d_sym, g.count, d_tiles,
+                                                                                               d_st);
     if (g.dtype == GLIDE_FLOAT64)
         outlier_pack_k<double><<<grid, GG_THREADS, 0, s>>>((const double *)d_x, g.count, d_sym, d_tiles, d_st, d_buf);
     else
