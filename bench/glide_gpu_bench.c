@@ -17,7 +17,9 @@
  *      the hidden option --h5) because the plugin reads GLIDE_BACKEND once.
  * Without a usable GPU (or in a CPU-only build) the GPU rows say
  * "not run (no GPU)" and the program still exits 0.
- * --quick: fewer runs, no 512^3 parts (the HDF5 dataset is 256^3). */
+ * --quick: fewer runs, no 512^3 parts (the HDF5 dataset is 256^3).
+ * --kernels: only parts 5 and 6 (and the device's description), for A/B
+ * runs of kernel work. */
 #define _GNU_SOURCE
 #include "glide.h"
 #include "codec.h"
@@ -66,6 +68,7 @@ extern char **environ;
 
 static FILE *g_out; /* --out FILE, or NULL */
 static int g_quick;
+static int g_kernels; /* --kernels */
 static int g_gpu;   /* the GPU backend is built and usable */
 static const char *g_nogpu_why = NOGPU;
 
@@ -1234,6 +1237,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: glide_gpu_bench [--quick] [--out FILE] [--tmp DIR] [--plugin DIR]\n"
             "  --quick       fewer runs, no 512^3 parts (HDF5 part at 256^3)\n"
+            "  --kernels     only the device's parts: kernel-only throughput (256^3, 512^3) and the stages\n"
             "  --out FILE    also write the Markdown report to FILE\n"
             "  --tmp DIR     folder for the HDF5 files (default /tmp)\n"
             "  --plugin DIR  folder of libh5z_glide.so (default $HDF5_PLUGIN_PATH, else ../plugin beside this program)\n");
@@ -1256,6 +1260,7 @@ int main(int argc, char **argv)
     const char *out = NULL, *tmpdir = "/tmp", *plugin_opt = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) g_quick = 1;
+        else if (!strcmp(argv[i], "--kernels")) g_kernels = 1;
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--tmp") && i + 1 < argc) tmpdir = argv[++i];
         else if (!strcmp(argv[i], "--plugin") && i + 1 < argc) plugin_opt = argv[++i];
@@ -1329,16 +1334,20 @@ int main(int argc, char **argv)
     }
 #endif
     t = now(); /* field generation is not part of a section */
-    section_codebook(c64[0]);
-    t = section_end(t);
+    if (!g_kernels) {
+        section_codebook(c64[0]);
+        t = section_end(t);
+    }
     for (int i = 0; i < n64; i++) free(c64[i]);
 
-    section_latency(f256);
-    t = section_end(t);
+    if (!g_kernels) {
+        section_latency(f256);
+        t = section_end(t);
+    }
 
     float *f512 = NULL;
     size_t nh5 = 256;
-    if (!g_quick) {
+    if (!g_quick || g_kernels) {
         tg = now();
         f512 = malloc((size_t)512 * 512 * 512 * sizeof(float));
         if (f512 && nyx_field(f512, 512, NYX_DENSITY, 7) != 0) {
@@ -1368,8 +1377,10 @@ int main(int argc, char **argv)
     section_stages();
     t = section_end(t);
 
-    section_h5(f512 ? f512 : f256, nh5, tmpdir, plugin);
-    t = section_end(t);
+    if (!g_kernels) {
+        section_h5(f512 ? f512 : f256, nh5, tmpdir, plugin);
+        t = section_end(t);
+    }
     say("Total: %.0f s.\n", now() - T0);
     free(f512);
     free(f256);

@@ -140,7 +140,6 @@ __device__ __forceinline__ void put_chunk(uint32_t *buf, unsigned pos, unsigned 
 __global__ void __launch_bounds__(kWriteThreads) k_enc_write_block(const uint16_t *__restrict__ sym, uint64_t n,
                                                              uint64_t n_seg, const glide_huff_enc *__restrict__ enc,
                                                              const uint64_t *__restrict__ counts,
-                                                             const uint64_t *__restrict__ offs,
                                                              uint8_t *__restrict__ out, uint64_t cap,
                                                              const gg_place *place,
                                                              uint64_t *__restrict__ d_stream_bytes)
@@ -151,79 +150,64 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_block(const uint16_
     __shared__ unsigned s_wsum[kWriteThreads / 32];
     __shared__ uint64_t s_red[2][kWriteThreads / 32];
 
-    uint64_t total, fused_base = 0;
-    if (offs) {
-        total = offs[n_seg - 1] + counts[n_seg - 1];
-    } else {
-        /* Short inputs (n_seg <= kFusedSegs, one segment per block) skip the
-         * scan: each block adds the counts before its segment, and all of
-         * them for the total, itself. */
-        uint64_t all = 0, before = 0;
+    /* No scan before this kernel (n_seg <= kFusedSegs, one segment per
+     * block): each block adds the counts before its segment, and all of
+     * them for the total, itself. */
+    const uint64_t seg = blockIdx.x;
+    uint64_t all = 0, before = 0;
 #pragma unroll
-        for (unsigned u = 0; u < kFusedSegs / kWriteThreads; u++) {
-            const uint64_t k = threadIdx.x + (uint64_t)u * kWriteThreads;
-            if (k < n_seg) {
-                const uint64_t c = counts[k];
-                all += c;
-                before += k < blockIdx.x ? c : 0;
-            }
-        }
-        for (int o = 16; o > 0; o >>= 1) {
-            all += __shfl_xor_sync(0xFFFFFFFFu, all, o);
-            before += __shfl_xor_sync(0xFFFFFFFFu, before, o);
-        }
-        if ((threadIdx.x & 31) == 0) {
-            s_red[0][threadIdx.x >> 5] = all;
-            s_red[1][threadIdx.x >> 5] = before;
-        }
-        __syncthreads();
-        total = 0;
-        for (unsigned w = 0; w < kWriteThreads / 32; w++) {
-            total += s_red[0][w];
-            fused_base += s_red[1][w];
+    for (unsigned u = 0; u < kFusedSegs / kWriteThreads; u++) {
+        const uint64_t k = threadIdx.x + (uint64_t)u * kWriteThreads;
+        if (k < n_seg) {
+            const uint64_t c = counts[k];
+            all += c;
+            before += k < seg ? c : 0;
         }
     }
-    if (blockIdx.x == 0 && threadIdx.x == 0) *d_stream_bytes = total > cap ? UINT64_MAX : total;
-    if (total > cap) return; /* uniform: no block writes anything */
-
-    enc_table(enc, s_tab);
-    __syncthreads();
-    const bool aligned8 = ((uintptr_t)sym & 7u) == 0;
+    for (int o = 16; o > 0; o >>= 1) {
+        all += __shfl_xor_sync(0xFFFFFFFFu, all, o);
+        before += __shfl_xor_sync(0xFFFFFFFFu, before, o);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        s_red[0][threadIdx.x >> 5] = all;
+        s_red[1][threadIdx.x >> 5] = before;
+    }
     const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-
-    for (uint64_t seg = blockIdx.x; seg < n_seg; seg += gridDim.x) {
-        /* after the previous pass's last barrier (every read of s_buf done)
-         * and before the barrier that precedes the ORs below */
-        for (unsigned w = tid; w < kSegWords; w += blockDim.x) s_buf[w] = 0;
-
-        const uint64_t s0 = seg * GLIDE_SEG_SYMS;
-        unsigned s[4], e[4], mine = 0;
-        load4(sym, s0 + tid * 4, n, aligned8, s);
-        for (int j = 0; j < 4; j++) {
-            e[j] = s_tab[s[j] < GLIDE_NSYM ? s[j] : GLIDE_NSYM];
-            mine += e[j] >> 16;
-        }
-        /* exclusive scan of the per-thread bit counts across the block */
-        unsigned inc = mine;
-        for (int o = 1; o < 32; o <<= 1) {
-            const unsigned v = __shfl_up_sync(0xFFFFFFFFu, inc, o);
-            if ((int)lane >= o) inc += v;
-        }
-        if (lane == 31) s_wsum[warp] = inc;
-        __syncthreads(); /* warp sums and the zeroed buffer visible */
-        unsigned pos = inc - mine;
-        for (unsigned w = 0; w < warp; w++) pos += s_wsum[w];
-
-        unsigned long long chunk = 0;
-        for (int j = 0; j < 4; j++) chunk = chunk << (e[j] >> 16) | (e[j] & 0xFFFFu); /* codes masked to length */
-        put_chunk(s_buf, pos, chunk, mine);
-        __syncthreads(); /* buffer complete */
-
-        const uint64_t nbytes = counts[seg], base = offs ? offs[seg] : fused_base; /* fused: seg == blockIdx.x */
-        for (unsigned b = tid; b < nbytes; b += blockDim.x)
-            out[base + b] = (uint8_t)(s_buf[b >> 2] >> (24 - 8 * (b & 3)));
-        __syncthreads(); /* reads of s_buf and s_wsum done before the next pass */
+    for (unsigned w = tid; w < kSegWords; w += blockDim.x) s_buf[w] = 0;
+    enc_table(enc, s_tab);
+    __syncthreads(); /* sums, zeroed buffer and table visible */
+    uint64_t total = 0, base = 0;
+    for (unsigned w = 0; w < kWriteThreads / 32; w++) {
+        total += s_red[0][w];
+        base += s_red[1][w];
     }
+    if (seg == 0 && threadIdx.x == 0) *d_stream_bytes = total > cap ? UINT64_MAX : total;
+    if (total > cap || seg >= n_seg) return; /* uniform: no block writes anything */
+
+    unsigned s[4], e[4], mine = 0;
+    load4(sym, seg * GLIDE_SEG_SYMS + tid * 4, n, ((uintptr_t)sym & 7u) == 0, s);
+    for (int j = 0; j < 4; j++) {
+        e[j] = s_tab[s[j] < GLIDE_NSYM ? s[j] : GLIDE_NSYM];
+        mine += e[j] >> 16;
+    }
+    /* exclusive scan of the per-thread bit counts across the block */
+    unsigned inc = mine;
+    for (int o = 1; o < 32; o <<= 1) {
+        const unsigned v = __shfl_up_sync(0xFFFFFFFFu, inc, o);
+        if ((int)lane >= o) inc += v;
+    }
+    if (lane == 31) s_wsum[warp] = inc;
+    __syncthreads(); /* warp sums visible */
+    unsigned pos = inc - mine;
+    for (unsigned w = 0; w < warp; w++) pos += s_wsum[w];
+
+    unsigned long long chunk = 0;
+    for (int j = 0; j < 4; j++) chunk = chunk << (e[j] >> 16) | (e[j] & 0xFFFFu); /* codes masked to length */
+    put_chunk(s_buf, pos, chunk, mine);
+    __syncthreads(); /* buffer complete */
+
+    const uint64_t nbytes = counts[seg];
+    for (unsigned b = tid; b < nbytes; b += blockDim.x) out[base + b] = (uint8_t)(s_buf[b >> 2] >> (24 - 8 * (b & 3)));
 }
 
 /* One warp per segment: lane i encodes symbols 32i .. 32i + 31 of it, MSB
@@ -379,23 +363,19 @@ static cudaError_t huff_encode(const uint16_t *d_sym, uint64_t n, const glide_hu
     k_enc_sizes<<<(unsigned)(g1 < 0x7FFFFFFFu ? g1 : 0x7FFFFFFFu), kSizeThreads, 0, s>>>(d_sym, n, n_seg, d_enc,
                                                                                        d_segtab, d_place, counts);
     if ((e = cudaGetLastError()) != cudaSuccess) return e;
-    unsigned g2 = (unsigned)n_seg;
-    if (n_seg > kFusedSegs) {
-        /* a declined placed encode scans stale counts: harmless, nothing reads the offsets */
-        size_t tb = L.temp_bytes;
-        e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, static_cast<const uint64_t *>(counts), offs, (int)n_seg, s);
-        if (e != cudaSuccess) return e;
-        const uint64_t gw = (n_seg + kWarps - 1) / kWarps;
-        g2 = (unsigned)(gw < kWriteGridMax ? gw : kWriteGridMax);
-    } else {
-        offs = nullptr; /* k_enc_write_block sums the counts itself, one segment per block */
+    if (n_seg <= kFusedSegs) {
+        /* k_enc_write_block sums the counts itself, one segment per block */
+        k_enc_write_block<<<(unsigned)n_seg, kWriteThreads, 0, s>>>(d_sym, n, n_seg, d_enc, counts, d_stream, cap,
+                                                                    d_place, d_stream_bytes);
+        return cudaGetLastError();
     }
-    if (offs)
-        k_enc_write_warp<<<g2, kWriteThreads, 0, s>>>(d_sym, n, n_seg, d_enc, counts, offs, d_stream, cap, d_place,
-                                                      d_stream_bytes);
-    else
-        k_enc_write_block<<<g2, kWriteThreads, 0, s>>>(d_sym, n, n_seg, d_enc, counts, offs, d_stream, cap, d_place,
-                                                       d_stream_bytes);
+    /* a declined placed encode scans stale counts: harmless, nothing reads the offsets */
+    size_t tb = L.temp_bytes;
+    e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, static_cast<const uint64_t *>(counts), offs, (int)n_seg, s);
+    if (e != cudaSuccess) return e;
+    const uint64_t gw = (n_seg + kWarps - 1) / kWarps;
+    k_enc_write_warp<<<(unsigned)(gw < kWriteGridMax ? gw : kWriteGridMax), kWriteThreads, 0, s>>>(
+        d_sym, n, n_seg, d_enc, counts, offs, d_stream, cap, d_place, d_stream_bytes);
     return cudaGetLastError();
 }
 

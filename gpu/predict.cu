@@ -2482,10 +2482,13 @@ extern "C" cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_stat
                                  void *d_w, const gg_par *par, cudaStream_t s)
 {
     DecodeIn in = {};
+    /* without a fill value the range scan finds no fill point (is_fill), so
+     * the fill-aware instances would only return: they are not launched */
+    const int fa = g.has_fill ? -1 : 0;
     if (g.dtype == GLIDE_FLOAT64)
-        return launch_predict<double, OP_ENCODE>(g, method, -1, -1, &d_st->lv, (const double *)d_x, d_sym, d_st, in,
+        return launch_predict<double, OP_ENCODE>(g, method, fa, -1, &d_st->lv, (const double *)d_x, d_sym, d_st, in,
                                                  NULL, (double *)d_r, (double *)d_w, par, s);
-    return launch_predict<float, OP_ENCODE>(g, method, -1, -1, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
+    return launch_predict<float, OP_ENCODE>(g, method, fa, -1, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
                                             (float *)d_r, (float *)d_w, par, s);
 }
 
