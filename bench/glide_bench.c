@@ -4,7 +4,8 @@
  *        speed (MB/s per chunk size), blocks (anchor stride), alpha (level
  *        factor), dict (dictionary size and scoring rule), stack (format 1's
  *        merged slow axes vs format 2's slabs), fill (format 1's substitute
- *        vs format 3's fill-aware stencils), all; and hist
+ *        vs format 3's fill-aware stencils), all; and oracle (tuning
+ *        against a closed-loop search of level_cfg, slow) and hist
  *        (symbol histograms into DIR, for codebooks/explore_dict.py).
  * Prints Markdown. Every number in docs/BENCHMARKS.md and docs/DESIGN.md
  * comes from this program (see bench/run_cpu.sh). */
@@ -90,6 +91,8 @@ typedef struct {
     double cr, psnr, maxerr_ratio, bits;
     char chose[48]; /* methods of the chunks: I, L, or counts of both */
     double c_mbs, d_mbs;
+    uint8_t level_cfg[GLIDE_MAX_LEVELS]; /* the first chunk's */
+    unsigned blog;
 } result;
 
 typedef struct {
@@ -153,6 +156,12 @@ static result run(const field *f, const config *cfg, int timed)
                 glide_params info;
                 if (!glide_is_error(glide_stream_info(streams[c], s, &info)))
                     n_lor += info.predictor == GLIDE_PRED_LORENZO, n_int += info.predictor == GLIDE_PRED_INTERP;
+                glide_header h;
+                glide_layout lay;
+                if (c == 0 && !glide_is_error(glide_header_read(streams[c], s, &h, &lay))) {
+                    memcpy(res.level_cfg, h.level_cfg, sizeof res.level_cfg);
+                    res.blog = h.block_log2;
+                }
             }
             memcpy(tdims[c], dd, sizeof dd);
             memcpy(torg[c], org, sizeof org);
@@ -295,6 +304,71 @@ static void table_blend(void)
     }
     printf("\nAt least Lorenzo's CR in %d of %d cases with interpolation (%d without blending), "
            "%d with the default (%d without blending).\n", i_wins, cases, i_wins_old, d_wins, d_wins_old);
+}
+
+static void cfg_text(char *t, size_t cap, const uint8_t *cfg, unsigned blog)
+{
+    size_t k = 0;
+    for (unsigned l = 0; l < blog && k < cap; l++)
+        k += (size_t)snprintf(t + k, cap - k, "%s%u", l ? "," : "", cfg[l]);
+}
+
+/* How far tuning is from the best the format offers: per level, from the
+ * finest, every level_cfg byte (spline | order << 2, the blends past the
+ * orders) tried with the others held, the smallest stream kept, until a sweep
+ * changes nothing (at most three sweeps; closed loop, actual sizes). Forced
+ * interpolation, dictionary book, whole field as one chunk. */
+static void table_oracle(void)
+{
+    printf("\n### Tuning against the best configuration (REL bound, interpolation, dictionary book, whole field)\n\n");
+    printf("`tuned` = the encoder's open-loop tuning; `best` = per-level coordinate descent on the real stream size "
+           "(level_cfg bytes finest level first: spline | order << 2, orders past the axis orders are blends).\n\n");
+    printf("| field | bound | CR L | CR I tuned | CR I best | best/tuned | tuned cfg | best cfg | best vs L | max err/eb |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    int cases = 0, tuned_wins = 0, best_wins = 0;
+    for (int i = 0; i < n_fields; i++) {
+        const int er = eff_rank(&fields[i]);
+        if (er < 2) continue;
+        const unsigned n_cfg = GLIDE_NSPLINES * (glide_n_orders((unsigned)er) + GLIDE_NBLENDS);
+        for (int b = 0; b < 3; b++) {
+            config c = base_config(bounds[b]);
+            c.p.codebook = GLIDE_BOOK_DICT;
+            c.p.predictor = GLIDE_PRED_LORENZO;
+            result rl = run(&fields[i], &c, 0);
+            c.p.predictor = GLIDE_PRED_INTERP;
+            result rt = run(&fields[i], &c, 0), best = rt;
+            uint8_t cfg[GLIDE_MAX_LEVELS];
+            memcpy(cfg, rt.level_cfg, sizeof cfg);
+            double maxr = fmax(rl.maxerr_ratio, rt.maxerr_ratio);
+            c.o.level_cfg = cfg;
+            for (int sweep = 0, changed = 1; sweep < 3 && changed; sweep++) {
+                changed = 0;
+                for (unsigned l = 0; l < rt.blog; l++) {
+                    const uint8_t keep = cfg[l];
+                    uint8_t pick = keep;
+                    for (unsigned k = 0; k < n_cfg; k++) {
+                        const uint8_t v = (uint8_t)(k % GLIDE_NSPLINES | (k / GLIDE_NSPLINES) << 2);
+                        if (v == keep) continue;
+                        cfg[l] = v;
+                        result r = run(&fields[i], &c, 0);
+                        maxr = fmax(maxr, r.maxerr_ratio);
+                        if (r.cr > best.cr) { best = r; pick = v; changed = 1; }
+                    }
+                    cfg[l] = pick;
+                }
+            }
+            char tt[64] = "", bt[64] = "";
+            cfg_text(tt, sizeof tt, rt.level_cfg, rt.blog);
+            cfg_text(bt, sizeof bt, cfg, rt.blog);
+            cases++;
+            tuned_wins += rt.cr >= rl.cr;
+            best_wins += best.cr >= rl.cr;
+            printf("| %s | %.0e | %.3f | %.3f | %.3f | %+.2f%% | %s | %s | %+.2f%% | %.3f |\n", fields[i].name, bounds[b], rl.cr,
+                   rt.cr, best.cr, 100 * (best.cr / rt.cr - 1), tt, bt, 100 * (best.cr / rl.cr - 1), maxr);
+        }
+    }
+    printf("\nAt least Lorenzo's CR in %d of %d cases as tuned, %d with the best configuration.\n", tuned_wins, cases,
+           best_wins);
 }
 
 static void table_speed(void)
@@ -527,6 +601,7 @@ int main(int argc, char **argv)
         if (all || !strcmp(tabs[t], "stack")) table_stack();
         if (all || !strcmp(tabs[t], "fill")) table_fill();
         if (all || !strcmp(tabs[t], "blend")) table_blend();
+        if (!strcmp(tabs[t], "oracle")) table_oracle();
         if (!strcmp(tabs[t], "hist")) table_hist(hist_dir);
     }
     return 0;

@@ -17,6 +17,8 @@ typedef struct {
     int no_fill_aware;            /* 1: format 1/2 stencils even where fill points occur (glide_cpu_compress only: bench, tests) */
     int no_blend;                 /* 1: no blended levels (format 4) in tuning (glide_cpu_compress only: bench, tests) */
     int force_blend;              /* tests: 1 + GLIDE_BLEND_*: every level of a 2-D or 3-D grid blended so */
+    const uint8_t *level_cfg;     /* glide_bench oracle: GLIDE_MAX_LEVELS level_cfg bytes used instead of tuning, valid for
+                                     the grid (glide_cpu_compress only); NULL: tuned */
 } glide_encode_opts;
 
 /* The options glide_compress uses. */

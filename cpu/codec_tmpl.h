@@ -78,8 +78,9 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         /* cost unit: 2^-24 of the range, so float errors keep their resolution */
         double unit = range > 0 && range <= DBL_MAX ? range * 0x1p-24 : 1.0;
         /* w: the blends' residuals, open loop in tuning, then the real pass's */
-        if (g.blend && g.eff_rank >= 2 && !(w = malloc(n * sizeof(T)))) goto done;
-        FN(glide_interp_tune)(&g, x, w, unit, subst, h->level_cfg);
+        if ((g.blend || o->level_cfg) && g.eff_rank >= 2 && !(w = malloc(n * sizeof(T)))) goto done;
+        if (o->level_cfg) memcpy(h->level_cfg, o->level_cfg, sizeof h->level_cfg);
+        else FN(glide_interp_tune)(&g, x, w, unit, subst, h->level_cfg);
         if (p->predictor == GLIDE_PRED_AUTO) interp = FN(prefer_interp)(&g, x, w, h->level_cfg, eb_abs, subst);
         if (!interp) memset(h->level_cfg, 0, sizeof h->level_cfg);
     }
