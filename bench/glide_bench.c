@@ -1,11 +1,14 @@
 /* CPU benchmarks and design measurements of the codec, single-threaded.
- *   glide_bench [--data FILE] [--reps N] [--nyx N] [--hist-dir DIR] TABLE...
+ *   glide_bench [--data FILE] [--reps N] [--nyx N] [--hist-dir DIR] [--oracle-blog N] TABLE...
  * TABLE: rd (CR/PSNR, dictionary vs custom, interpolation vs Lorenzo),
  *        speed (MB/s per chunk size), blocks (anchor stride), alpha (level
  *        factor), dict (dictionary size and scoring rule), stack (format 1's
  *        merged slow axes vs format 2's slabs), fill (format 1's substitute
  *        vs format 3's fill-aware stencils), all; and oracle (tuning
- *        against a closed-loop search of level_cfg, slow) and hist
+ *        against a closed-loop search of level_cfg, slow; --oracle-blog N:
+ *        its interpolation of 3-D fields at anchor stride 2^N), levels
+ *        (interpolation's and Lorenzo's bits per point by interpolation
+ *        level, 3-D fields at 1e-3 and 1e-4) and hist
  *        (symbol histograms into DIR, for codebooks/explore_dict.py).
  * Prints Markdown. Every number in docs/BENCHMARKS.md and docs/DESIGN.md
  * comes from this program (see bench/run_cpu.sh). */
@@ -34,6 +37,7 @@ typedef struct {
 static field fields[64];
 static int n_fields;
 static int reps = 5;
+static unsigned oracle_blog; /* --oracle-blog N: the oracle's interpolation of 3-D fields at anchor stride 2^N */
 
 static herr_t visit(hid_t obj, const char *name, const H5O_info_t *info, void *op)
 {
@@ -321,6 +325,8 @@ static void cfg_text(char *t, size_t cap, const uint8_t *cfg, unsigned blog)
 static void table_oracle(void)
 {
     printf("\n### Tuning against the best configuration (REL bound, interpolation, dictionary book, whole field)\n\n");
+    if (oracle_blog)
+        printf("3-D fields only; interpolation at anchor stride 2^%u, Lorenzo at the default stride.\n\n", oracle_blog);
     printf("`tuned` = the encoder's open-loop tuning; `best` = per-level coordinate descent on the real stream size "
            "(level_cfg bytes finest level first: spline | order << 2, orders past the axis orders are blends).\n\n");
     printf("| field | bound | CR L | CR I tuned | CR I best | best/tuned | tuned cfg | best cfg | best vs L | max err/eb |\n");
@@ -328,7 +334,7 @@ static void table_oracle(void)
     int cases = 0, tuned_wins = 0, best_wins = 0;
     for (int i = 0; i < n_fields; i++) {
         const int er = eff_rank(&fields[i]);
-        if (er < 2) continue;
+        if (er < 2 || (oracle_blog && er != 3)) continue;
         const unsigned n_cfg = GLIDE_NSPLINES * (glide_n_orders((unsigned)er) + GLIDE_NBLENDS);
         for (int b = 0; b < 3; b++) {
             config c = base_config(bounds[b]);
@@ -336,6 +342,7 @@ static void table_oracle(void)
             c.p.predictor = GLIDE_PRED_LORENZO;
             result rl = run(&fields[i], &c, 0);
             c.p.predictor = GLIDE_PRED_INTERP;
+            c.p.block_log2 = oracle_blog; /* Lorenzo above at the default stride, as the goal compares */
             result rt = run(&fields[i], &c, 0), best = rt;
             uint8_t cfg[GLIDE_MAX_LEVELS];
             memcpy(cfg, rt.level_cfg, sizeof cfg);
@@ -369,6 +376,68 @@ static void table_oracle(void)
     }
     printf("\nAt least Lorenzo's CR in %d of %d cases as tuned, %d with the best configuration.\n", tuned_wins, cases,
            best_wins);
+}
+
+/* Where interpolation's bits go against Lorenzo's: the points of a 3-D
+ * field (or stack of 3-D slabs) grouped as interpolation's levels group
+ * them (the largest power of two s dividing every coordinate within the
+ * slab: s = B, the anchor stride, for anchors; level s = 8, 4, 2, 1 at the
+ * default B = 16), and each method's bits per point of a group under one
+ * ideal code for all its symbols (-log2 of the symbol's frequency over the
+ * whole field; an outlier adds its 32 bits). Whole field as one chunk, REL
+ * bound, dictionary book, interpolation forced. */
+static void table_levels(void)
+{
+    printf("\n### Bits per point by interpolation level: interpolation against Lorenzo (REL bound, whole field)\n\n");
+    printf("Ideal code of each method's whole-field symbol frequencies, summed over the points of each group; "
+           "`s` = the level's step (B = anchors). Lorenzo predicts the same points from its own neighbours. "
+           "Both store their anchors (Lorenzo's block corners) exactly: their bits are not counted.\n\n");
+    printf("| field | bound | s | share | interp bits/pt | Lorenzo bits/pt | interp − Lorenzo, bits/pt of the field |\n");
+    printf("|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < n_fields; i++) {
+        const field *f = &fields[i];
+        if (eff_rank(f) != 3 || f->rank < 3) continue;
+        const uint64_t n2 = f->dims[f->rank - 1], n1 = f->dims[f->rank - 2], n0 = f->dims[f->rank - 3];
+        uint16_t *sym[2] = {malloc(f->n * 2), malloc(f->n * 2)};
+        for (int b = 1; b < 3; b++) {
+            double bits[2][8] = {{0}}, cnt[8] = {0};
+            unsigned blog = 0;
+            for (int m = 0; m < 2; m++) {
+                config c = base_config(bounds[b]);
+                c.p.codebook = GLIDE_BOOK_DICT;
+                c.p.predictor = m ? GLIDE_PRED_LORENZO : GLIDE_PRED_INTERP;
+                c.o.sym_out = sym[m];
+                result r = run(f, &c, 0);
+                if (!m) blog = r.blog;
+                uint64_t *h = calloc(GLIDE_NSYM, sizeof *h);
+                for (uint64_t k = 0; k < f->n; k++) h[sym[m][k] < GLIDE_NSYM ? sym[m][k] : 0]++;
+                for (uint64_t k = 0; k < f->n; k++) {
+                    const uint64_t x = k % n2, y = k / n2 % n1, z = k / (n1 * n2) % n0, o = x | y | z;
+                    unsigned lv = 0; /* trailing zero bits common to all three, at most blog: the group */
+                    while (lv < blog && !(o >> lv & 1u)) lv++;
+                    const unsigned sy = sym[m][k] < GLIDE_NSYM ? sym[m][k] : 0;
+                    bits[m][lv] += -log2((double)h[sy] / (double)f->n) + (sy == GLIDE_SYM_OUTLIER ? 32 : 0);
+                    if (!m) cnt[lv]++;
+                }
+                free(h);
+            }
+            double tot[2] = {0, 0};
+            for (int lv = (int)blog; lv >= 0; lv--) {
+                if (!cnt[lv]) continue;
+                tot[0] += bits[0][lv];
+                tot[1] += bits[1][lv];
+                char sname[16];
+                if ((unsigned)lv == blog) snprintf(sname, sizeof sname, "B");
+                else snprintf(sname, sizeof sname, "%u", 1u << lv);
+                printf("| %s | %.0e | %s | %.4f | %.3f | %.3f | %+.4f |\n", f->name, bounds[b], sname, cnt[lv] / (double)f->n,
+                       bits[0][lv] / cnt[lv], bits[1][lv] / cnt[lv], (bits[0][lv] - bits[1][lv]) / (double)f->n);
+            }
+            printf("| %s | %.0e | all | 1 | %.3f | %.3f | %+.4f |\n", f->name, bounds[b], tot[0] / (double)f->n,
+                   tot[1] / (double)f->n, (tot[0] - tot[1]) / (double)f->n);
+        }
+        free(sym[0]);
+        free(sym[1]);
+    }
 }
 
 static void table_speed(void)
@@ -583,6 +652,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--nyx") && i + 1 < argc) nyx = (size_t)atol(argv[++i]);
         else if (!strcmp(argv[i], "--hist-dir") && i + 1 < argc) hist_dir = argv[++i];
+        else if (!strcmp(argv[i], "--oracle-blog") && i + 1 < argc) oracle_blog = (unsigned)atoi(argv[++i]);
         else if (ntab < 16) tabs[ntab++] = argv[i];
     }
     if (reps < 1) reps = 1;
@@ -602,6 +672,7 @@ int main(int argc, char **argv)
         if (all || !strcmp(tabs[t], "fill")) table_fill();
         if (all || !strcmp(tabs[t], "blend")) table_blend();
         if (!strcmp(tabs[t], "oracle")) table_oracle();
+        if (!strcmp(tabs[t], "levels")) table_levels();
         if (!strcmp(tabs[t], "hist")) table_hist(hist_dir);
     }
     return 0;

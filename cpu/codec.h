@@ -19,6 +19,7 @@ typedef struct {
     int force_blend;              /* tests: 1 + GLIDE_BLEND_*: every level of a 2-D or 3-D grid blended so */
     const uint8_t *level_cfg;     /* glide_bench oracle: GLIDE_MAX_LEVELS level_cfg bytes used instead of tuning, valid for
                                      the grid (glide_cpu_compress only); NULL: tuned */
+    uint16_t *sym_out;            /* glide_bench levels: receives the chunk's symbols in raster order (count of them) */
 } glide_encode_opts;
 
 /* The options glide_compress uses. */

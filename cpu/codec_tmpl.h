@@ -97,6 +97,7 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         FN(glide_lorenzo_encode)(&g, x, r, sym, eb_abs, subst);
     }
 
+    if (o->sym_out) memcpy(o->sym_out, sym, n * sizeof *sym);
     /* entropy stage: shared, type-independent */
     glide_entropy_plan plan;
     (void)cap; /* the caller guarantees room for the raw stream */
