@@ -8,7 +8,8 @@
  *        against a closed-loop search of level_cfg, slow; --oracle-blog N:
  *        its interpolation of 3-D fields at anchor stride 2^N), levels
  *        (interpolation's and Lorenzo's bits per point by interpolation
- *        level, 3-D fields at 1e-3 and 1e-4) and hist
+ *        level, 3-D fields at 1e-3 and 1e-4), planes (format 5's book per
+ *        symbol plane against one book) and hist
  *        (symbol histograms into DIR, for codebooks/explore_dict.py).
  * Prints Markdown. Every number in docs/BENCHMARKS.md and docs/DESIGN.md
  * comes from this program (see bench/run_cpu.sh). */
@@ -440,6 +441,54 @@ static void table_levels(void)
     }
 }
 
+/* Format 5's symbol planes (a book for the points with every coordinate
+ * even, another for the finest level's) against format 1-4's one book:
+ * interpolation forced, whole field and the benchmark chunks (64 per axis,
+ * 512 for 2-D fields), against the Lorenzo option. */
+static void table_planes(void)
+{
+    printf("\n### Symbol planes (format 5) against one book (REL bound, interpolation)\n\n");
+    printf("`L` = the Lorenzo option, `I` = interpolation in format 1-4 (one book), `I5` = the same with a book per symbol "
+           "plane; whole field with the dictionary (the goal's columns), and chunks of 64 per axis (512 for 2-D) with the "
+           "default auto book.\n\n");
+    printf("| field | bound | L dict | I dict | I5 dict | I5/I | I5 vs L | L chunks | I chunks | I5 chunks | I5/I chunks | max err/eb I5 |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    int cases = 0, wins4 = 0, wins5 = 0, cw4 = 0, cw5 = 0;
+    double gmin = INFINITY, gmax = -INFINITY;
+    for (int i = 0; i < n_fields; i++) {
+        const field *f = &fields[i];
+        const int er = eff_rank(f);
+        if (er < 2) continue;
+        for (int b = 0; b < 3; b++) {
+            result r[2][3]; /* [whole, chunks][L, I, I5] */
+            for (int w = 0; w < 2; w++)
+                for (int m = 0; m < 3; m++) {
+                    config c = base_config(bounds[b]);
+                    c.p.codebook = w ? GLIDE_BOOK_AUTO : GLIDE_BOOK_DICT;
+                    c.p.predictor = m ? GLIDE_PRED_INTERP : GLIDE_PRED_LORENZO;
+                    c.o.planes = m == 2;
+                    if (w)
+                        for (unsigned d = 0; d < f->rank; d++) c.chunk[d] = er == 3 ? 64 : 512;
+                    r[w][m] = run(f, &c, 0);
+                }
+            const double g = r[0][2].cr / r[0][1].cr - 1;
+            gmin = fmin(gmin, g);
+            gmax = fmax(gmax, g);
+            cases++;
+            wins4 += r[0][1].cr >= r[0][0].cr;
+            wins5 += r[0][2].cr >= r[0][0].cr;
+            cw4 += r[1][1].cr >= r[1][0].cr;
+            cw5 += r[1][2].cr >= r[1][0].cr;
+            printf("| %s | %.0e | %.3f | %.3f | %.3f | %+.2f%% | %+.2f%% | %.3f | %.3f | %.3f | %+.2f%% | %.3f |\n", f->name,
+                   bounds[b], r[0][0].cr, r[0][1].cr, r[0][2].cr, 100 * g, 100 * (r[0][2].cr / r[0][0].cr - 1), r[1][0].cr,
+                   r[1][1].cr, r[1][2].cr, 100 * (r[1][2].cr / r[1][1].cr - 1), r[0][2].maxerr_ratio);
+        }
+    }
+    printf("\nWhole field: interpolation at least Lorenzo's CR in %d of %d cases with one book, %d with planes "
+           "(planes against one book: %+.2f%% to %+.2f%%). Chunks: %d and %d of %d.\n",
+           wins4, cases, wins5, 100 * gmin, 100 * gmax, cw4, cw5, cases);
+}
+
 static void table_speed(void)
 {
     printf("\n### Single-thread CPU speed (REL 1e-3, default options: auto predictor, auto codebook; median of %d runs)\n\n", reps);
@@ -673,6 +722,7 @@ int main(int argc, char **argv)
         if (all || !strcmp(tabs[t], "blend")) table_blend();
         if (!strcmp(tabs[t], "oracle")) table_oracle();
         if (!strcmp(tabs[t], "levels")) table_levels();
+        if (!strcmp(tabs[t], "planes")) table_planes();
         if (!strcmp(tabs[t], "hist")) table_hist(hist_dir);
     }
     return 0;

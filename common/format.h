@@ -18,11 +18,19 @@
  * interpolation streams with a blended level, 3 only for those with a fill
  * point, 2 only for chunks of more than three axes (and never for RAW), so
  * every other stream stays readable by GLIDE 1.0/1.1, and more by 1.2, 1.3. */
-#define GLIDE_FORMAT_VERSION 4       /* the newest this build reads and writes */
+#define GLIDE_FORMAT_VERSION 5       /* the newest this build reads */
 #define GLIDE_FORMAT_FIRST_VERSION 1 /* the oldest it reads */
 #define GLIDE_FORMAT_SLABS 2         /* the first with slabs */
 #define GLIDE_FORMAT_FILL_AWARE 3    /* the first with fill-aware stencils */
 #define GLIDE_FORMAT_BLEND 4         /* the first with blended levels */
+/* 5: interpolation symbols coded as two planes, each with its own book
+ * (§10.6): the points whose coordinates are all even (anchors and every
+ * level but the finest) and the rest (the finest level). The finest level's
+ * residuals are narrower than the coarse levels', and one book for their
+ * mixture costs the difference (docs/DESIGN.md, "Two symbol planes"). No
+ * encoder writes 5 by default yet: glide_encode_opts.planes (benchmarks,
+ * tests) until the GPU backend writes the same bytes. */
+#define GLIDE_FORMAT_PLANES 5
 
 /* Symbol alphabet: quantization codes q in [-511, 511] map to q + 511, then
  * two escapes. 1023 quantization codes = radius 512. */
@@ -94,6 +102,14 @@
 #define GLIDE_HDR_STREAM_BYTES 72 /* u64 */
 #define GLIDE_HDR_LEVEL_CFG 80   /* GLIDE_MAX_LEVELS bytes */
 #define GLIDE_CRC_BYTES 4
+/* Format 5: after the dims, the finest plane's book (§2.1): book_kind u8,
+ * zero u8, book_id u16, book_bytes u32. */
+#define GLIDE_HEADER_PLANES_EXT 8
+#define GLIDE_HDRX_BOOK_KIND 0
+#define GLIDE_HDRX_RESERVED 1
+#define GLIDE_HDRX_BOOK_ID 2    /* u16 */
+#define GLIDE_HDRX_BOOK_BYTES 4 /* u32 */
+#define GLIDE_NPLANES 2
 
 /* Header flags */
 #define GLIDE_FLAG_HAS_FILL 0x01u
@@ -120,6 +136,11 @@ typedef struct {
     uint64_t stream_bytes;
     uint8_t level_cfg[GLIDE_MAX_LEVELS]; /* bits 0-1 spline, bits 2-4 dim order */
     uint64_t dims[GLIDE_MAX_RANK];
+    /* format 5: book_kind, book_id and book_bytes above are plane 0's (the
+     * even points); these are plane 1's. Zero in other versions. */
+    uint8_t book_kind1;
+    uint16_t book_id1;
+    uint32_t book_bytes1;
 } glide_header;
 
 /* Shape the predictors see: size-1 axes dropped, more than three axes merged
@@ -164,7 +185,23 @@ unsigned glide_default_block_log2(unsigned eff_rank);
 uint64_t glide_anchor_count(const glide_shape *s, unsigned block_log2);
 uint64_t glide_segment_count(uint64_t n_symbols);
 
+/* Header bytes of a stream of format 1 to 4 (RAW streams included). */
 size_t glide_header_size(unsigned rank);
+/* Header bytes of this header's stream (format 5 adds the plane book). */
+size_t glide_header_bytes(const glide_header *h);
+/* Format 5: the number of points of plane 0 (every effective coordinate
+ * even, within its slab); plane 1 holds the other count - n0. */
+uint64_t glide_plane0_count(const glide_shape *s);
+/* Format 5: 1 if point i (raster order) is in plane 1. */
+static inline int glide_point_plane(const glide_shape *s, uint64_t i)
+{
+    uint64_t o = 0, r = i;
+    for (unsigned d = s->rank - 1; d >= 1; d--) {
+        o |= r % s->n[d];
+        r /= s->n[d];
+    }
+    return ((o | r % s->slab_rows) & 1u) != 0;
+}
 void glide_header_write(const glide_header *h, uint8_t *dst);
 /* Parses and checks every field against the buffer size; fills the layout. */
 size_t glide_header_read(const uint8_t *src, size_t size, glide_header *h, glide_layout *lay);

@@ -69,6 +69,33 @@ uint64_t glide_segment_count(uint64_t n) { return (n + GLIDE_SEG_SYMS - 1) / GLI
 
 size_t glide_header_size(unsigned rank) { return GLIDE_HEADER_FIXED + 8 * (size_t)rank; }
 
+size_t glide_header_bytes(const glide_header *h)
+{
+    return glide_header_size(h->rank) + (h->format_version >= GLIDE_FORMAT_PLANES ? GLIDE_HEADER_PLANES_EXT : 0);
+}
+
+uint64_t glide_plane0_count(const glide_shape *s)
+{
+    uint64_t c = s->slabs * ((s->slab_rows + 1) / 2);
+    for (unsigned d = 1; d < s->rank; d++) c *= (s->n[d] + 1) / 2;
+    return c;
+}
+
+/* Format 5: segments of each plane (plane 0's first). */
+static uint64_t plane_segments(const glide_shape *s)
+{
+    const uint64_t n0 = glide_plane0_count(s);
+    return glide_segment_count(n0) + glide_segment_count(s->count - n0);
+}
+
+/* The rules one plane's book obeys (rule 13c). */
+static int book_ok(const glide_dictionary *dict, unsigned kind, unsigned id, uint32_t bytes)
+{
+    if (kind == GLIDE_BOOKKIND_DICT) return id < dict->n_books && !bytes;
+    if (kind == GLIDE_BOOKKIND_CUSTOM) return bytes && !id;
+    return 0;
+}
+
 void glide_header_write(const glide_header *h, uint8_t *p)
 {
     memset(p, 0, GLIDE_HEADER_FIXED);
@@ -95,6 +122,13 @@ void glide_header_write(const glide_header *h, uint8_t *p)
     put_u64(p + GLIDE_HDR_STREAM_BYTES, h->stream_bytes);
     memcpy(p + GLIDE_HDR_LEVEL_CFG, h->level_cfg, GLIDE_MAX_LEVELS);
     for (unsigned i = 0; i < h->rank; i++) put_u64(p + GLIDE_HEADER_FIXED + 8 * i, h->dims[i]);
+    if (h->format_version >= GLIDE_FORMAT_PLANES) {
+        uint8_t *x = p + glide_header_size(h->rank);
+        x[GLIDE_HDRX_BOOK_KIND] = h->book_kind1;
+        x[GLIDE_HDRX_RESERVED] = 0;
+        put_u16(x + GLIDE_HDRX_BOOK_ID, h->book_id1);
+        put_u32(x + GLIDE_HDRX_BOOK_BYTES, h->book_bytes1);
+    }
 }
 
 static int add_ok(uint64_t *acc, uint64_t v)
@@ -109,11 +143,12 @@ size_t glide_layout_compute(const glide_header *h, glide_layout *lay)
     glide_shape s;
     glide_shape_from_dims(h->rank, h->dims, h->format_version, &s);
     size_t esz = glide_dtype_size(h->dtype);
-    uint64_t off = glide_header_size(h->rank);
+    uint64_t off = glide_header_bytes(h);
     lay->header_bytes = (size_t)off;
     lay->n_anchors = h->method == GLIDE_METHOD_RAW ? 0 : glide_anchor_count(&s, h->block_log2);
     lay->book_off = (size_t)off;
     if (!add_ok(&off, h->book_bytes)) return GLIDE_ERROR(CORRUPT);
+    if (h->format_version >= GLIDE_FORMAT_PLANES && !add_ok(&off, h->book_bytes1)) return GLIDE_ERROR(CORRUPT);
     lay->anchors_off = (size_t)off;
     if (!add_ok(&off, lay->n_anchors * esz)) return GLIDE_ERROR(CORRUPT);
     lay->outliers_off = (size_t)off;
@@ -166,6 +201,14 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
     if (h->flags & ~GLIDE_FLAG_HAS_FILL || p[GLIDE_HDR_RESERVED] != 0) return GLIDE_ERROR(CORRUPT);
     if (h->rank < 1 || h->rank > GLIDE_MAX_RANK) return GLIDE_ERROR(CORRUPT);
     if (size < glide_header_size(h->rank)) return GLIDE_ERROR(TRUNCATED);
+    if (h->format_version >= GLIDE_FORMAT_PLANES) {
+        if (size < glide_header_bytes(h)) return GLIDE_ERROR(TRUNCATED);
+        const uint8_t *x = p + glide_header_size(h->rank);
+        h->book_kind1 = x[GLIDE_HDRX_BOOK_KIND];
+        h->book_id1 = get_u16(x + GLIDE_HDRX_BOOK_ID);
+        h->book_bytes1 = get_u32(x + GLIDE_HDRX_BOOK_BYTES);
+        if (x[GLIDE_HDRX_RESERVED]) return GLIDE_ERROR(CORRUPT);
+    }
     size_t esz = glide_dtype_size(h->dtype);
     /* one stream, one encoding: bits no decoder reads must be zero */
     uint64_t vmask = esz == 4 ? 0xFFFFFFFFull : UINT64_MAX;
@@ -197,14 +240,10 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
         glide_shape s;
         glide_shape_from_dims(h->rank, h->dims, h->format_version, &s);
         if (h->block_log2 < 1 || h->block_log2 > GLIDE_MAX_LEVELS - 1) return GLIDE_ERROR(CORRUPT);
-        if (h->n_segments != glide_segment_count(count)) return GLIDE_ERROR(CORRUPT);
-        if (h->book_kind == GLIDE_BOOKKIND_DICT) {
-            if (h->book_id >= dict->n_books || h->book_bytes) return GLIDE_ERROR(CORRUPT);
-        } else if (h->book_kind == GLIDE_BOOKKIND_CUSTOM) {
-            if (h->book_bytes == 0 || h->book_id) return GLIDE_ERROR(CORRUPT);
-        } else {
-            return GLIDE_ERROR(CORRUPT);
-        }
+        const int planes = h->format_version >= GLIDE_FORMAT_PLANES;
+        if (h->n_segments != (planes ? plane_segments(&s) : glide_segment_count(count))) return GLIDE_ERROR(CORRUPT);
+        if (!book_ok(dict, h->book_kind, h->book_id, h->book_bytes)) return GLIDE_ERROR(CORRUPT);
+        if (planes && !book_ok(dict, h->book_kind1, h->book_id1, h->book_bytes1)) return GLIDE_ERROR(CORRUPT);
         if (h->method == GLIDE_METHOD_INTERP) {
             const int blend_ok = h->format_version >= GLIDE_FORMAT_BLEND && s.rank >= 2;
             const unsigned n_cfg_orders = glide_n_orders(s.rank) + (blend_ok ? GLIDE_NBLENDS : 0);
@@ -216,7 +255,7 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
                     return GLIDE_ERROR(CORRUPT);
                 }
             }
-            if (h->format_version >= GLIDE_FORMAT_BLEND && !glide_levels_blended(s.rank, h->block_log2, h->level_cfg))
+            if (h->format_version == GLIDE_FORMAT_BLEND && !glide_levels_blended(s.rank, h->block_log2, h->level_cfg))
                 return GLIDE_ERROR(CORRUPT);
         } else {
             for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++)

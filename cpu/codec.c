@@ -10,7 +10,7 @@
 
 glide_encode_opts glide_default_encode_opts(void)
 {
-    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK, 0.0, NULL, 0, 0, 0, NULL, NULL};
+    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK, 0.0, NULL, 0, 0, 0, NULL, NULL, 0};
     return o;
 }
 
@@ -28,14 +28,16 @@ void glide_level_bounds(double eb, double alpha, unsigned levels, double *out)
     for (unsigned l = 0; l < levels; l++) { out[l] = e; e = e / alpha; }
 }
 
-size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o, glide_header *h,
-                               const uint64_t *hist, const glide_book_choice *given, uint64_t n, size_t esz,
-                               glide_entropy_plan *plan)
+/* One book for a histogram of n symbols: the dictionary's best, or a
+ * custom one under GLIDE_BOOK_CUSTOM, or under AUTO when the dictionary's
+ * costs more than auto_slack over the entropy and the custom book (with its
+ * section) really is smaller. An empty histogram (format 5's plane 1 of a
+ * one-point chunk) gets the dictionary's choice. */
+static size_t plan_book(const glide_params *p, const glide_encode_opts *o, const uint64_t *hist, uint64_t n,
+                        const glide_book_choice *given, glide_plan_book *b, uint8_t *len, uint8_t *packed)
 {
     const glide_dictionary *d = o->dict;
-    plan->o = o;
-    if (o->hist_out) memcpy(o->hist_out, hist, GLIDE_NSYM * sizeof *hist);
-    uint64_t dict_bits = 0, bits;
+    uint64_t dict_bits = 0;
     unsigned book;
     if (given) {
         book = given->book;
@@ -43,38 +45,45 @@ size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o
     } else {
         book = glide_book_select(d, hist, o->score, &dict_bits);
     }
-    int custom = p->codebook == GLIDE_BOOK_CUSTOM;
+    int custom = p->codebook == GLIDE_BOOK_CUSTOM && n;
     if (p->codebook == GLIDE_BOOK_AUTO) {
         double floor_bits = fmax(glide_hist_entropy_bits(hist), (double)n); /* Huffman pays >= 1 bit */
         custom = (double)dict_bits > (1.0 + o->auto_slack) * floor_bits;
     }
-    size_t book_bytes = 0;
+    b->bytes = 0;
     if (custom) {
         uint8_t clen[GLIDE_NSYM];
         if (glide_huff_lengths(hist, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, clen) != 0) return GLIDE_ERROR(GENERIC);
-        book_bytes = glide_book_pack(clen, plan->book, sizeof plan->book);
+        size_t book_bytes = glide_book_pack(clen, packed, GLIDE_NSYM);
         uint64_t cbits = glide_book_bits(clen, hist);
         /* auto keeps the dictionary book unless the custom one really is smaller */
         if (p->codebook == GLIDE_BOOK_CUSTOM || cbits + 8 * book_bytes < dict_bits) {
-            memcpy(plan->len, clen, GLIDE_NSYM);
-            bits = cbits;
+            memcpy(len, clen, GLIDE_NSYM);
+            b->bits = cbits;
+            b->bytes = (uint32_t)book_bytes;
         } else {
             custom = 0;
         }
     }
     if (!custom) {
-        book_bytes = 0;
-        memcpy(plan->len, d->books[book].len, GLIDE_NSYM);
-        bits = dict_bits;
+        memcpy(len, d->books[book].len, GLIDE_NSYM);
+        b->bits = dict_bits;
     }
+    b->kind = custom ? GLIDE_BOOKKIND_CUSTOM : GLIDE_BOOKKIND_DICT;
+    b->id = custom ? 0 : (uint16_t)book;
     /* the oldest dictionary holding the book, so that older decoders read
      * every stream that does not need a newer book */
-    h->dict_version = (uint8_t)(custom ? GLIDE_DICT_FIRST_VERSION : glide_dict_book_version(d, book));
-    h->book_kind = custom ? GLIDE_BOOKKIND_CUSTOM : GLIDE_BOOKKIND_DICT;
-    h->book_id = custom ? 0 : (uint16_t)book;
-    h->book_bytes = (uint32_t)book_bytes;
-    h->n_outliers = hist[GLIDE_SYM_OUTLIER];
-    h->n_segments = (uint32_t)glide_segment_count(n);
+    b->dict_version = custom ? GLIDE_DICT_FIRST_VERSION : glide_dict_book_version(d, book);
+    return 0;
+}
+
+/* The layout once the books are chosen; RAW when a raw copy is no larger. */
+static size_t plan_layout(glide_header *h, const uint64_t *hist0, const uint64_t *hist1, uint64_t bits, uint64_t n,
+                          size_t esz, glide_entropy_plan *plan)
+{
+    h->n_outliers = hist0[GLIDE_SYM_OUTLIER] + (hist1 ? hist1[GLIDE_SYM_OUTLIER] : 0);
+    h->n_segments = (uint32_t)(plan->planes ? glide_segment_count(plan->n0) + glide_segment_count(n - plan->n0)
+                                            : glide_segment_count(n));
     /* upper bound: every segment pads at most 7 bits */
     h->stream_bytes = (bits + 7ull * h->n_segments) / 8;
     size_t r = glide_layout_compute(h, &plan->lay);
@@ -84,14 +93,89 @@ size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o
     return 0;
 }
 
-/* Picks the codebook and lays out the stream. Sets h->method to RAW when a
- * raw copy would be no larger. */
-static size_t glide_entropy_plan_make(const glide_params *p, const glide_encode_opts *o, glide_header *h,
-                                      const uint16_t *sym, uint64_t n, size_t esz, glide_entropy_plan *plan)
+size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o, glide_header *h,
+                               const uint64_t *hist, const glide_book_choice *given, uint64_t n, size_t esz,
+                               glide_entropy_plan *plan)
 {
-    uint64_t hist[GLIDE_NSYM] = {0};
-    for (uint64_t i = 0; i < n; i++) hist[sym[i]]++;
-    return glide_entropy_plan_hist(p, o, h, hist, NULL, n, esz, plan);
+    plan->o = o;
+    plan->planes = 0;
+    plan->n0 = n;
+    if (o->hist_out) memcpy(o->hist_out, hist, GLIDE_NSYM * sizeof *hist);
+    glide_plan_book b;
+    size_t r = plan_book(p, o, hist, n, given, &b, plan->len, plan->book);
+    if (glide_is_error(r)) return r;
+    h->dict_version = (uint8_t)b.dict_version;
+    h->book_kind = b.kind;
+    h->book_id = b.id;
+    h->book_bytes = b.bytes;
+    return plan_layout(h, hist, NULL, b.bits, n, esz, plan);
+}
+
+/* Format 5: a book per plane (hist[0]: plane 0's n0 symbols, hist[1]: the
+ * other n - n0); h->format_version must already name 5. */
+static size_t glide_entropy_plan_planes(const glide_params *p, const glide_encode_opts *o, glide_header *h,
+                                        uint64_t *const hist[GLIDE_NPLANES], uint64_t n0, uint64_t n, size_t esz,
+                                        glide_entropy_plan *plan)
+{
+    plan->o = o;
+    plan->planes = 1;
+    plan->n0 = n0;
+    if (o->hist_out)
+        for (unsigned k = 0; k < GLIDE_NSYM; k++) o->hist_out[k] = hist[0][k] + hist[1][k];
+    glide_plan_book b[GLIDE_NPLANES];
+    for (unsigned pl = 0; pl < GLIDE_NPLANES; pl++) {
+        size_t r = plan_book(p, o, hist[pl], pl ? n - n0 : n0, NULL, &b[pl], pl ? plan->len1 : plan->len,
+                             pl ? plan->book1 : plan->book);
+        if (glide_is_error(r)) return r;
+    }
+    /* one dictionary version names both books: the newer of the two needed */
+    h->dict_version = (uint8_t)(b[0].dict_version > b[1].dict_version ? b[0].dict_version : b[1].dict_version);
+    h->book_kind = b[0].kind;
+    h->book_id = b[0].id;
+    h->book_bytes = b[0].bytes;
+    h->book_kind1 = b[1].kind;
+    h->book_id1 = b[1].id;
+    h->book_bytes1 = b[1].bytes;
+    return plan_layout(h, hist[0], hist[1], b[0].bits + b[1].bits, n, esz, plan);
+}
+
+/* Format 5's symbol order: plane 0 (every effective coordinate even within
+ * its slab) then plane 1, each in raster order. split: raster -> planes;
+ * merge: back. */
+static void planes_order(const glide_shape *s, const uint16_t *in, uint16_t *out, uint64_t n0, int merge)
+{
+    uint64_t i = 0, k[2] = {0, n0};
+    for (uint64_t z = 0, zl = 0; z < s->n[0]; z++, zl = zl + 1 == s->slab_rows ? 0 : zl + 1)
+        for (uint64_t y = 0; y < s->n[1]; y++) {
+            const unsigned zy = (unsigned)((zl | y) & 1u);
+            for (uint64_t x = 0; x < s->n[2]; x++, i++) {
+                const unsigned pl = zy | (unsigned)(x & 1u);
+                if (merge) out[i] = in[k[pl]++];
+                else out[k[pl]++] = in[i];
+            }
+        }
+}
+
+/* Picks the codebook(s) and lays out the stream. Sets h->method to RAW when
+ * a raw copy would be no larger. Format 5 (h names it): ord gets the
+ * symbols in stream order, plane 0's then plane 1's; else ord is unused. */
+static size_t glide_entropy_plan_make(const glide_params *p, const glide_encode_opts *o, glide_header *h,
+                                      const glide_shape *sh, const uint16_t *sym, uint16_t *ord, uint64_t n,
+                                      size_t esz, glide_entropy_plan *plan)
+{
+    static const uint64_t zero[GLIDE_NSYM];
+    uint64_t hist[GLIDE_NPLANES][GLIDE_NSYM];
+    memcpy(hist[0], zero, sizeof zero);
+    if (h->format_version < GLIDE_FORMAT_PLANES) {
+        for (uint64_t i = 0; i < n; i++) hist[0][sym[i]]++;
+        return glide_entropy_plan_hist(p, o, h, hist[0], NULL, n, esz, plan);
+    }
+    memcpy(hist[1], zero, sizeof zero);
+    const uint64_t n0 = glide_plane0_count(sh);
+    planes_order(sh, sym, ord, n0, 0);
+    for (uint64_t i = 0; i < n; i++) hist[i >= n0][ord[i]]++;
+    uint64_t *const hp[GLIDE_NPLANES] = {hist[0], hist[1]};
+    return glide_entropy_plan_planes(p, o, h, hp, n0, n, esz, plan);
 }
 
 static size_t glide_finish(glide_header *h, uint8_t *dst)
@@ -104,36 +188,70 @@ static size_t glide_finish(glide_header *h, uint8_t *dst)
     return lay.total;
 }
 
+/* sym: the symbols in stream order (format 5: plane 0's, then plane 1's). */
 static size_t glide_entropy_write(glide_entropy_plan *plan, glide_header *h, const uint16_t *sym, uint64_t n,
                                   uint8_t *dst)
 {
     memcpy(dst + plan->lay.book_off, plan->book, h->book_bytes);
-    glide_huff_enc enc;
-    glide_huff_enc_init(&enc, plan->len);
+    if (plan->planes) memcpy(dst + plan->lay.book_off + h->book_bytes, plan->book1, h->book_bytes1);
     /* never larger than the raw stream */
-    size_t room = plan->raw_total - GLIDE_CRC_BYTES - plan->lay.stream_off;
-    size_t got = glide_huff_encode(&enc, sym, n, dst + plan->lay.segtab_off, dst + plan->lay.stream_off, room);
-    if (got == (size_t)-1) { h->method = GLIDE_METHOD_RAW; return 0; }
+    size_t room = plan->raw_total - GLIDE_CRC_BYTES - plan->lay.stream_off, got = 0;
+    uint8_t *segtab = dst + plan->lay.segtab_off;
+    const uint64_t cnt[GLIDE_NPLANES] = {plan->n0, n - plan->n0};
+    for (unsigned pl = 0; pl < (plan->planes ? GLIDE_NPLANES : 1u); pl++) {
+        glide_huff_enc enc;
+        glide_huff_enc_init(&enc, pl ? plan->len1 : plan->len);
+        size_t g = glide_huff_encode(&enc, sym + (pl ? plan->n0 : 0), cnt[pl], segtab, dst + plan->lay.stream_off + got,
+                                     room - got);
+        if (g == (size_t)-1) { h->method = GLIDE_METHOD_RAW; return 0; }
+        got += g;
+        segtab += 2 * glide_segment_count(cnt[pl]);
+    }
     h->stream_bytes = got;
     return glide_finish(h, dst);
 }
 
-static size_t glide_entropy_read(const glide_header *h, const glide_layout *lay, const uint8_t *src,
-                                 uint16_t *sym, uint64_t n)
+/* A book's code lengths: from the dictionary or the custom section. */
+static size_t read_book(const glide_header *h, unsigned kind, unsigned id, const uint8_t *packed, uint32_t bytes,
+                        uint8_t *len)
 {
-    uint8_t len[GLIDE_NSYM];
-    if (h->book_kind == GLIDE_BOOKKIND_DICT) {
-        memcpy(len, glide_dict_get(h->dict_version)->books[h->book_id].len, GLIDE_NSYM);
-    } else {
-        size_t r = glide_book_unpack(src + lay->book_off, h->book_bytes, len);
-        if (glide_is_error(r)) return r;
+    if (kind == GLIDE_BOOKKIND_DICT) {
+        memcpy(len, glide_dict_get(h->dict_version)->books[id].len, GLIDE_NSYM);
+        return 0;
     }
+    return glide_book_unpack(packed, bytes, len);
+}
+
+/* Decodes the symbols in stream order into sym (format 5: plane 0's n0
+ * symbols, then plane 1's). */
+static size_t glide_entropy_read(const glide_header *h, const glide_layout *lay, const uint8_t *src,
+                                 uint16_t *sym, uint64_t n, uint64_t n0)
+{
+    const int planes = h->format_version >= GLIDE_FORMAT_PLANES;
+    const uint64_t cnt[GLIDE_NPLANES] = {planes ? n0 : n, planes ? n - n0 : 0};
+    const uint8_t *segtab = src + lay->segtab_off, *in = src + lay->stream_off;
+    size_t left = h->stream_bytes, r = 0;
     glide_huff_dec *dec = malloc(sizeof *dec);
     if (!dec) return GLIDE_ERROR(NOMEM);
-    size_t r = glide_huff_dec_init(dec, len) == 0
-                   ? glide_huff_decode(dec, src + lay->segtab_off, h->n_segments, src + lay->stream_off,
-                                       h->stream_bytes, sym, n)
-                   : GLIDE_ERROR(CORRUPT);
+    for (unsigned pl = 0; pl < (planes ? GLIDE_NPLANES : 1u) && !glide_is_error(r); pl++) {
+        uint8_t len[GLIDE_NSYM];
+        r = pl ? read_book(h, h->book_kind1, h->book_id1, src + lay->book_off + h->book_bytes, h->book_bytes1, len)
+               : read_book(h, h->book_kind, h->book_id, src + lay->book_off, h->book_bytes, len);
+        if (glide_is_error(r)) break;
+        if (glide_huff_dec_init(dec, len) != 0) { r = GLIDE_ERROR(CORRUPT); break; }
+        /* this plane's bytes: its segments' sum, checked against what is left */
+        const uint64_t nseg = glide_segment_count(cnt[pl]);
+        size_t bytes = left;
+        if (planes && !pl) {
+            bytes = 0;
+            for (uint64_t k = 0; k < nseg; k++) bytes += get_u16(segtab + 2 * k);
+            if (bytes > left) { r = GLIDE_ERROR(CORRUPT); break; }
+        }
+        r = glide_huff_decode(dec, segtab, (uint32_t)nseg, in, bytes, sym + (pl ? n0 : 0), cnt[pl]);
+        segtab += 2 * nseg;
+        in += bytes;
+        left -= bytes;
+    }
     free(dec);
     return r;
 }

@@ -20,6 +20,8 @@ typedef struct {
     const uint8_t *level_cfg;     /* glide_bench oracle: GLIDE_MAX_LEVELS level_cfg bytes used instead of tuning, valid for
                                      the grid (glide_cpu_compress only); NULL: tuned */
     uint16_t *sym_out;            /* glide_bench levels: receives the chunk's symbols in raster order (count of them) */
+    int planes;                   /* 1: interpolation streams as format 5, a book per symbol plane (glide_cpu_compress
+                                     only: bench, tests; the GPU backend does not write it yet) */
 } glide_encode_opts;
 
 /* The options glide_compress uses. */
@@ -37,7 +39,20 @@ typedef struct {
     uint8_t len[GLIDE_NSYM];
     uint8_t book[GLIDE_NSYM]; /* custom book section bytes */
     size_t raw_total;
+    int planes;               /* format 5: len1/book1 are plane 1's; n0 symbols in plane 0 */
+    uint64_t n0;
+    uint8_t len1[GLIDE_NSYM];
+    uint8_t book1[GLIDE_NSYM];
 } glide_entropy_plan;
+
+/* One plane's book as planned. */
+typedef struct {
+    uint8_t kind;
+    uint16_t id;
+    uint32_t bytes;
+    unsigned dict_version;
+    uint64_t bits;
+} glide_plan_book;
 
 typedef struct {
     unsigned book;

@@ -61,7 +61,7 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     uint64_t n = g.count, n_anc = glide_anchor_count(sh, blog);
     T *r = malloc(n * sizeof(T)), *w = NULL; /* w: blended levels' residuals */
     T *anc = malloc(n_anc * sizeof(T));
-    uint16_t *sym = malloc(n * sizeof(uint16_t));
+    uint16_t *sym = malloc(n * sizeof(uint16_t)), *ord = NULL; /* ord: format 5's symbols in stream order */
     size_t ret = GLIDE_ERROR(NOMEM);
     if (!r || !anc || !sym) goto done;
 
@@ -97,18 +97,25 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         FN(glide_lorenzo_encode)(&g, x, r, sym, eb_abs, subst);
     }
 
+    /* format 5 (bench, tests): a book per symbol plane; it implies format
+     * 4's fill-aware stencils wherever HAS_FILL */
+    if (interp && o->planes && !(fills && o->no_fill_aware)) {
+        h->format_version = GLIDE_FORMAT_PLANES;
+        if (!(ord = malloc(n * sizeof *ord))) goto done;
+    }
     if (o->sym_out) memcpy(o->sym_out, sym, n * sizeof *sym);
     /* entropy stage: shared, type-independent */
     glide_entropy_plan plan;
     (void)cap; /* the caller guarantees room for the raw stream */
-    ret = glide_entropy_plan_make(p, o, h, sym, n, sizeof(T), &plan);
+    ret = glide_entropy_plan_make(p, o, h, sh, sym, ord, n, sizeof(T), &plan);
     if (glide_is_error(ret) || h->method == GLIDE_METHOD_RAW) goto done;
     FN(store_le)(anc, n_anc, dst + plan.lay.anchors_off);
     /* outliers gathered into r, which is free now */
     uint64_t n_out = FN(glide_outliers_gather)(sym, x, n, r);
     FN(store_le)(r, n_out, dst + plan.lay.outliers_off);
-    ret = glide_entropy_write(&plan, h, sym, n, dst);
+    ret = glide_entropy_write(&plan, h, ord ? ord : sym, n, dst);
 done:
+    free(ord);
     free(r);
     free(w);
     free(anc);
@@ -136,7 +143,16 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
     T *w = blended ? malloc(n * sizeof(T)) : NULL;
     size_t ret = GLIDE_ERROR(NOMEM);
     if (!sym || !anc || !outl || (blended && !w)) goto done;
-    ret = glide_entropy_read(h, lay, src, sym, n);
+    if (h->format_version >= GLIDE_FORMAT_PLANES) {
+        /* stream order (plane 0, plane 1), then raster */
+        const uint64_t n0 = glide_plane0_count(&sh);
+        uint16_t *ord = malloc(n * sizeof *ord);
+        ret = ord ? glide_entropy_read(h, lay, src, ord, n, n0) : GLIDE_ERROR(NOMEM);
+        if (!glide_is_error(ret)) planes_order(&sh, ord, sym, n0, 1);
+        free(ord);
+    } else {
+        ret = glide_entropy_read(h, lay, src, sym, n, n);
+    }
     if (glide_is_error(ret)) goto done;
     FN(load_le)(src + lay->anchors_off, lay->n_anchors, anc);
     FN(load_le)(src + lay->outliers_off, h->n_outliers, outl);

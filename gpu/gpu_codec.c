@@ -793,6 +793,9 @@ done:
 
 size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, const void *src, size_t size, void *dst)
 {
+    /* format 5 (two symbol planes) is the CPU's alone so far: glide_decompress
+     * never sends it here */
+    if (h->format_version >= GLIDE_FORMAT_PLANES) return GLIDE_ERROR(VERSION);
     if (!glide_gpu_usable()) return GLIDE_ERROR(GPU);
     size_t r = GLIDE_ERROR(GPU);
     pthread_mutex_lock(&G.lock);

@@ -429,6 +429,115 @@ static void tune_sample(void)
     }
 }
 
+/* Format 5: two symbol planes, a book each (FORMAT.md §10.6). The planes
+ * change only the entropy coding, so a stream decodes to exactly what the
+ * same options give in format 1-4; over 1-D to 4-D shapes with odd and
+ * size-1 axes, one and two points, float and double, every book kind, fill
+ * points, NaN and inf. Then the header rules and hostile versions. */
+static void format_planes(void)
+{
+    static const struct {
+        unsigned rank;
+        uint64_t d[4];
+    } shapes[] = {{1, {1}}, {1, {2}}, {1, {7}}, {1, {5001}}, {2, {33, 47}}, {3, {1, 9, 13}},
+                  {3, {17, 19, 23}}, {3, {40, 44, 50}}, {4, {3, 5, 7, 9}}, {4, {2, 1, 33, 18}}};
+    const size_t nmax = 40 * 44 * 50, cap = nmax * 8 + 8192;
+    double *x = malloc(nmax * 8), *y = malloc(nmax * 8), *y4 = malloc(nmax * 8);
+    uint8_t *s = malloc(cap), *s4 = malloc(cap), *m = malloc(cap);
+    int ok_rt = 1, ok_same = 1, ok_ver = 1, ok_count = 1, cases = 0, compared = 0;
+    size_t keep_len = 0;
+    uint8_t *keep = malloc(cap);
+    for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; c++) {
+        uint64_t n = 1;
+        for (unsigned d = 0; d < shapes[c].rank; d++) n *= shapes[c].d[d];
+        glide_shape sh;
+        glide_shape_from_dims(shapes[c].rank, shapes[c].d, GLIDE_FORMAT_PLANES, &sh);
+        uint64_t n1 = 0;
+        for (uint64_t i = 0; i < n; i++) n1 += glide_point_plane(&sh, i);
+        ok_count &= glide_plane0_count(&sh) == n - n1;
+        for (int f64 = 0; f64 < 2; f64++)
+            for (int book = 0; book < 3; book++)
+                for (int fill = 0; fill < 2; fill++) {
+                    for (uint64_t i = 0; i < n; i++) {
+                        double v = 50 + 20 * sin(0.013 * (double)i) + 3 * cos(0.7 * (double)(i % 37)) + 0.01 * (double)(i % 5);
+                        if (fill && i % 11 == 3) v = -999.0;
+                        if (i % 97 == 50) v = i % 2 ? NAN : INFINITY;
+                        if (f64) x[i] = v;
+                        else ((float *)x)[i] = (float)v;
+                    }
+                    glide_params p;
+                    glide_params_init(&p, f64 ? GLIDE_FLOAT64 : GLIDE_FLOAT32, shapes[c].rank, shapes[c].d);
+                    p.predictor = GLIDE_PRED_INTERP;
+                    p.codebook = book == 0 ? GLIDE_BOOK_DICT : book == 1 ? GLIDE_BOOK_CUSTOM : GLIDE_BOOK_AUTO;
+                    p.mode = GLIDE_MODE_REL;
+                    p.eb = 1e-4;
+                    p.backend = GLIDE_BACKEND_CPU;
+                    p.has_fill = fill;
+                    if (fill) {
+                        if (f64) { double fv = -999.0; memcpy(&p.fill_bits, &fv, 8); }
+                        else { float fv = -999.0f; uint32_t b; memcpy(&b, &fv, 4); p.fill_bits = b; }
+                    }
+                    glide_encode_opts o = glide_default_encode_opts(), o4 = o;
+                    o.planes = 1;
+                    size_t esz = f64 ? 8 : 4, l = glide_cpu_compress(&p, &o, x, s, cap),
+                           l4 = glide_cpu_compress(&p, &o4, x, s4, cap);
+                    if (glide_is_error(l) || glide_is_error(l4)) { ok_rt = 0; continue; }
+                    cases++;
+                    ok_ver &= s[7] == GLIDE_METHOD_RAW ? s[4] == GLIDE_FORMAT_FIRST_VERSION : s[4] == GLIDE_FORMAT_PLANES;
+                    double ratio;
+                    ok_rt &= glide_decompress(s, l, y, n * esz) == n * esz &&
+                             within(x, y, n, f64, p.eb, fill, p.fill_bits, &ratio);
+                    /* (only a tiny chunk may go RAW, with format 5's larger header) */
+                    const int raw = s[7] == GLIDE_METHOD_RAW || s4[7] == GLIDE_METHOD_RAW;
+                    ok_same &= glide_decompress(s4, l4, y4, n * esz) == n * esz &&
+                               (raw ? n < 100 : !memcmp(y, y4, n * esz));
+                    compared += !raw;
+                    if (c == 7 && !f64 && book == 1 && fill) { memcpy(keep, s, l); keep_len = l; }
+                }
+    }
+    CHECK(ok_count, "plane 0 holds exactly the points with every coordinate even");
+    CHECK(ok_ver, "planes: interpolation streams name format 5 (%d cases)", cases);
+    CHECK(ok_rt, "planes: every stream decodes within the bound, fills and non-finite values exact");
+    CHECK(ok_same && compared >= cases - 36, "planes: the same values as the format 1-4 stream of the same options (%d of %d)",
+          compared, cases);
+
+    /* header rules, on a 3-D float stream with custom books and fill points */
+    CHECK(keep_len && keep[4] == GLIDE_FORMAT_PLANES && keep[9] == GLIDE_BOOKKIND_CUSTOM &&
+              keep[GLIDE_HEADER_FIXED + 8 * 3 + GLIDE_HDRX_BOOK_KIND] == GLIDE_BOOKKIND_CUSTOM,
+          "a format 5 stream with two custom books to mutate");
+    const size_t n = 40 * 44 * 50, hx = GLIDE_HEADER_FIXED + 8 * 3;
+    struct { size_t off; uint8_t val; glide_error want; const char *what; } rules[] = {
+        {hx + GLIDE_HDRX_BOOK_KIND, 7, GLIDE_ERR_CORRUPT, "plane 1 book kind"},
+        {hx + GLIDE_HDRX_BOOK_KIND, GLIDE_BOOKKIND_DICT, GLIDE_ERR_CORRUPT, "plane 1 dictionary book with a section"},
+        {hx + GLIDE_HDRX_RESERVED, 1, GLIDE_ERR_CORRUPT, "plane book reserved byte"},
+        {hx + GLIDE_HDRX_BOOK_ID, 1, GLIDE_ERR_CORRUPT, "custom plane 1 book with an id"},
+        {hx + GLIDE_HDRX_BOOK_BYTES + 3, 0x40, GLIDE_ERR_TRUNCATED, "plane 1 book bytes"},
+        {GLIDE_HDR_METHOD, GLIDE_METHOD_LORENZO, GLIDE_ERR_CORRUPT, "format 5 Lorenzo"},
+        {GLIDE_HDR_N_SEGMENTS, 1, GLIDE_ERR_CORRUPT, "one plane's segments"},
+    };
+    for (size_t c = 0; c < sizeof rules / sizeof rules[0]; c++) {
+        memcpy(m, keep, keep_len);
+        m[rules[c].off] = rules[c].val;
+        if (rules[c].off == GLIDE_HDR_METHOD) memset(m + GLIDE_HDR_LEVEL_CFG, 0, GLIDE_MAX_LEVELS);
+        reseal(m, keep_len);
+        size_t r = glide_decompress(m, keep_len, y, n * 4);
+        CHECK(glide_get_error(r) == rules[c].want, "%s: got '%s'", rules[c].what, glide_error_name(r));
+    }
+    int trunc_ok = 1;
+    for (size_t t = 0; t < keep_len; t += (t < 300 ? 1 : 5)) trunc_ok &= glide_is_error(glide_decompress(keep, t, y, n * 4)) != 0;
+    CHECK(trunc_ok, "every truncation of a format 5 stream is an error");
+    unsigned decoded = 0, rejected = 0;
+    for (int it = 0; it < 5000; it++) {
+        memcpy(m, keep, keep_len);
+        for (int f = 0, flips = 1 + rnd() % 3; f < flips; f++) m[rnd() % (it % 2 ? keep_len : hx + 8)] ^= (uint8_t)(1u << (rnd() % 8));
+        reseal(m, keep_len);
+        if (glide_is_error(glide_decompress(m, keep_len, y, n * 4))) rejected++;
+        else decoded++;
+    }
+    CHECK(rejected > 0, "hostile format 5 streams: %u rejected, %u decoded, no crash", rejected, decoded);
+    free(x); free(y); free(y4); free(s); free(s4); free(m); free(keep);
+}
+
 int main(void)
 {
     tune_sample();
@@ -436,6 +545,7 @@ int main(void)
     format_versions();
     format_fill_aware();
     format_blend();
+    format_planes();
     size_t n = 30 * 20 * 25;
     uint64_t dims[3] = {30, 20, 25};
     float *x = malloc(n * 4), *y = malloc(n * 4);
