@@ -94,6 +94,40 @@ int main(int argc, char **argv)
                 free(out);
                 free(x);
             }
+    /* format 5: symbol planes (dictionary, custom and auto books), with
+     * fill, NaN and inf, so that the two-plane decoder is fuzzed although
+     * no default path writes it yet */
+    for (unsigned s = 1; s < 4; s++)
+        for (int book = 0; book < 3; book++)
+            for (int fill = 0; fill < 2; fill++) {
+                glide_params p;
+                glide_params_init(&p, GLIDE_FLOAT32, shapes[s].rank, shapes[s].d);
+                p.predictor = GLIDE_PRED_INTERP;
+                p.codebook = book == 0 ? GLIDE_BOOK_DICT : book == 1 ? GLIDE_BOOK_CUSTOM : GLIDE_BOOK_AUTO;
+                p.eb = 1e-3;
+                size_t n = 1;
+                for (unsigned a = 0; a < shapes[s].rank; a++) n *= shapes[s].d[a];
+                float *x = malloc(n * sizeof *x);
+                for (size_t i = 0; i < n; i++) x[i] = (float)(sin(0.3 * (double)i) + 0.01 * (double)(i % 7));
+                if (fill) {
+                    x[n / 2] = NAN, x[n / 3] = INFINITY;
+                    for (size_t i = 1; i < n; i += 5) x[i] = -999.0f;
+                    uint32_t b;
+                    memcpy(&b, &x[1], 4);
+                    p.has_fill = 1;
+                    p.fill_bits = b;
+                }
+                glide_encode_opts o = glide_default_encode_opts();
+                o.planes = 1;
+                size_t cap = glide_compress_bound(&p);
+                unsigned char *out = malloc(cap);
+                size_t len = glide_cpu_compress(&p, &o, x, out, cap);
+                char name[64];
+                snprintf(name, sizeof name, "planes%u%d%d.glide", s, book, fill);
+                bad |= glide_is_error(len) || out[4] != GLIDE_FORMAT_PLANES ? 1 : put(dir, "decompress", name, out, len);
+                free(out);
+                free(x);
+            }
     /* random bytes (noise: a RAW stream) */
     {
         uint64_t d = 300;
