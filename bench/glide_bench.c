@@ -467,7 +467,7 @@ static void table_planes(void)
                     config c = base_config(bounds[b]);
                     c.p.codebook = w ? GLIDE_BOOK_AUTO : GLIDE_BOOK_DICT;
                     c.p.predictor = m ? GLIDE_PRED_INTERP : GLIDE_PRED_LORENZO;
-                    c.o.planes = m == 2;
+                    c.o.planes = m == 2 || (m == 0 && getenv("GLIDE_BENCH_LPLANES"));
                     if (w)
                         for (unsigned d = 0; d < f->rank; d++) c.chunk[d] = er == 3 ? 64 : 512;
                     r[w][m] = run(f, &c, w && m); /* chunked interpolation timed (median of --reps) */

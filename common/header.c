@@ -229,7 +229,9 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
         (h->method != GLIDE_METHOD_INTERP || !(h->flags & GLIDE_FLAG_HAS_FILL)))
         return GLIDE_ERROR(CORRUPT);
     /* format 4 differs from 3 only in blended levels (rule 13d) */
-    if (h->format_version >= GLIDE_FORMAT_BLEND && h->method != GLIDE_METHOD_INTERP) return GLIDE_ERROR(CORRUPT);
+    if (h->format_version == GLIDE_FORMAT_BLEND && h->method != GLIDE_METHOD_INTERP) return GLIDE_ERROR(CORRUPT);
+    /* format 5: symbol planes, interpolation or Lorenzo */
+    if (h->format_version >= GLIDE_FORMAT_PLANES && h->method == GLIDE_METHOD_RAW) return GLIDE_ERROR(CORRUPT);
     if (h->method == GLIDE_METHOD_RAW) {
         if (h->book_kind != GLIDE_BOOKKIND_NONE || h->book_id || h->book_bytes || h->n_segments ||
             h->n_outliers || h->block_log2 || h->subst_bits || h->alpha != 1.0 || h->stream_bytes != count * esz)

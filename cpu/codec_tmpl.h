@@ -99,7 +99,7 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
 
     /* format 5 (bench, tests): a book per symbol plane; it implies format
      * 4's fill-aware stencils wherever HAS_FILL */
-    if (interp && o->planes && !(fills && o->no_fill_aware)) {
+    if (o->planes && !(interp && fills && o->no_fill_aware)) {
         h->format_version = GLIDE_FORMAT_PLANES;
         if (!(ord = malloc(n * sizeof *ord))) goto done;
     }

@@ -512,7 +512,7 @@ static void format_planes(void)
         {hx + GLIDE_HDRX_RESERVED, 1, GLIDE_ERR_CORRUPT, "plane book reserved byte"},
         {hx + GLIDE_HDRX_BOOK_ID, 1, GLIDE_ERR_CORRUPT, "custom plane 1 book with an id"},
         {hx + GLIDE_HDRX_BOOK_BYTES + 3, 0x40, GLIDE_ERR_TRUNCATED, "plane 1 book bytes"},
-        {GLIDE_HDR_METHOD, GLIDE_METHOD_LORENZO, GLIDE_ERR_CORRUPT, "format 5 Lorenzo"},
+        {GLIDE_HDR_METHOD, GLIDE_METHOD_RAW, GLIDE_ERR_CORRUPT, "format 5 RAW"},
         {GLIDE_HDR_N_SEGMENTS, 1, GLIDE_ERR_CORRUPT, "one plane's segments"},
     };
     for (size_t c = 0; c < sizeof rules / sizeof rules[0]; c++) {

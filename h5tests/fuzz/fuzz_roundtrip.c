@@ -92,9 +92,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (n2 != n1 || memcmp(s1, s2, n1) != 0) abort();
     }
     if (glide_decompress(s1, n1, y, count * esz) != count * esz) abort();
-    /* format 5 (symbol planes, a CPU encoder option so far) changes only the
-     * coding: the same values wherever both are coded (not RAW) */
-    if (s1[GLIDE_HDR_METHOD] == GLIDE_METHOD_INTERP) {
+    /* format 5 (symbol planes) changes only the coding: the same values
+     * wherever both are coded (not RAW) */
+    if (s1[GLIDE_HDR_METHOD] != GLIDE_METHOD_RAW) {
         glide_encode_opts o = glide_default_encode_opts();
         o.planes = 1;
         size_t n5 = glide_cpu_compress(&p, &o, x, s2, cap);
