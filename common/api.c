@@ -124,7 +124,13 @@ size_t glide_stream_info(const void *src, size_t src_size, glide_params *p)
     p->mode = (glide_mode)h.mode;
     p->eb = h.eb_user;
     p->predictor = h.method == GLIDE_METHOD_LORENZO ? GLIDE_PRED_LORENZO : GLIDE_PRED_INTERP;
-    p->codebook = h.book_kind == GLIDE_BOOKKIND_CUSTOM ? GLIDE_BOOK_CUSTOM : GLIDE_BOOK_DICT;
+    /* format 5: a custom book on one plane only is what auto chooses */
+    const int c0 = h.book_kind == GLIDE_BOOKKIND_CUSTOM, planes = h.format_version >= GLIDE_FORMAT_PLANES;
+    const int c1 = planes && h.book_kind1 == GLIDE_BOOKKIND_CUSTOM;
+    p->codebook = !planes ? (c0 ? GLIDE_BOOK_CUSTOM : GLIDE_BOOK_DICT)
+                  : c0 && c1 ? GLIDE_BOOK_CUSTOM
+                  : c0 || c1 ? GLIDE_BOOK_AUTO
+                             : GLIDE_BOOK_DICT;
     p->has_fill = (h.flags & GLIDE_FLAG_HAS_FILL) != 0;
     p->fill_bits = h.fill_bits;
     p->block_log2 = h.block_log2;
@@ -142,9 +148,8 @@ size_t glide_decompress_with(glide_backend backend, const void *src, size_t src_
     size_t r = pick_backend(backend);
     if (glide_is_error(r)) return r;
 #ifdef GLIDE_HAVE_GPU
-    /* RAW streams are a copy: the host does it; format 5 has no GPU
-     * decoder yet (only benchmarks and tests write it) */
-    if (r == GLIDE_BACKEND_GPU && h.method != GLIDE_METHOD_RAW && h.format_version < GLIDE_FORMAT_PLANES) {
+    /* RAW streams are a copy: the host does it */
+    if (r == GLIDE_BACKEND_GPU && h.method != GLIDE_METHOD_RAW) {
         r = glide_gpu_decompress(&h, &lay, src, src_size, dst);
         if (glide_get_error(r) != GLIDE_ERR_GPU) return glide_is_error(r) ? r : out;
         pthread_once(&g_gpu_warn, warn_gpu);

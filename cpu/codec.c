@@ -10,7 +10,7 @@
 
 glide_encode_opts glide_default_encode_opts(void)
 {
-    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK, 0.0, NULL, 0, 0, 0, NULL, NULL, 0};
+    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK, 0.0, NULL, 0, 0, 0, NULL, NULL, 1};
     return o;
 }
 
@@ -111,11 +111,9 @@ size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o
     return plan_layout(h, hist, NULL, b.bits, n, esz, plan);
 }
 
-/* Format 5: a book per plane (hist[0]: plane 0's n0 symbols, hist[1]: the
- * other n - n0); h->format_version must already name 5. */
-static size_t glide_entropy_plan_planes(const glide_params *p, const glide_encode_opts *o, glide_header *h,
-                                        uint64_t *const hist[GLIDE_NPLANES], uint64_t n0, uint64_t n, size_t esz,
-                                        glide_entropy_plan *plan)
+size_t glide_entropy_plan_planes(const glide_params *p, const glide_encode_opts *o, glide_header *h,
+                                 const uint64_t *const hist[GLIDE_NPLANES], const glide_book_choice *given,
+                                 uint64_t n0, uint64_t n, size_t esz, glide_entropy_plan *plan)
 {
     plan->o = o;
     plan->planes = 1;
@@ -124,8 +122,8 @@ static size_t glide_entropy_plan_planes(const glide_params *p, const glide_encod
         for (unsigned k = 0; k < GLIDE_NSYM; k++) o->hist_out[k] = hist[0][k] + hist[1][k];
     glide_plan_book b[GLIDE_NPLANES];
     for (unsigned pl = 0; pl < GLIDE_NPLANES; pl++) {
-        size_t r = plan_book(p, o, hist[pl], pl ? n - n0 : n0, NULL, &b[pl], pl ? plan->len1 : plan->len,
-                             pl ? plan->book1 : plan->book);
+        size_t r = plan_book(p, o, hist[pl], pl ? n - n0 : n0, given ? &given[pl] : NULL, &b[pl],
+                             pl ? plan->len1 : plan->len, pl ? plan->book1 : plan->book);
         if (glide_is_error(r)) return r;
     }
     /* one dictionary version names both books: the newer of the two needed */
@@ -174,8 +172,8 @@ static size_t glide_entropy_plan_make(const glide_params *p, const glide_encode_
     const uint64_t n0 = glide_plane0_count(sh);
     planes_order(sh, sym, ord, n0, 0);
     for (uint64_t i = 0; i < n; i++) hist[i >= n0][ord[i]]++;
-    uint64_t *const hp[GLIDE_NPLANES] = {hist[0], hist[1]};
-    return glide_entropy_plan_planes(p, o, h, hp, n0, n, esz, plan);
+    const uint64_t *const hp[GLIDE_NPLANES] = {hist[0], hist[1]};
+    return glide_entropy_plan_planes(p, o, h, hp, NULL, n0, n, esz, plan);
 }
 
 static size_t glide_finish(glide_header *h, uint8_t *dst)

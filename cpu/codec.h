@@ -64,6 +64,12 @@ typedef struct {
 size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o, glide_header *h,
                                const uint64_t *hist, const glide_book_choice *given, uint64_t n, size_t esz,
                                glide_entropy_plan *plan);
+/* Format 5: a book per symbol plane (hist[0]: plane 0's n0 symbols,
+ * hist[1]: the other n - n0; given: both dictionary choices, or NULL);
+ * h->format_version must already name 5. */
+size_t glide_entropy_plan_planes(const glide_params *p, const glide_encode_opts *o, glide_header *h,
+                                 const uint64_t *const hist[GLIDE_NPLANES], const glide_book_choice *given,
+                                 uint64_t n0, uint64_t n, size_t esz, glide_entropy_plan *plan);
 /* The header fields fixed by the parameters alone. */
 void glide_header_begin(glide_header *h, const glide_params *p);
 /* Finishes h as a RAW stream of src and writes it (with CRC) to dst. */

@@ -25,26 +25,44 @@ __device__ double block_sum(double v, double *s_part)
     return t;
 }
 
+/* GLIDE_BOOK_AUTO: whether the dictionary book's bits exceed the slack
+ * over max(entropy, n). glide_hist_entropy_bits summed in another order
+ * (and log2 may differ from the host's in the last bit): a tie within
+ * rounding can go the other way here, which the host's re-check catches. */
+__device__ bool over_slack(const uint64_t *hist, uint64_t bits, uint64_t n, double factor, double *s_part)
+{
+    double c = 0, h = 0;
+    for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) c += (double)hist[i];
+    const double total = block_sum(c, s_part); /* integers below 2^53: exact in any order */
+    for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x)
+        if (hist[i]) h -= (double)hist[i] * log2((double)hist[i] / total);
+    h = block_sum(h, s_part);
+    return (double)bits > factor * fmax(h, (double)n);
+}
+
+__device__ unsigned book_version(const gg_plan_in &in, unsigned book)
+{
+    return book < in.old_books ? in.old_version : in.version;
+}
+
 __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glide_huff_enc *dict_enc,
                                                        glide_huff_enc *enc, uint8_t *buf, gg_state *st,
                                                        gg_state *hst, volatile uint64_t *hflag)
 {
     __shared__ double s_part[kPlanThreads / 32];
     const uint64_t *hist = st->hist;
-    const uint64_t bits = st->sel.bits;
-    const unsigned book = st->sel.book;
+    /* format 5: a book per plane, each chosen as the one book of formats 1-4 */
+    const uint64_t bits = in.planes ? st->sel_pl[0].bits + st->sel_pl[1].bits : st->sel.bits;
+    const unsigned book = in.planes ? st->sel_pl[0].book : st->sel.book, book1 = in.planes ? st->sel_pl[1].book : 0;
     bool want_custom = in.book_mode == GLIDE_BOOK_CUSTOM;
     if (in.book_mode == GLIDE_BOOK_AUTO) {
-        /* glide_hist_entropy_bits summed in another order (and log2 may
-         * differ from the host's in the last bit): a tie within rounding
-         * can go the other way here, which the host's re-check catches */
-        double c = 0, h = 0;
-        for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) c += (double)hist[i];
-        const double total = block_sum(c, s_part); /* integers below 2^53: exact in any order */
-        for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x)
-            if (hist[i]) h -= (double)hist[i] * log2((double)hist[i] / total);
-        h = block_sum(h, s_part);
-        want_custom = (double)bits > in.auto_factor * fmax(h, (double)in.n);
+        if (in.planes) {
+            const bool c0 = over_slack(st->hist_pl[0], st->sel_pl[0].bits, in.n0, in.auto_factor, s_part);
+            const bool c1 = over_slack(st->hist_pl[1], st->sel_pl[1].bits, in.n - in.n0, in.auto_factor, s_part);
+            want_custom = c0 || c1;
+        } else {
+            want_custom = over_slack(hist, bits, in.n, in.auto_factor, s_part);
+        }
     }
     /* uniform from here: every thread computed the same sums */
     const uint64_t n_out = hist[GLIDE_SYM_OUTLIER];
@@ -81,9 +99,17 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
         st->place = pl;
         const bool lorenzo = in.method == GG_LORENZO || (in.method == GG_CHOSEN && st->lorenzo);
         buf[GLIDE_HDR_METHOD] = lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
-        if (!lorenzo && st->lv.fill_aware) buf[GLIDE_HDR_FORMAT_VERSION] = GLIDE_FORMAT_FILL_AWARE;
-        if (!lorenzo && st->lv.blended) buf[GLIDE_HDR_FORMAT_VERSION] = GLIDE_FORMAT_BLEND; /* format 4 */
-        buf[GLIDE_HDR_DICT_VERSION] = (uint8_t)(book < in.old_books ? in.old_version : in.version);
+        if (in.planes) { /* format 5, written by the host; the second book after the dims */
+            const unsigned v0 = book_version(in, book), v1 = book_version(in, book1);
+            buf[GLIDE_HDR_DICT_VERSION] = (uint8_t)(v0 > v1 ? v0 : v1);
+            uint8_t *x = buf + in.header_bytes - GLIDE_HEADER_PLANES_EXT;
+            x[GLIDE_HDRX_BOOK_KIND] = GLIDE_BOOKKIND_DICT;
+            put_le(x + GLIDE_HDRX_BOOK_ID, book1, 2);
+        } else {
+            if (!lorenzo && st->lv.fill_aware) buf[GLIDE_HDR_FORMAT_VERSION] = GLIDE_FORMAT_FILL_AWARE;
+            if (!lorenzo && st->lv.blended) buf[GLIDE_HDR_FORMAT_VERSION] = GLIDE_FORMAT_BLEND; /* format 4 */
+            buf[GLIDE_HDR_DICT_VERSION] = (uint8_t)book_version(in, book);
+        }
         buf[GLIDE_HDR_BOOK_KIND] = GLIDE_BOOKKIND_DICT;
         put_le(buf + GLIDE_HDR_BOOK_ID, book, 2);
         put_le(buf + GLIDE_HDR_EB_ABS, (uint64_t)__double_as_longlong(st->lv.eb_abs), 8);
@@ -97,16 +123,33 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
         hflag[0] = in.seq;
     }
     static_assert(sizeof(glide_huff_enc) % 2 == 0, "copied as u16");
-    const uint16_t *from = reinterpret_cast<const uint16_t *>(dict_enc + book);
-    uint16_t *to = reinterpret_cast<uint16_t *>(enc);
-    for (unsigned i = threadIdx.x; i < sizeof(glide_huff_enc) / 2; i += blockDim.x) to[i] = from[i];
+    for (unsigned k = 0; k < (in.planes ? 2u : 1u); k++) {
+        const uint16_t *from = reinterpret_cast<const uint16_t *>(dict_enc + (k ? book1 : book));
+        uint16_t *to = reinterpret_cast<uint16_t *>(enc + k);
+        for (unsigned i = threadIdx.x; i < sizeof(glide_huff_enc) / 2; i += blockDim.x) to[i] = from[i];
+    }
 }
 
 __global__ void set_place_k(gg_state *st, gg_place pl) { st->place = pl; }
 
-__global__ void finish_k(uint8_t *buf, gg_state *st)
+__global__ void place_plane1_k(gg_state *st, uint64_t seg0)
 {
+    gg_place p = st->place;
     const unsigned long long sb = st->stream_bytes;
+    if (!p.ok || sb == ~0ull) {
+        p.ok = 0;
+    } else { /* sb <= cap: plane 0's stream fitted */
+        p.segtab_off += 2 * seg0;
+        p.stream_off += sb;
+        p.cap -= sb;
+    }
+    st->place1 = p;
+}
+
+__global__ void finish_k(uint8_t *buf, gg_state *st, int planes)
+{
+    unsigned long long sb = st->stream_bytes;
+    if (planes && sb != ~0ull) sb = st->stream_bytes1 == ~0ull ? ~0ull : sb + st->stream_bytes1;
     if (!st->place.ok || sb == ~0ull) { /* declined, or did not fit: the host takes over */
         st->crc_len = 0;
         st->total = 0;
@@ -134,10 +177,16 @@ extern "C" cudaError_t gg_set_place(gg_state *d_st, gg_place pl, cudaStream_t s)
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t gg_finish(uint8_t *d_buf, uint64_t n_max, gg_state *d_st, void *d_scratch, size_t scratch_bytes,
-                                 cudaStream_t s)
+extern "C" cudaError_t gg_place_plane1(gg_state *d_st, uint64_t seg0, cudaStream_t s)
 {
-    finish_k<<<1, 1, 0, s>>>(d_buf, d_st);
+    place_plane1_k<<<1, 1, 0, s>>>(d_st, seg0);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gg_finish(uint8_t *d_buf, uint64_t n_max, int planes, gg_state *d_st, void *d_scratch,
+                                 size_t scratch_bytes, cudaStream_t s)
+{
+    finish_k<<<1, 1, 0, s>>>(d_buf, d_st, planes);
     /* crc_len is 0 when there is no stream: nothing is stored then */
     return gg_crc32_dn_store(d_buf, n_max, &d_st->crc_len, &d_st->crc, &d_st->crc_ticket, d_scratch, scratch_bytes, s);
 }

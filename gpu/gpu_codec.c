@@ -22,6 +22,7 @@
 #include "gpu_backend.h"
 #include "gg_assemble.h"
 #include "gg_huff.h"
+#include "gg_planes.h"
 #include "gg_predict.h"
 #include "host_copy.h"
 #include "huff_codec.h"
@@ -67,10 +68,11 @@ typedef struct {
     gg_select_work *d_sel_work;
     uint64_t *h_flag, *dh_flag;    /* gg_plan's word to the host (mapped), and the chunk number */
     uint64_t seq;
-    glide_huff_enc *d_enc, *h_enc;
+    glide_huff_enc *d_enc, *h_enc; /* GLIDE_NPLANES each: format 5's planes' codes (else the first) */
     glide_huff_dec *d_dec, *h_dec;
-    uint8_t *h_head; /* header + custom book, uploaded */
+    uint8_t *h_head; /* header + custom books, uploaded */
     gbuf x, sym, pos, buf, r, w, scratch, h_out; /* r, w: interpolation scratch for boxes too large for shared memory */
+    gbuf sym_p;                                  /* format 5: the symbols in plane order */
     gbuf h_stage;          /* pinned: the chunk's values on their way in or out */
     unsigned copy_helpers; /* threads of the parallel host copy (0: pageable copies) */
     cudaEvent_t ev_piece[GG_COPY_MAX_PIECES]; /* a download's pieces, in the pinned buffer */
@@ -88,7 +90,7 @@ typedef struct {
 static gg_ctx G = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
-#define HEAD_BYTES (GLIDE_HEADER_FIXED + 8 * GLIDE_MAX_RANK + 2 * GLIDE_NSYM)
+#define HEAD_BYTES (GLIDE_HEADER_FIXED + 8 * GLIDE_MAX_RANK + GLIDE_HEADER_PLANES_EXT + GLIDE_NPLANES * GLIDE_NSYM)
 
 /* Staging of the chunk's values through pinned memory (staged() below):
  * from (downloads, uploads), up to, and how long idle copy helpers watch
@@ -178,14 +180,14 @@ static void ctx_init(void)
     if (cudaMalloc((void **)&G.d_st, sizeof(gg_state)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_sel_work, sizeof(gg_select_work)) != cudaSuccess ||
         cudaMemset(G.d_sel_work, 0, sizeof(gg_select_work)) != cudaSuccess ||
-        cudaMalloc((void **)&G.d_enc, sizeof(glide_huff_enc)) != cudaSuccess ||
-        cudaMalloc((void **)&G.d_dec, sizeof(glide_huff_dec)) != cudaSuccess ||
+        cudaMalloc((void **)&G.d_enc, GLIDE_NPLANES * sizeof(glide_huff_enc)) != cudaSuccess ||
+        cudaMalloc((void **)&G.d_dec, GLIDE_NPLANES * sizeof(glide_huff_dec)) != cudaSuccess ||
         cudaHostAlloc((void **)&G.h_st, sizeof(gg_state), cudaHostAllocMapped) != cudaSuccess ||
         cudaHostGetDevicePointer((void **)&G.dh_st, G.h_st, 0) != cudaSuccess ||
         cudaHostAlloc((void **)&G.h_flag, 3 * sizeof(uint64_t), cudaHostAllocMapped) != cudaSuccess ||
         cudaHostGetDevicePointer((void **)&G.dh_flag, G.h_flag, 0) != cudaSuccess ||
-        cudaMallocHost((void **)&G.h_enc, sizeof(glide_huff_enc)) != cudaSuccess ||
-        cudaMallocHost((void **)&G.h_dec, sizeof(glide_huff_dec)) != cudaSuccess ||
+        cudaMallocHost((void **)&G.h_enc, GLIDE_NPLANES * sizeof(glide_huff_enc)) != cudaSuccess ||
+        cudaMallocHost((void **)&G.h_dec, GLIDE_NPLANES * sizeof(glide_huff_dec)) != cudaSuccess ||
         cudaMallocHost((void **)&G.h_head, HEAD_BYTES) != cudaSuccess)
         goto fail;
     for (int i = 0; i <= GG_MAX_STAGES; i++)
@@ -444,6 +446,8 @@ typedef struct {
     uint64_t n;
     size_t esz, raw_total;
     int method; /* GG_* */
+    int planes; /* format 5: a book per symbol plane (glide_encode_opts.planes) */
+    uint64_t n0; /* its plane 0's symbols */
 } enc_job;
 
 /* The host's entropy plan (codebook and layout) from the device's state,
@@ -458,8 +462,15 @@ static size_t host_plan(const enc_job *j, const gg_state *hs, glide_header *h, g
     if (!lorenzo) memcpy(h->level_cfg, hs->lv.level_cfg, GLIDE_MAX_LEVELS);
     if (!lorenzo && hs->lv.fill_aware) h->format_version = GLIDE_FORMAT_FILL_AWARE;
     if (!lorenzo && hs->lv.blended) h->format_version = GLIDE_FORMAT_BLEND; /* tuning blended a level */
-    glide_book_choice choice = {hs->sel.book, hs->sel.bits};
     const int own_dict = j->o->dict == G.dict;
+    if (j->planes) {
+        h->format_version = GLIDE_FORMAT_PLANES;
+        const glide_book_choice given[GLIDE_NPLANES] = {{hs->sel_pl[0].book, hs->sel_pl[0].bits},
+                                                        {hs->sel_pl[1].book, hs->sel_pl[1].bits}};
+        const uint64_t *const hist[GLIDE_NPLANES] = {hs->hist_pl[0], hs->hist_pl[1]};
+        return glide_entropy_plan_planes(j->p, j->o, h, hist, own_dict ? given : NULL, j->n0, j->n, j->esz, plan);
+    }
+    glide_book_choice choice = {hs->sel.book, hs->sel.bits};
     return glide_entropy_plan_hist(j->p, j->o, h, hs->hist, own_dict ? &choice : NULL, j->n, j->esz, plan);
 }
 
@@ -505,11 +516,21 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
         (e = gg_outliers_pack(G.x.p, j->g, G.sym.p, G.pos.p, st, buf, G.s)) != cudaSuccess)
         return e;
     if (timed) stage("anchors+outliers");
-    e = gg_huff_encode_placed(G.sym.p, j->n, G.d_enc, buf, &st->place, &st->stream_bytes, G.scratch.p, G.scratch.cap,
-                              G.s);
+    if (j->planes) { /* plane 0's stream, then plane 1's after it */
+        e = gg_huff_encode_placed(G.sym_p.p, j->n0, G.d_enc, buf, &st->place, &st->stream_bytes, G.scratch.p,
+                                  G.scratch.cap, G.s);
+        if (e == cudaSuccess) e = gg_place_plane1(st, glide_segment_count(j->n0), G.s);
+        if (e == cudaSuccess)
+            e = gg_huff_encode_placed((const uint16_t *)G.sym_p.p + j->n0, j->n - j->n0, G.d_enc + 1, buf, &st->place1,
+                                      &st->stream_bytes1, G.scratch.p, G.scratch.cap, G.s);
+    } else {
+        e = gg_huff_encode_placed(G.sym.p, j->n, G.d_enc, buf, &st->place, &st->stream_bytes, G.scratch.p,
+                                  G.scratch.cap, G.s);
+    }
     if (e != cudaSuccess) return e;
     if (timed) stage("huffman encode");
-    if ((e = gg_finish(buf, j->raw_total - GLIDE_CRC_BYTES, st, G.scratch.p, G.scratch.cap, G.s)) != cudaSuccess)
+    if ((e = gg_finish(buf, j->raw_total - GLIDE_CRC_BYTES, j->planes, st, G.scratch.p, G.scratch.cap, G.s)) !=
+        cudaSuccess)
         return e;
     if (timed) stage("crc");
     return cudaSuccess;
@@ -518,14 +539,16 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
 static size_t encode_tail(const enc_job *j)
 {
     struct {
-        const void *x, *sym, *pos, *buf, *scratch, *enc, *st;
+        const void *x, *sym, *pos, *buf, *scratch, *enc, *st, *sym_p;
         size_t scratch_cap;
-        uint64_t n, raw_total;
+        uint64_t n, raw_total, n0;
+        int planes;
         gg_grid g;
     } k;
     memset(&k, 0, sizeof k); /* padding too: the key is compared as bytes */
     k.x = G.x.p, k.sym = G.sym.p, k.pos = G.pos.p, k.buf = G.buf.p, k.scratch = G.scratch.p, k.enc = G.d_enc;
     k.st = G.d_st, k.scratch_cap = G.scratch.cap, k.n = j->n, k.raw_total = j->raw_total, k.g = j->g;
+    k.sym_p = G.sym_p.p, k.n0 = j->n0, k.planes = j->planes;
     size_t r = 0;
     int used;
     CK(graphed(&G.tail, &k, sizeof k, tail_enqueue, j, &used), "encode tail");
@@ -566,7 +589,15 @@ static cudaError_t front_enqueue(const void *arg, int timed)
     if ((e = gg_encode(G.x.p, j->g, j->method, st, G.sym.p, G.r.p, G.w.p, &G.par, G.s)) != cudaSuccess) return e;
     if (timed) stage("predict+quantize+histogram");
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
-    if ((e = gg_book_select(st->hist, dict, a->score, &st->sel, G.d_sel_work, G.s)) != cudaSuccess) return e;
+    if (j->planes) { /* format 5: the planes and their histograms, a book each */
+        /* (timed with the book selection: the stages are at their limit) */
+        if ((e = gg_planes_split(G.sym.p, j->g, j->n0, G.sym_p.p, st, G.s)) != cudaSuccess) return e;
+        for (unsigned k = 0; k < GLIDE_NPLANES; k++)
+            if ((e = gg_book_select(st->hist_pl[k], dict, a->score, &st->sel_pl[k], G.d_sel_work, G.s)) != cudaSuccess)
+                return e;
+    } else if ((e = gg_book_select(st->hist, dict, a->score, &st->sel, G.d_sel_work, G.s)) != cudaSuccess) {
+        return e;
+    }
     if (timed) stage("book select");
     return cudaSuccess;
 }
@@ -574,15 +605,16 @@ static cudaError_t front_enqueue(const void *arg, int timed)
 static size_t encode_front(const front_args *a)
 {
     struct {
-        const void *x, *sym, *r, *w, *st, *len, *log2q;
+        const void *x, *sym, *r, *w, *st, *len, *log2q, *sym_p;
         double eb, alpha;
-        uint64_t k;
-        int mode, score, method;
+        uint64_t k, n0;
+        int mode, score, method, planes;
         unsigned n_books;
         gg_grid g;
     } k;
     memset(&k, 0, sizeof k);
     k.x = G.x.p, k.sym = G.sym.p, k.r = G.r.p, k.w = G.w.p, k.st = G.d_st, k.len = G.d_dict_len, k.log2q = G.d_dict_log2q;
+    k.sym_p = G.sym_p.p, k.n0 = a->j->n0, k.planes = a->j->planes;
     k.eb = a->eb, k.alpha = a->alpha, k.k = a->k, k.mode = a->mode, k.score = a->score, k.method = a->j->method;
     k.n_books = G.n_books, k.g = a->j->g;
     size_t r = 0;
@@ -633,9 +665,14 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     enc_job j = {p, o, grid_of(&cg, p->dtype), sh.count, glide_dtype_size(p->dtype), 0,
                  p->predictor == GLIDE_PRED_LORENZO ? GG_LORENZO
                  : p->predictor == GLIDE_PRED_INTERP ? GG_INTERP
-                                                     : GG_CHOSEN};
+                                                     : GG_CHOSEN,
+                 o->planes != 0, glide_plane0_count(&sh)};
     const uint64_t n = j.n;
     const size_t esz = j.esz, hsize = glide_header_size(p->rank);
+    /* the header as written: format 5 adds plane 1's book after the dims */
+    const size_t hbytes = hsize + (j.planes ? GLIDE_HEADER_PLANES_EXT : 0);
+    const uint64_t n_segments =
+        j.planes ? glide_segment_count(j.n0) + glide_segment_count(n - j.n0) : glide_segment_count(n);
     j.raw_total = hsize + n * esz + GLIDE_CRC_BYTES;
     /* The device plans with the frozen dictionary (the benchmarks' trial
      * ones are the host's), unless the last stream needed a custom book:
@@ -648,7 +685,8 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, gg_outlier_tile_bytes(n)) ||
         !grow_dev(&G.buf, j.raw_total) || !grow_dev(&G.scratch, scratch_need(n, j.raw_total)) ||
         (gg_needs_global_r(j.g, j.method, 1) && !grow_dev(&G.r, n * esz)) ||
-        (gg_needs_global_w(j.g, j.method, 1) && !grow_dev(&G.w, n * esz)) || !grow_host(&G.h_out, j.raw_total)) {
+        (gg_needs_global_w(j.g, j.method, 1) && !grow_dev(&G.w, n * esz)) || !grow_host(&G.h_out, j.raw_total) ||
+        (j.planes && !grow_dev(&G.sym_p, n * 2))) {
         r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
         goto done;
     }
@@ -659,9 +697,10 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     if (device_plans) {
         /* every field the parameters fix; gg_plan writes the others */
         h.book_kind = GLIDE_BOOKKIND_DICT;
-        h.n_segments = (uint32_t)glide_segment_count(n);
+        h.n_segments = (uint32_t)n_segments;
+        if (j.planes) h.format_version = GLIDE_FORMAT_PLANES; /* plane 1's book: gg_plan */
         glide_header_write(&h, G.h_head);
-        CK(cudaMemcpyAsync(buf, G.h_head, hsize, cudaMemcpyHostToDevice, G.s), "upload header");
+        CK(cudaMemcpyAsync(buf, G.h_head, hbytes, cudaMemcpyHostToDevice, G.s), "upload header");
     }
     stage("upload");
     /* without the books' distributions the CPU codec scores by size too */
@@ -677,9 +716,9 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     glide_entropy_plan plan;
     if (device_plans) {
         gg_plan_in in = {n,
-                         glide_segment_count(n),
+                         n_segments,
                          glide_anchor_count(&sh, blog),
-                         hsize,
+                         hbytes,
                          j.raw_total,
                          1.0 + o->auto_slack,
                          (uint32_t)esz,
@@ -688,7 +727,10 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
                          G.dict->prev_books,
                          glide_dict_book_version(G.dict, 0),
                          G.dict->version,
-                         ++G.seq};
+                         ++G.seq,
+                         j.n0,
+                         (uint32_t)j.planes,
+                         0};
         CK(gg_plan(in, G.d_dict_enc, G.d_enc, buf, st, G.dh_st, G.dh_flag, G.s), "plan");
         stage("plan");
         CK(cudaEventRecord(G.ev_plan, G.s), "plan event");
@@ -717,14 +759,17 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
                 goto raw;
             }
             const uint8_t *out = G.h_out.p;
-            const int agree = hs->place.ok && hh.method != GLIDE_METHOD_RAW && hh.book_kind == GLIDE_BOOKKIND_DICT &&
-                              hh.book_id == hs->sel.book && plan.lay.segtab_off == hs->place.segtab_off &&
-                              plan.lay.stream_off == hs->place.stream_off;
+            const int books_agree =
+                j.planes ? hh.book_kind == GLIDE_BOOKKIND_DICT && hh.book_kind1 == GLIDE_BOOKKIND_DICT &&
+                               hh.book_id == hs->sel_pl[0].book && hh.book_id1 == hs->sel_pl[1].book
+                         : hh.book_kind == GLIDE_BOOKKIND_DICT && hh.book_id == hs->sel.book;
+            const int agree = hs->place.ok && hh.method != GLIDE_METHOD_RAW && books_agree &&
+                              plan.lay.segtab_off == hs->place.segtab_off && plan.lay.stream_off == hs->place.stream_off;
             if (agree && hs->total && hs->total <= bound) { /* only `bound` bytes came back */
                 G.custom_last = 0;
-                hh.stream_bytes = hs->stream_bytes;
+                hh.stream_bytes = hs->stream_bytes + (j.planes ? hs->stream_bytes1 : 0); /* both planes' */
                 glide_header_write(&hh, G.h_head);
-                if (memcmp(G.h_head, out, hsize) == 0) { /* method, book, counts, level configuration */
+                if (memcmp(G.h_head, out, hbytes) == 0) { /* method, books, counts, level configuration */
                     if (hs->total > cap) r = GLIDE_ERROR(DST_TOO_SMALL);
                     else {
                         memcpy(dst, out, hs->total);
@@ -754,14 +799,19 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     if (hh.method != GLIDE_METHOD_RAW) {
         glide_header_write(&hh, G.h_head);
         memcpy(G.h_head + plan.lay.book_off, plan.book, hh.book_bytes);
+        if (j.planes) memcpy(G.h_head + plan.lay.book_off + hh.book_bytes, plan.book1, hh.book_bytes1);
         CK(cudaMemcpyAsync(buf, G.h_head, plan.lay.anchors_off, cudaMemcpyHostToDevice, G.s), "upload header");
-        if (hh.book_kind == GLIDE_BOOKKIND_DICT && o->dict == G.dict) {
-            /* the tail reads G.d_enc, whatever the book: one graph serves all */
-            CK(cudaMemcpyAsync(G.d_enc, G.d_dict_enc + hh.book_id, sizeof *G.d_enc, cudaMemcpyDeviceToDevice, G.s),
-               "copy code");
-        } else {
-            glide_huff_enc_init(G.h_enc, plan.len);
-            CK(cudaMemcpyAsync(G.d_enc, G.h_enc, sizeof *G.h_enc, cudaMemcpyHostToDevice, G.s), "upload code");
+        for (unsigned k = 0; k < (j.planes ? GLIDE_NPLANES : 1u); k++) {
+            const unsigned kind = k ? hh.book_kind1 : hh.book_kind, id = k ? hh.book_id1 : hh.book_id;
+            if (kind == GLIDE_BOOKKIND_DICT && o->dict == G.dict) {
+                /* the tail reads G.d_enc, whatever the book: one graph serves all */
+                CK(cudaMemcpyAsync(G.d_enc + k, G.d_dict_enc + id, sizeof *G.d_enc, cudaMemcpyDeviceToDevice, G.s),
+                   "copy code");
+            } else {
+                glide_huff_enc_init(G.h_enc + k, k ? plan.len1 : plan.len);
+                CK(cudaMemcpyAsync(G.d_enc + k, G.h_enc + k, sizeof *G.h_enc, cudaMemcpyHostToDevice, G.s),
+                   "upload code");
+            }
         }
         /* never larger than the raw stream */
         gg_place pl = {plan.lay.anchors_off, plan.lay.outliers_off, plan.lay.segtab_off, plan.lay.stream_off,
@@ -772,7 +822,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         r = download(plan.lay.total);
         if (r) goto done;
         stages_end();
-        G.custom_last = hh.book_kind == GLIDE_BOOKKIND_CUSTOM;
+        G.custom_last = hh.book_kind == GLIDE_BOOKKIND_CUSTOM || (j.planes && hh.book_kind1 == GLIDE_BOOKKIND_CUSTOM);
         if (hs->total) {
             if (hs->total > cap) r = GLIDE_ERROR(DST_TOO_SMALL);
             else {
@@ -793,9 +843,6 @@ done:
 
 size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, const void *src, size_t size, void *dst)
 {
-    /* format 5 (two symbol planes) is the CPU's alone so far: glide_decompress
-     * never sends it here */
-    if (h->format_version >= GLIDE_FORMAT_PLANES) return GLIDE_ERROR(VERSION);
     if (!glide_gpu_usable()) return GLIDE_ERROR(GPU);
     size_t r = GLIDE_ERROR(GPU);
     pthread_mutex_lock(&G.lock);
@@ -810,25 +857,46 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     const int method = h->method == GLIDE_METHOD_LORENZO ? GG_LORENZO : GG_INTERP;
     const int blend = method == GG_INTERP && glide_levels_blended(sh.rank, h->block_log2, h->level_cfg); /* format 4 */
 
-    const glide_huff_dec *dec = NULL;
-    if (h->book_kind == GLIDE_BOOKKIND_DICT && glide_dict_holds(G.dict, h->dict_version, h->book_id)) {
-        dec = G.d_dict_dec + h->book_id;
-    } else {
+    /* format 5: plane 0's n0 symbols and plane 1's, each with its book and its
+     * part of the segment table and stream (plane 0's bytes: its entries' sum) */
+    const int planes = h->format_version >= GLIDE_FORMAT_PLANES;
+    const uint64_t n0 = planes ? glide_plane0_count(&sh) : n, cnt[GLIDE_NPLANES] = {n0, n - n0};
+    const uint64_t seg0 = glide_segment_count(n0);
+    uint64_t bytes0 = h->stream_bytes;
+    if (planes) {
+        bytes0 = 0;
+        for (uint64_t k = 0; k < seg0; k++) bytes0 += get_u16((const uint8_t *)src + lay->segtab_off + 2 * k);
+    }
+    const glide_huff_dec *dec[GLIDE_NPLANES] = {NULL, NULL};
+    int upload_dec[GLIDE_NPLANES] = {0, 0};
+    for (unsigned k = 0; k < (planes ? GLIDE_NPLANES : 1u); k++) {
+        const unsigned kind = k ? h->book_kind1 : h->book_kind, id = k ? h->book_id1 : h->book_id;
+        if (kind == GLIDE_BOOKKIND_DICT && glide_dict_holds(G.dict, h->dict_version, id)) {
+            dec[k] = G.d_dict_dec + id;
+            continue;
+        }
         /* a custom book, or a book of a dictionary the device does not hold
          * (none yet: every older version is a prefix of the current one) */
         uint8_t len[GLIDE_NSYM];
-        const int dict_book = h->book_kind == GLIDE_BOOKKIND_DICT;
-        if (dict_book) memcpy(len, glide_dict_get(h->dict_version)->books[h->book_id].len, GLIDE_NSYM);
-        if ((!dict_book && glide_is_error(glide_book_unpack((const uint8_t *)src + lay->book_off, h->book_bytes, len))) ||
-            glide_huff_dec_init(G.h_dec, len) != 0) {
-            /* the CPU decoder reports a bad checksum before a bad book */
-            r = glide_crc32(src, lay->crc_off) != get_u32((const uint8_t *)src + lay->crc_off) ? GLIDE_ERROR(CHECKSUM)
-                                                                                          : GLIDE_ERROR(CORRUPT);
-            goto done;
+        const int dict_book = kind == GLIDE_BOOKKIND_DICT;
+        const uint8_t *packed = (const uint8_t *)src + lay->book_off + (k ? h->book_bytes : 0);
+        if (dict_book) memcpy(len, glide_dict_get(h->dict_version)->books[id].len, GLIDE_NSYM);
+        if ((!dict_book && glide_is_error(glide_book_unpack(packed, k ? h->book_bytes1 : h->book_bytes, len))) ||
+            glide_huff_dec_init(G.h_dec + k, len) != 0) {
+            bytes0 = UINT64_MAX; /* reported below */
+            break;
         }
-        dec = G.d_dec;
+        dec[k] = G.d_dec + k;
+        upload_dec[k] = 1;
+    }
+    if (bytes0 > h->stream_bytes || (planes && cnt[1] == 0 && bytes0 != h->stream_bytes)) {
+        /* a bad book or plane table; the CPU decoder reports a bad checksum first */
+        r = glide_crc32(src, lay->crc_off) != get_u32((const uint8_t *)src + lay->crc_off) ? GLIDE_ERROR(CHECKSUM)
+                                                                                      : GLIDE_ERROR(CORRUPT);
+        goto done;
     }
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, gg_outlier_scan_bytes(n)) ||
+        (planes && !grow_dev(&G.sym_p, n * 2)) ||
         !grow_dev(&G.buf, size) || !grow_dev(&G.scratch, scratch_need(n, size)) ||
         (gg_needs_global_r(g, method, blend) && !grow_dev(&G.r, n * esz)) ||
         (gg_needs_global_w(g, method, blend) && !grow_dev(&G.w, n * esz))) {
@@ -849,13 +917,28 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     CK(cudaMemcpyAsync(buf, src, size, cudaMemcpyHostToDevice, G.s), "upload");
     CK(cudaMemsetAsync(st, 0, sizeof *st, G.s), "reset");
     CK(cudaMemcpyAsync(&st->lv, &hs->lv, sizeof hs->lv, cudaMemcpyHostToDevice, G.s), "upload levels");
-    if (dec == G.d_dec) CK(cudaMemcpyAsync(G.d_dec, G.h_dec, sizeof *G.h_dec, cudaMemcpyHostToDevice, G.s), "upload code");
+    for (unsigned k = 0; k < GLIDE_NPLANES; k++)
+        if (upload_dec[k])
+            CK(cudaMemcpyAsync(G.d_dec + k, G.h_dec + k, sizeof *G.h_dec, cudaMemcpyHostToDevice, G.s), "upload code");
     stage("upload");
     CK(gg_check_crc(buf, lay->crc_off, st, G.scratch.p, G.scratch.cap, G.s), "crc");
     stage("crc");
-    CK(gg_huff_decode(dec, buf + lay->segtab_off, h->n_segments, buf + lay->stream_off, h->stream_bytes, G.sym.p, n,
-                      &st->err, G.scratch.p, G.scratch.cap, G.s),
-       "huffman decode");
+    if (!planes) {
+        CK(gg_huff_decode(dec[0], buf + lay->segtab_off, h->n_segments, buf + lay->stream_off, h->stream_bytes, G.sym.p,
+                          n, &st->err, G.scratch.p, G.scratch.cap, G.s),
+           "huffman decode");
+    } else {
+        uint16_t *sp = G.sym_p.p;
+        CK(gg_huff_decode(dec[0], buf + lay->segtab_off, (uint32_t)seg0, buf + lay->stream_off, bytes0, sp, n0,
+                          &st->err, G.scratch.p, G.scratch.cap, G.s),
+           "huffman decode");
+        if (cnt[1])
+            CK(gg_huff_decode(dec[1], buf + lay->segtab_off + 2 * seg0, (uint32_t)glide_segment_count(cnt[1]),
+                              buf + lay->stream_off + bytes0, h->stream_bytes - bytes0, sp + n0, cnt[1], &st->err,
+                              G.scratch.p, G.scratch.cap, G.s),
+               "huffman decode");
+        CK(gg_planes_merge(sp, g, n0, G.sym.p, G.s), "planes");
+    }
     stage("huffman decode");
     /* with no outliers announced, any OUTLIER symbol is caught by the reconstruction */
     if (h->n_outliers) CK(gg_outlier_scan(G.sym.p, n, G.pos.p, st, G.scratch.p, G.scratch.cap, G.s), "outlier scan");

@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 #define GLIDE_VERSION_MAJOR 1
-#define GLIDE_VERSION_MINOR 4
+#define GLIDE_VERSION_MINOR 5
 #define GLIDE_VERSION_PATCH 0
 
 /* HDF5 allows ranks up to 32; the codec accepts the same. */
@@ -74,7 +74,9 @@ size_t glide_compress(const glide_params *p, const void *src, size_t src_size,
                       void *dst, size_t dst_capacity);
 
 /* Parse and validate a stream's header. Fills *p with what the stream records
- * (dtype, rank, dims, mode, eb, predictor, codebook kind) and returns the
+ * (dtype, rank, dims, mode, eb, predictor, codebook kind: in a format 5
+ * stream GLIDE_BOOK_AUTO when one symbol plane has a custom book and the
+ * other a dictionary book) and returns the
  * decompressed size in bytes, or an error code. Nothing beyond the header and
  * the section lengths is trusted yet: glide_decompress checks the rest. */
 size_t glide_stream_info(const void *src, size_t src_size, glide_params *p);

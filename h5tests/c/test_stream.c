@@ -32,6 +32,15 @@ static unsigned fmt_or_blend(const uint8_t *s, unsigned eff_rank, unsigned base)
     return glide_levels_blended(eff_rank, s[GLIDE_HDR_BLOCK_LOG2], s + GLIDE_HDR_LEVEL_CFG) ? GLIDE_FORMAT_BLEND : base;
 }
 
+/* The encoder of formats 1-4 (GLIDE 1.4's streams): every option default
+ * but the symbol planes of format 5. The version tests below are about it. */
+static size_t compress14(const glide_params *p, const void *x, uint8_t *s, size_t cap)
+{
+    glide_encode_opts o = glide_default_encode_opts();
+    o.planes = 0;
+    return glide_cpu_compress(p, &o, x, s, cap);
+}
+
 /* Dictionary versions (docs/FORMAT.md §10): a stream names v1 unless its
  * book is one of v2's mixed books, decoders accept a v1 book named as v2's,
  * and a book id beyond the named dictionary is corrupt. */
@@ -114,11 +123,11 @@ static void format_versions(void)
         glide_params_init(&p, GLIDE_FLOAT32, 4, d4);
         p.predictor = (glide_predictor)pred;
         p.eb = 1e-3;
-        size_t l4 = glide_compress(&p, x, n * 4, s4, cap);
+        size_t l4 = compress14(&p, x, s4, cap);
         glide_params_init(&p, GLIDE_FLOAT32, 3, d3); /* the same values as one merged grid: format 1's view of them */
         p.predictor = (glide_predictor)pred;
         p.eb = 1e-3;
-        size_t l3 = glide_compress(&p, x, n * 4, s3, cap);
+        size_t l3 = compress14(&p, x, s3, cap);
         CHECK(!glide_is_error(l4) && !glide_is_error(l3), "pred %d: both compress", pred);
         if (glide_is_error(l4) || glide_is_error(l3)) continue;
         CHECK(s4[GLIDE_HDR_FORMAT_VERSION] == fmt_or_blend(s4, 3, 2), "pred %d: 4-D chunk names format 2 (4 if blended)", pred);
@@ -134,6 +143,7 @@ static void format_versions(void)
     /* a format 2 stream read as format 1 no longer fits its own layout */
     glide_params_init(&p, GLIDE_FLOAT32, 4, d4);
     glide_encode_opts ob = glide_default_encode_opts();
+    ob.planes = 0;
     ob.no_blend = 1;
     size_t l4 = glide_cpu_compress(&p, &ob, x, s4, cap);
     CHECK(s4[GLIDE_HDR_FORMAT_VERSION] == 2, "without blends a 4-D chunk names format 2");
@@ -145,7 +155,7 @@ static void format_versions(void)
     glide_params_init(&p, GLIDE_FLOAT32, 4, d4);
     p.mode = GLIDE_MODE_ABS;
     p.eb = 0;
-    l4 = glide_compress(&p, x, n * 4, s4, cap);
+    l4 = compress14(&p, x, s4, cap);
     CHECK(!glide_is_error(l4) && s4[GLIDE_HDR_METHOD] == GLIDE_METHOD_RAW && s4[GLIDE_HDR_FORMAT_VERSION] == 1,
           "a raw 4-D stream names format 1");
     free(x); free(y); free(s4); free(s3);
@@ -180,6 +190,7 @@ static void format_fill_aware(void)
         p.has_fill = 1;
         p.fill_bits = fb;
         glide_encode_opts ob = glide_default_encode_opts();
+    ob.planes = 0;
         ob.no_blend = 1; /* format 3 as GLIDE 1.3 writes it; blends: format_blend */
         size_t l = glide_cpu_compress(&p, &ob, x, s, cap);
         CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 3, "masked field, interpolation: format 3");
@@ -198,6 +209,7 @@ static void format_fill_aware(void)
               eb * (hi - lo));
         /* the same stream with format 1's stencils, the substitute standing in for fill */
         glide_encode_opts o = glide_default_encode_opts();
+        o.planes = 0;
         o.no_fill_aware = 1;
         size_t l1 = glide_cpu_compress(&p, &o, x, s1, cap);
         CHECK(!glide_is_error(l1) && s1[GLIDE_HDR_FORMAT_VERSION] == 1, "without fill-aware stencils: format 1");
@@ -210,7 +222,7 @@ static void format_fill_aware(void)
     p.fill_bits = fb;
     /* Lorenzo keeps format 1 */
     p.predictor = GLIDE_PRED_LORENZO;
-    size_t l = glide_compress(&p, x, n * 4, s, cap);
+    size_t l = compress14(&p, x, s, cap);
     CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 1, "masked field, Lorenzo: format 1");
     /* ... and so does a stream whose version says 3 but whose method is Lorenzo: corrupt */
     s[GLIDE_HDR_FORMAT_VERSION] = 3;
@@ -220,6 +232,7 @@ static void format_fill_aware(void)
     p.predictor = GLIDE_PRED_INTERP;
     p.fill_bits = 0x7F7FFFFFu; /* FLT_MAX, not in the data */
     glide_encode_opts ob = glide_default_encode_opts();
+    ob.planes = 0;
     ob.no_blend = 1;
     l = glide_cpu_compress(&p, &ob, x, s, cap);
     CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 1, "fill value declared, none present: format 1");
@@ -294,8 +307,9 @@ static void format_blend(void)
         glide_params_init(&p, GLIDE_FLOAT32, 3, d3);
         p.predictor = GLIDE_PRED_INTERP;
         p.eb = eb;
-        size_t l = glide_compress(&p, x, n * 4, s, cap);
+        size_t l = compress14(&p, x, s, cap);
         glide_encode_opts ob = glide_default_encode_opts();
+    ob.planes = 0;
         ob.no_blend = 1;
         size_t l0 = glide_cpu_compress(&p, &ob, x, s0, cap);
         CHECK(!glide_is_error(l) && !glide_is_error(l0), "eb %g: compresses", eb);
@@ -346,6 +360,7 @@ static void format_blend(void)
                             p.fill_bits = fb;
                         }
                         glide_encode_opts o = glide_default_encode_opts();
+        o.planes = 0;
                         o.force_blend = force;
                         size_t l = glide_cpu_compress(&p, &o, in, s, cap);
                         cases++;
@@ -369,7 +384,7 @@ static void format_blend(void)
     glide_params_init(&p, GLIDE_FLOAT32, 3, d3);
     p.predictor = GLIDE_PRED_INTERP;
     p.eb = 1e-4;
-    size_t l = glide_compress(&p, x, n * 4, s, cap);
+    size_t l = compress14(&p, x, s, cap);
     CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 4, "a blended stream");
     memcpy(s0, s, l);
     s0[GLIDE_HDR_FORMAT_VERSION] = 1;
@@ -382,6 +397,7 @@ static void format_blend(void)
     reseal(s0, l);
     CHECK(glide_get_error(glide_decompress(s0, l, y, n * 4)) == GLIDE_ERR_CORRUPT, "order value past the blends: corrupt");
     glide_encode_opts ob = glide_default_encode_opts();
+    ob.planes = 0;
     ob.no_blend = 1;
     l = glide_cpu_compress(&p, &ob, x, s, cap);
     CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 1, "unblended: format 1");
@@ -389,7 +405,7 @@ static void format_blend(void)
     reseal(s, l);
     CHECK(glide_get_error(glide_decompress(s, l, y, n * 4)) == GLIDE_ERR_CORRUPT, "format 4 without a blended level: corrupt");
     p.predictor = GLIDE_PRED_LORENZO;
-    l = glide_compress(&p, x, n * 4, s, cap);
+    l = compress14(&p, x, s, cap);
     s[GLIDE_HDR_FORMAT_VERSION] = 4;
     reseal(s, l);
     CHECK(glide_get_error(glide_decompress(s, l, y, n * 4)) == GLIDE_ERR_CORRUPT, "format 4 with Lorenzo: corrupt");
@@ -397,7 +413,7 @@ static void format_blend(void)
     uint64_t d1 = 4000;
     glide_params_init(&p, GLIDE_FLOAT32, 1, &d1);
     p.predictor = GLIDE_PRED_INTERP;
-    l = glide_compress(&p, x, d1 * 4, s, cap);
+    l = compress14(&p, x, s, cap);
     CHECK(!glide_is_error(l) && s[GLIDE_HDR_FORMAT_VERSION] == 1, "1-D: format 1");
     s[GLIDE_HDR_FORMAT_VERSION] = 4;
     s[GLIDE_HDR_LEVEL_CFG] = (uint8_t)((s[GLIDE_HDR_LEVEL_CFG] & 3u) | (1u << 2));

@@ -86,7 +86,7 @@ static const char *golden_dir;
 static int write_golden; /* compare() also saves input, stream and output */
 static int auto_lorenzo, auto_interp; /* GLIDE_PRED_AUTO streams by the method chosen */
 static int plans[GLIDE_GPU_PLAN_KINDS]; /* compressed chunks by GLIDE_GPU_PLAN_* */
-static int blended; /* GPU streams with a blended level (format 4) */
+static int blended; /* GPU streams with a blended level (format 4's levels, in format 5 too) */
 
 /* One comparison. Returns the GPU stream (malloc'd) for further use. */
 static uint8_t *compare(const char *name, const glide_params *p, const void *x, size_t *out_len)
@@ -132,7 +132,11 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
           glide_is_error(dc) ? glide_error_name(dc) : "ok", glide_is_error(dg) ? glide_error_name(dg) : "ok");
     double e = max_err(x, yg, n, esz == 8);
     CHECK(e >= 0 && e <= h.eb_abs, "%s: GPU output within the bound (max err %.3g, eb %.3g)", name, e, h.eb_abs);
-    blended += h.format_version == GLIDE_FORMAT_BLEND;
+    if (h.method == GLIDE_METHOD_INTERP) {
+        glide_shape es;
+        glide_shape_from_dims(h.rank, h.dims, h.format_version, &es);
+        blended += glide_levels_blended(es.rank, h.block_log2, h.level_cfg);
+    }
     if (p->predictor == GLIDE_PRED_AUTO) {
         auto_lorenzo += h.method == GLIDE_METHOD_LORENZO;
         auto_interp += h.method == GLIDE_METHOD_INTERP;
@@ -274,6 +278,7 @@ static void blend_decode(void)
                         }
                         glide_encode_opts o = glide_default_encode_opts();
                         o.force_blend = force;
+                        o.planes = 0; /* format 4 as GLIDE 1.4 wrote it: the GPU decodes the old streams too */
                         size_t cap = glide_compress_bound(&p);
                         uint8_t *sc = malloc(cap);
                         size_t lc = glide_cpu_compress(&p, &o, x, sc, cap);
