@@ -138,19 +138,42 @@ size_t glide_entropy_plan_planes(const glide_params *p, const glide_encode_opts 
 }
 
 /* Format 5's symbol order: plane 0 (every effective coordinate even within
- * its slab) then plane 1, each in raster order. split: raster -> planes;
- * merge: back. */
-static void planes_order(const glide_shape *s, const uint16_t *in, uint16_t *out, uint64_t n0, int merge)
+ * its slab) then plane 1, each in raster order. split: raster -> planes,
+ * counting plane 0's symbols into hist0 (if not NULL); merge: back. Rows
+ * with an odd slow coordinate are plane 1 whole; the others alternate. */
+static void planes_order(const glide_shape *s, const uint16_t *in, uint16_t *out, uint64_t n0, int merge,
+                         uint64_t *hist0)
 {
-    uint64_t i = 0, k[2] = {0, n0};
-    for (uint64_t z = 0, zl = 0; z < s->n[0]; z++, zl = zl + 1 == s->slab_rows ? 0 : zl + 1)
-        for (uint64_t y = 0; y < s->n[1]; y++) {
-            const unsigned zy = (unsigned)((zl | y) & 1u);
-            for (uint64_t x = 0; x < s->n[2]; x++, i++) {
-                const unsigned pl = zy | (unsigned)(x & 1u);
-                if (merge) out[i] = in[k[pl]++];
-                else out[k[pl]++] = in[i];
+    uint64_t d[3] = {1, 1, 1}, rows = 1; /* padded in front, as the grid of FORMAT.md §4 */
+    for (unsigned a = 0; a < s->rank; a++) d[3 - s->rank + a] = s->n[a];
+    if (s->rank == 3) rows = s->slab_rows;
+    const uint64_t nx = d[2], e = (nx + 1) / 2, o = nx / 2;
+    uint64_t i = 0, k0 = 0, k1 = n0;
+    for (uint64_t z = 0, zl = 0; z < d[0]; z++, zl = zl + 1 == rows ? 0 : zl + 1)
+        for (uint64_t y = 0; y < d[1]; y++, i += nx) {
+            if ((zl | y) & 1u) {
+                if (merge) memcpy(out + i, in + k1, nx * sizeof *out);
+                else memcpy(out + k1, in + i, nx * sizeof *out);
+                k1 += nx;
+                continue;
             }
+            if (merge) {
+                for (uint64_t x = 0; x < o; x++) {
+                    out[i + 2 * x] = in[k0 + x];
+                    out[i + 2 * x + 1] = in[k1 + x];
+                }
+                if (nx & 1u) out[i + nx - 1] = in[k0 + o];
+            } else {
+                for (uint64_t x = 0; x < o; x++) {
+                    out[k0 + x] = in[i + 2 * x];
+                    out[k1 + x] = in[i + 2 * x + 1];
+                }
+                if (nx & 1u) out[k0 + o] = in[i + nx - 1];
+                if (hist0)
+                    for (uint64_t x = 0; x < e; x++) hist0[out[k0 + x]]++;
+            }
+            k0 += e;
+            k1 += o;
         }
 }
 
@@ -170,8 +193,8 @@ static size_t glide_entropy_plan_make(const glide_params *p, const glide_encode_
     }
     memcpy(hist[1], zero, sizeof zero);
     const uint64_t n0 = glide_plane0_count(sh);
-    planes_order(sh, sym, ord, n0, 0);
-    for (uint64_t i = 0; i < n; i++) hist[i >= n0][ord[i]]++;
+    planes_order(sh, sym, ord, n0, 0, hist[0]);
+    for (uint64_t i = n0; i < n; i++) hist[1][ord[i]]++;
     const uint64_t *const hp[GLIDE_NPLANES] = {hist[0], hist[1]};
     return glide_entropy_plan_planes(p, o, h, hp, NULL, n0, n, esz, plan);
 }

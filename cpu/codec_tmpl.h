@@ -148,7 +148,7 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
         const uint64_t n0 = glide_plane0_count(&sh);
         uint16_t *ord = malloc(n * sizeof *ord);
         ret = ord ? glide_entropy_read(h, lay, src, ord, n, n0) : GLIDE_ERROR(NOMEM);
-        if (!glide_is_error(ret)) planes_order(&sh, ord, sym, n0, 1);
+        if (!glide_is_error(ret)) planes_order(&sh, ord, sym, n0, 1, NULL);
         free(ord);
     } else {
         ret = glide_entropy_read(h, lay, src, sym, n, n);
