@@ -18,11 +18,47 @@ static int put(const char *dir, const char *sub, const char *name, const void *p
     return fclose(f) != 0;
 }
 
+typedef struct {
+    unsigned rank;
+    uint64_t d[3];
+} seed_shape;
+
+/* An interpolation stream of a smooth float32 field (with fill, NaN and inf
+ * if fill), REL 1e-3, encoded with options o, written as corpus entry name. */
+static int interp_seed(const char *dir, const char *name, const seed_shape *sh, int fill, glide_codebook book,
+                       const glide_encode_opts *o)
+{
+    glide_params p;
+    glide_params_init(&p, GLIDE_FLOAT32, sh->rank, sh->d);
+    p.predictor = GLIDE_PRED_INTERP;
+    p.codebook = book;
+    p.eb = 1e-3;
+    size_t n = 1;
+    for (unsigned a = 0; a < sh->rank; a++) n *= sh->d[a];
+    float *x = malloc(n * sizeof *x);
+    for (size_t i = 0; i < n; i++) x[i] = (float)(sin(0.3 * (double)i) + 0.01 * (double)(i % 7));
+    if (fill) {
+        x[n / 2] = NAN, x[n / 3] = INFINITY;
+        for (size_t i = 1; i < n; i += 5) x[i] = -999.0f;
+        uint32_t b;
+        memcpy(&b, &x[1], 4);
+        p.has_fill = 1;
+        p.fill_bits = b;
+    }
+    size_t cap = glide_compress_bound(&p);
+    unsigned char *out = malloc(cap);
+    size_t len = glide_cpu_compress(&p, o, x, out, cap);
+    int bad = glide_is_error(len) ? 1 : put(dir, "decompress", name, out, len);
+    free(out);
+    free(x);
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) return fprintf(stderr, "usage: make_seeds CORPUS_DIR\n"), 2;
     const char *dir = argv[1];
-    static const struct { unsigned rank; uint64_t d[3]; } shapes[] = {{1, {7}}, {2, {5, 9}}, {3, {9, 10, 11}}, {3, {1, 17, 33}}};
+    static const seed_shape shapes[] = {{1, {7}}, {2, {5, 9}}, {3, {9, 10, 11}}, {3, {1, 17, 33}}};
     int bad = 0, k = 0;
     for (unsigned s = 0; s < 4; s++)
         for (int f64 = 0; f64 < 2; f64++)
@@ -67,66 +103,24 @@ int main(int argc, char **argv)
     for (unsigned s = 1; s < 4; s++)
         for (int force = 1; force <= 2; force++)
             for (int fill = 0; fill < 2; fill++) {
-                glide_params p;
-                glide_params_init(&p, GLIDE_FLOAT32, shapes[s].rank, shapes[s].d);
-                p.predictor = GLIDE_PRED_INTERP;
-                p.eb = 1e-3;
-                size_t n = 1;
-                for (unsigned a = 0; a < shapes[s].rank; a++) n *= shapes[s].d[a];
-                float *x = malloc(n * sizeof *x);
-                for (size_t i = 0; i < n; i++) x[i] = (float)(sin(0.3 * (double)i) + 0.01 * (double)(i % 7));
-                if (fill) {
-                    x[n / 2] = NAN, x[n / 3] = INFINITY;
-                    for (size_t i = 1; i < n; i += 5) x[i] = -999.0f;
-                    uint32_t b;
-                    memcpy(&b, &x[1], 4);
-                    p.has_fill = 1;
-                    p.fill_bits = b;
-                }
                 glide_encode_opts o = glide_default_encode_opts();
                 o.force_blend = force;
-                size_t cap = glide_compress_bound(&p);
-                unsigned char *out = malloc(cap);
-                size_t len = glide_cpu_compress(&p, &o, x, out, cap);
+                o.planes = 0;
                 char name[64];
                 snprintf(name, sizeof name, "blend%u%d%d.glide", s, force, fill);
-                bad |= glide_is_error(len) ? 1 : put(dir, "decompress", name, out, len);
-                free(out);
-                free(x);
+                bad |= interp_seed(dir, name, &shapes[s], fill, GLIDE_BOOK_AUTO, &o);
             }
     /* format 5: symbol planes (dictionary, custom and auto books), with
-     * fill, NaN and inf, so that the two-plane decoder is fuzzed although
-     * no default path writes it yet */
+     * fill, NaN and inf */
     for (unsigned s = 1; s < 4; s++)
         for (int book = 0; book < 3; book++)
             for (int fill = 0; fill < 2; fill++) {
-                glide_params p;
-                glide_params_init(&p, GLIDE_FLOAT32, shapes[s].rank, shapes[s].d);
-                p.predictor = GLIDE_PRED_INTERP;
-                p.codebook = book == 0 ? GLIDE_BOOK_DICT : book == 1 ? GLIDE_BOOK_CUSTOM : GLIDE_BOOK_AUTO;
-                p.eb = 1e-3;
-                size_t n = 1;
-                for (unsigned a = 0; a < shapes[s].rank; a++) n *= shapes[s].d[a];
-                float *x = malloc(n * sizeof *x);
-                for (size_t i = 0; i < n; i++) x[i] = (float)(sin(0.3 * (double)i) + 0.01 * (double)(i % 7));
-                if (fill) {
-                    x[n / 2] = NAN, x[n / 3] = INFINITY;
-                    for (size_t i = 1; i < n; i += 5) x[i] = -999.0f;
-                    uint32_t b;
-                    memcpy(&b, &x[1], 4);
-                    p.has_fill = 1;
-                    p.fill_bits = b;
-                }
                 glide_encode_opts o = glide_default_encode_opts();
                 o.planes = 1;
-                size_t cap = glide_compress_bound(&p);
-                unsigned char *out = malloc(cap);
-                size_t len = glide_cpu_compress(&p, &o, x, out, cap);
                 char name[64];
                 snprintf(name, sizeof name, "planes%u%d%d.glide", s, book, fill);
-                bad |= glide_is_error(len) || out[4] != GLIDE_FORMAT_PLANES ? 1 : put(dir, "decompress", name, out, len);
-                free(out);
-                free(x);
+                bad |= interp_seed(dir, name, &shapes[s], fill,
+                                   book == 0 ? GLIDE_BOOK_DICT : book == 1 ? GLIDE_BOOK_CUSTOM : GLIDE_BOOK_AUTO, &o);
             }
     /* random bytes (noise: a RAW stream) */
     {
