@@ -14,22 +14,23 @@
 #define GLIDE_MAGIC3 'E'
 /* Format versions: 2 keeps the 3-D slabs of a chunk with more than three
  * axes apart (docs/FORMAT.md §4); 3 adds fill-aware interpolation stencils
- * (§8.2) to 2; 4 adds blended levels (§8.4) to 3. Encoders write 4 only for
- * interpolation streams with a blended level, 3 only for those with a fill
- * point, 2 only for chunks of more than three axes (and never for RAW), so
- * every other stream stays readable by GLIDE 1.0/1.1, and more by 1.2, 1.3. */
+ * (§8.2) to 2; 4 adds blended levels (§8.4) to 3. GLIDE 1.4's encoder wrote
+ * 4 only for interpolation streams with a blended level, 3 only for those
+ * with a fill point, 2 only for chunks of more than three axes (and never
+ * for RAW), so its other streams stay readable by GLIDE 1.0/1.1, and more by
+ * 1.2, 1.3; that encoder is glide_encode_opts.planes = 0 now. */
 #define GLIDE_FORMAT_VERSION 5       /* the newest this build reads */
 #define GLIDE_FORMAT_FIRST_VERSION 1 /* the oldest it reads */
 #define GLIDE_FORMAT_SLABS 2         /* the first with slabs */
 #define GLIDE_FORMAT_FILL_AWARE 3    /* the first with fill-aware stencils */
 #define GLIDE_FORMAT_BLEND 4         /* the first with blended levels */
-/* 5: interpolation symbols coded as two planes, each with its own book
- * (§10.6): the points whose coordinates are all even (anchors and every
- * level but the finest) and the rest (the finest level). The finest level's
- * residuals are narrower than the coarse levels', and one book for their
- * mixture costs the difference (docs/DESIGN.md, "Two symbol planes"). No
- * encoder writes 5 by default yet: glide_encode_opts.planes (benchmarks,
- * tests) until the GPU backend writes the same bytes. */
+/* 5 (GLIDE 1.5, written for every coded stream): the symbols coded as
+ * two planes, each with its own book (§10.6): the points whose coordinates
+ * are all even (anchors and every interpolation level but the finest) and
+ * the rest (the finest level). The finest level's residuals are narrower
+ * than the coarse levels', and one book for their mixture costs the
+ * difference (docs/DESIGN.md, "Two symbol planes"). glide_encode_opts.planes
+ * = 0 gives the formats 1-4 encoder (tests, benchmarks). */
 #define GLIDE_FORMAT_PLANES 5
 
 /* Symbol alphabet: quantization codes q in [-511, 511] map to q + 511, then

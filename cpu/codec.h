@@ -20,8 +20,8 @@ typedef struct {
     const uint8_t *level_cfg;     /* glide_bench oracle: GLIDE_MAX_LEVELS level_cfg bytes used instead of tuning, valid for
                                      the grid (glide_cpu_compress only); NULL: tuned */
     uint16_t *sym_out;            /* glide_bench levels: receives the chunk's symbols in raster order (count of them) */
-    int planes;                   /* 1: interpolation streams as format 5, a book per symbol plane (glide_cpu_compress
-                                     only: bench, tests; the GPU backend does not write it yet) */
+    int planes;                   /* 1 (default): format 5, a book per symbol plane; 0: formats 1-4 as GLIDE 1.4
+                                     wrote them (tests, benchmarks) */
 } glide_encode_opts;
 
 /* The options glide_compress uses. */
