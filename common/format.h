@@ -193,16 +193,9 @@ size_t glide_header_bytes(const glide_header *h);
 /* Format 5: the number of points of plane 0 (every effective coordinate
  * even, within its slab); plane 1 holds the other count - n0. */
 uint64_t glide_plane0_count(const glide_shape *s);
-/* Format 5: 1 if point i (raster order) is in plane 1. */
-static inline int glide_point_plane(const glide_shape *s, uint64_t i)
-{
-    uint64_t o = 0, r = i;
-    for (unsigned d = s->rank - 1; d >= 1; d--) {
-        o |= r % s->n[d];
-        r /= s->n[d];
-    }
-    return ((o | r % s->slab_rows) & 1u) != 0;
-}
+/* The byte count of n_seg segments: the sum of their segment-table entries
+ * (format 5: plane 0's part of the Huffman stream). */
+uint64_t glide_segtab_sum(const uint8_t *segtab, uint64_t n_seg);
 void glide_header_write(const glide_header *h, uint8_t *dst);
 /* Parses and checks every field against the buffer size; fills the layout. */
 size_t glide_header_read(const uint8_t *src, size_t size, glide_header *h, glide_layout *lay);

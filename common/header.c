@@ -81,6 +81,13 @@ uint64_t glide_plane0_count(const glide_shape *s)
     return c;
 }
 
+uint64_t glide_segtab_sum(const uint8_t *segtab, uint64_t n_seg)
+{
+    uint64_t s = 0;
+    for (uint64_t k = 0; k < n_seg; k++) s += get_u16(segtab + 2 * k);
+    return s;
+}
+
 /* Format 5: segments of each plane (plane 0's first). */
 static uint64_t plane_segments(const glide_shape *s)
 {

@@ -184,14 +184,11 @@ static size_t glide_entropy_plan_make(const glide_params *p, const glide_encode_
                                       const glide_shape *sh, const uint16_t *sym, uint16_t *ord, uint64_t n,
                                       size_t esz, glide_entropy_plan *plan)
 {
-    static const uint64_t zero[GLIDE_NSYM];
-    uint64_t hist[GLIDE_NPLANES][GLIDE_NSYM];
-    memcpy(hist[0], zero, sizeof zero);
+    uint64_t hist[GLIDE_NPLANES][GLIDE_NSYM] = {{0}};
     if (h->format_version < GLIDE_FORMAT_PLANES) {
         for (uint64_t i = 0; i < n; i++) hist[0][sym[i]]++;
         return glide_entropy_plan_hist(p, o, h, hist[0], NULL, n, esz, plan);
     }
-    memcpy(hist[1], zero, sizeof zero);
     const uint64_t n0 = glide_plane0_count(sh);
     planes_order(sh, sym, ord, n0, 0, hist[0]);
     for (uint64_t i = n0; i < n; i++) hist[1][ord[i]]++;
@@ -262,12 +259,8 @@ static size_t glide_entropy_read(const glide_header *h, const glide_layout *lay,
         if (glide_huff_dec_init(dec, len) != 0) { r = GLIDE_ERROR(CORRUPT); break; }
         /* this plane's bytes: its segments' sum, checked against what is left */
         const uint64_t nseg = glide_segment_count(cnt[pl]);
-        size_t bytes = left;
-        if (planes && !pl) {
-            bytes = 0;
-            for (uint64_t k = 0; k < nseg; k++) bytes += get_u16(segtab + 2 * k);
-            if (bytes > left) { r = GLIDE_ERROR(CORRUPT); break; }
-        }
+        const size_t bytes = planes && !pl ? glide_segtab_sum(segtab, nseg) : left;
+        if (bytes > left) { r = GLIDE_ERROR(CORRUPT); break; }
         r = glide_huff_decode(dec, segtab, (uint32_t)nseg, in, bytes, sym + (pl ? n0 : 0), cnt[pl]);
         segtab += 2 * nseg;
         in += bytes;

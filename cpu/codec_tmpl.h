@@ -97,8 +97,9 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         FN(glide_lorenzo_encode)(&g, x, r, sym, eb_abs, subst);
     }
 
-    /* format 5 (bench, tests): a book per symbol plane; it implies format
-     * 4's fill-aware stencils wherever HAS_FILL */
+    /* format 5 (the default): a book per symbol plane; it implies format
+     * 4's fill-aware stencils wherever HAS_FILL, so the test option
+     * no_fill_aware keeps formats 1-4 where a fill point occurs */
     if (o->planes && !(interp && fills && o->no_fill_aware)) {
         h->format_version = GLIDE_FORMAT_PLANES;
         if (!(ord = malloc(n * sizeof *ord))) goto done;

@@ -862,11 +862,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     const int planes = h->format_version >= GLIDE_FORMAT_PLANES;
     const uint64_t n0 = planes ? glide_plane0_count(&sh) : n, cnt[GLIDE_NPLANES] = {n0, n - n0};
     const uint64_t seg0 = glide_segment_count(n0);
-    uint64_t bytes0 = h->stream_bytes;
-    if (planes) {
-        bytes0 = 0;
-        for (uint64_t k = 0; k < seg0; k++) bytes0 += get_u16((const uint8_t *)src + lay->segtab_off + 2 * k);
-    }
+    uint64_t bytes0 = planes ? glide_segtab_sum((const uint8_t *)src + lay->segtab_off, seg0) : h->stream_bytes;
     const glide_huff_dec *dec[GLIDE_NPLANES] = {NULL, NULL};
     int upload_dec[GLIDE_NPLANES] = {0, 0};
     for (unsigned k = 0; k < (planes ? GLIDE_NPLANES : 1u); k++) {
