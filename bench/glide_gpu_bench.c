@@ -684,7 +684,7 @@ static void section_codebook(const float *chunk64)
 
     say("| step | where | histogram | median µs |\n|---|---|---|---|\n");
     if (S64c.ok)
-        say("| dictionary book selection kernel (stage \"book select\", %u books) | GPU | each 64³ chunk's own, %d chunks | %s |\n",
+        say("| dictionary book selection kernel (stage \"book select\": format 5's two planes in one launch, %u books) | GPU | each 64³ chunk's own, %d chunks | %s |\n",
             d->n_books, S64c.runs, fus(b1, g));
     else
         say("| dictionary book selection kernel (stage \"book select\") | GPU | 64³ chunks | %s |\n",

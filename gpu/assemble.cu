@@ -132,24 +132,9 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
 
 __global__ void set_place_k(gg_state *st, gg_place pl) { st->place = pl; }
 
-__global__ void place_plane1_k(gg_state *st, uint64_t seg0)
+__global__ void finish_k(uint8_t *buf, gg_state *st)
 {
-    gg_place p = st->place;
-    const unsigned long long sb = st->stream_bytes;
-    if (!p.ok || sb == ~0ull) {
-        p.ok = 0;
-    } else { /* sb <= cap: plane 0's stream fitted */
-        p.segtab_off += 2 * seg0;
-        p.stream_off += sb;
-        p.cap -= sb;
-    }
-    st->place1 = p;
-}
-
-__global__ void finish_k(uint8_t *buf, gg_state *st, int planes)
-{
-    unsigned long long sb = st->stream_bytes;
-    if (planes && sb != ~0ull) sb = st->stream_bytes1 == ~0ull ? ~0ull : sb + st->stream_bytes1;
+    const unsigned long long sb = st->stream_bytes; /* format 5: both planes' */
     if (!st->place.ok || sb == ~0ull) { /* declined, or did not fit: the host takes over */
         st->crc_len = 0;
         st->total = 0;
@@ -177,16 +162,10 @@ extern "C" cudaError_t gg_set_place(gg_state *d_st, gg_place pl, cudaStream_t s)
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t gg_place_plane1(gg_state *d_st, uint64_t seg0, cudaStream_t s)
+extern "C" cudaError_t gg_finish(uint8_t *d_buf, uint64_t n_max, gg_state *d_st, void *d_scratch, size_t scratch_bytes,
+                                 cudaStream_t s)
 {
-    place_plane1_k<<<1, 1, 0, s>>>(d_st, seg0);
-    return cudaGetLastError();
-}
-
-extern "C" cudaError_t gg_finish(uint8_t *d_buf, uint64_t n_max, int planes, gg_state *d_st, void *d_scratch,
-                                 size_t scratch_bytes, cudaStream_t s)
-{
-    finish_k<<<1, 1, 0, s>>>(d_buf, d_st, planes);
+    finish_k<<<1, 1, 0, s>>>(d_buf, d_st);
     /* crc_len is 0 when there is no stream: nothing is stored then */
     return gg_crc32_dn_store(d_buf, n_max, &d_st->crc_len, &d_st->crc, &d_st->crc_ticket, d_scratch, scratch_bytes, s);
 }

@@ -10,6 +10,10 @@
  * doing every book was issue-bound on its one SM: 9-14 us where this takes
  * a few.
  *
+ * Format 5's two planes are scored in the same launch (blockIdx.y, or
+ * one CE block each): plane 0's histogram as counted, plane 1's as the
+ * chunk's less plane 0's, which one warp also stores for the later steps.
+ *
  * CE score: one block of 1024 threads. The histogram is first compacted to
  * its nonzero symbols (in increasing symbol order, as the CPU visits them).
  * The CPU's double sum runs in increasing symbol order with one
@@ -54,16 +58,38 @@ __device__ __forceinline__ uint64_t group_bits(const uint8_t *row, unsigned g, c
     return h[0] * (w & 0xFFu) + h[1] * ((w >> 8) & 0xFFu) + h[2] * ((w >> 16) & 0xFFu) + h[3] * (w >> 24);
 }
 
-/* SIZE: warp w of block b sums book b * kSizeWarps + w; the last block
- * picks. work->bits must hold n_books values; work->ticket is zero before
- * and after. */
+/* Count of symbol i in the histogram of this launch's plane (blockIdx.y
+ * for SIZE, blockIdx.x for CE): hist itself without hist0; with it, hist0
+ * for plane 0 and hist less hist0 for plane 1. */
+__device__ __forceinline__ uint64_t count_of(const uint64_t *__restrict__ hist, const uint64_t *__restrict__ hist0,
+                                             unsigned plane, unsigned i)
+{
+    if (!hist0) return __ldg(hist + i);
+    return plane ? __ldg(hist + i) - __ldg(hist0 + i) : __ldg(hist0 + i);
+}
+
+/* SIZE: warp w of block b sums book b * kSizeWarps + w; the last block of
+ * the plane picks. work->bits[plane] must hold n_books values;
+ * work->ticket[plane] is zero before and after. */
 __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *__restrict__ hist,
+                                                                const uint64_t *__restrict__ hist0,
+                                                                uint64_t *__restrict__ hist1,
                                                                 const uint8_t *__restrict__ len, unsigned n_books,
                                                                 gg_select_work *__restrict__ work,
                                                                 gg_select *__restrict__ out)
 {
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const unsigned b = blockIdx.x * kSizeWarps + warp;
+    const unsigned b = blockIdx.x * kSizeWarps + warp, plane = blockIdx.y;
+    out += plane;
+    uint64_t *const bits = work->bits[plane];
+    /* the plane's counts, loaded once per block (every warp reads them all) */
+    __shared__ __align__(16) uint64_t s_h[kGroups4 * 4];
+    for (unsigned i = threadIdx.x; i < kGroups4 * 4; i += blockDim.x) {
+        const uint64_t v = i < GLIDE_NSYM ? count_of(hist, hist0, plane, i) : 0;
+        s_h[i] = v;
+        if (hist1 && plane == 1 && blockIdx.x == 0 && i < GLIDE_NSYM) hist1[i] = v; /* kept for the later steps */
+    }
+    __syncthreads();
     if (b < n_books) {
         const uint8_t *row = len + (size_t)b * GLIDE_NSYM, *tab_end = len + (size_t)n_books * GLIDE_NSYM;
         uint64_t c = 0;
@@ -71,16 +97,16 @@ __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *_
         for (unsigned i = 0; i < (kGroups4 + 31) / 32; i++) {
             const unsigned g = lane + 32 * i;
             if (g < kGroups4) {
-                uint64_t h[4];
-#pragma unroll
-                for (unsigned j = 0; j < 4; j++) h[j] = 4 * g + j < GLIDE_NSYM ? __ldg(hist + 4 * g + j) : 0;
+                const ulonglong2 lo = reinterpret_cast<const ulonglong2 *>(s_h)[2 * g],
+                                 hi = reinterpret_cast<const ulonglong2 *>(s_h)[2 * g + 1]; /* 16-byte loads: no bank conflicts */
+                const uint64_t h[4] = {lo.x, lo.y, hi.x, hi.y};
                 c += group_bits(row, g, len, tab_end, h);
             }
         }
         for (int o = 16; o > 0; o >>= 1) c += __shfl_xor_sync(0xFFFFFFFFu, c, o);
-        if (lane == 0) work->bits[b] = c;
+        if (lane == 0) bits[b] = c;
     }
-    if (!last_block(&work->ticket)) return;
+    if (!last_block_of(&work->ticket[plane], gridDim.x)) return;
     /* The first minimum of the u64 sizes, as cpu/book_select.c: equal sizes
      * keep the lower id. The whole block reads the sizes (one load per
      * thread for 432 books, where one warp took 14 rounds of L2 latency),
@@ -90,7 +116,7 @@ __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *_
     unsigned long long bc = ~0ull;
     unsigned bi = 0xFFFFFFFFu;
     for (unsigned k = threadIdx.x; k < n_books; k += blockDim.x) {
-        const unsigned long long c = __ldcg(work->bits + k);
+        const unsigned long long c = __ldcg(bits + k);
         if (c < bc) { bc = c; bi = k; }
     }
     for (int o = 16; o > 0; o >>= 1) {
@@ -112,12 +138,14 @@ __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *_
         const unsigned best = bi == 0xFFFFFFFFu ? 0 : bi;
         out->book = best;
         out->pad = 0;
-        out->bits = __ldcg(work->bits + best);
-        work->ticket = 0;
+        out->bits = __ldcg(bits + best);
+        work->ticket[plane] = 0;
     }
 }
 
 __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict__ hist,
+                                                          const uint64_t *__restrict__ hist0,
+                                                          uint64_t *__restrict__ hist1,
                                                           const uint8_t *__restrict__ len,
                                                           const float *__restrict__ log2q, unsigned n_books,
                                                           gg_select *__restrict__ out)
@@ -133,8 +161,9 @@ __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict
     __shared__ __align__(16) float s_q[kTileFloats]; /* a tile of log2 q values */
     __shared__ unsigned s_best;
 
-    const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, plane = blockIdx.x;
     constexpr unsigned n_warps = kThreads / 32;
+    out += plane;
 
     /* Compaction: 32-symbol chunks (warp w has chunks w and w + 32), one
      * ballot each, then a serial prefix over the 33 chunk counts (cheap,
@@ -144,7 +173,8 @@ __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict
 #pragma unroll
     for (unsigned r = 0; r < 2; r++) {
         const unsigned ch = warp + r * n_warps, i = ch * 32 + lane;
-        hv[r] = ch < kChunks && i < GLIDE_NSYM ? hist[i] : 0;
+        hv[r] = ch < kChunks && i < GLIDE_NSYM ? count_of(hist, hist0, plane, i) : 0;
+        if (hist1 && plane == 1 && ch < kChunks && i < GLIDE_NSYM) hist1[i] = hv[r];
     }
 #pragma unroll
     for (unsigned r = 0; r < 2; r++) {
@@ -257,7 +287,8 @@ __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict
     if (warp == 0) {
         const uint8_t *bl = len + (size_t)best * GLIDE_NSYM;
         uint64_t bits = 0;
-        for (unsigned k = lane; k < m; k += 32) bits += hist[s_nz[k]] * (uint64_t)__ldg(bl + s_nz[k]); /* s_h holds doubles now */
+        for (unsigned k = lane; k < m; k += 32) /* s_h holds doubles now */
+            bits += count_of(hist, hist0, plane, s_nz[k]) * (uint64_t)__ldg(bl + s_nz[k]);
         for (int o = 16; o > 0; o >>= 1) bits += __shfl_xor_sync(0xFFFFFFFFu, bits, o);
         if (lane == 0) {
             out->book = best;
@@ -269,17 +300,32 @@ __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict
 
 } /* namespace */
 
-extern "C" cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_select *d_out,
-                                      gg_select_work *d_work, cudaStream_t s)
+static cudaError_t book_select(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1, gg_dict dict,
+                               int score, gg_select *d_out, gg_select_work *d_work, cudaStream_t s)
 {
     if (!d_hist || !d_out || !dict.len || dict.n_books == 0 || dict.n_books > kMaxBooks) return cudaErrorInvalidValue;
+    const unsigned planes = d_hist0 ? 2u : 1u;
     if (score == 0) {
         if (!d_work) return cudaErrorInvalidValue;
-        k_book_size<<<(dict.n_books + kSizeWarps - 1) / kSizeWarps, kSizeWarps * 32, 0, s>>>(d_hist, dict.len,
-                                                                                           dict.n_books, d_work, d_out);
+        const dim3 grid((dict.n_books + kSizeWarps - 1) / kSizeWarps, planes);
+        k_book_size<<<grid, kSizeWarps * 32, 0, s>>>(d_hist, d_hist0, d_hist1, dict.len, dict.n_books, d_work, d_out);
         return cudaGetLastError();
     }
     if (!dict.log2q) return cudaErrorInvalidValue;
-    k_book_ce<<<1, kThreads, 0, s>>>(d_hist, dict.len, dict.log2q, dict.n_books, d_out);
+    k_book_ce<<<planes, kThreads, 0, s>>>(d_hist, d_hist0, d_hist1, dict.len, dict.log2q, dict.n_books, d_out);
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_select *d_out,
+                                      gg_select_work *d_work, cudaStream_t s)
+{
+    return book_select(d_hist, nullptr, nullptr, dict, score, d_out, d_work, s);
+}
+
+extern "C" cudaError_t gg_book_select_planes(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1,
+                                             gg_dict dict, int score, gg_select *d_out, gg_select_work *d_work,
+                                             cudaStream_t s)
+{
+    if (!d_hist0) return cudaErrorInvalidValue;
+    return book_select(d_hist, d_hist0, d_hist1, dict, score, d_out, d_work, s);
 }

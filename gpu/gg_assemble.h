@@ -45,18 +45,15 @@ enum { GG_PLAN_FLAG_DEVICE = 1, GG_PLAN_FLAG_RAW = 2, GG_PLAN_FLAG_HOST = 3 };
  * pinned memory. */
 cudaError_t gg_plan(gg_plan_in in, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc, uint8_t *d_buf,
                     gg_state *d_st, gg_state *h_st, uint64_t *h_flag, cudaStream_t s);
-/* Format 5, after plane 0's Huffman encode: st->place1 = where plane 1's
- * segment table (after plane 0's seg0 entries) and stream (after plane 0's
- * bytes) go, ok = 0 if plane 0's did not fit or the plan declined. */
-cudaError_t gg_place_plane1(gg_state *d_st, uint64_t seg0, cudaStream_t s);
 /* The host's plan instead of gg_plan's: st->place = {the offsets, cap,
  * ok = 1}, outlier ticket rewound. */
 cudaError_t gg_set_place(gg_state *d_st, gg_place pl, cudaStream_t s);
-/* After the Huffman encode: patch stream_bytes into the header (planes:
- * both planes' sum), CRC header to stream end, store the CRC; st->total = stream size (0 if the plan
- * declined or the Huffman stream did not fit). n_max bounds the CRC length. */
-cudaError_t gg_finish(uint8_t *d_buf, uint64_t n_max, int planes, gg_state *d_st, void *d_scratch,
-                      size_t scratch_bytes, cudaStream_t s);
+/* After the Huffman encode: patch stream_bytes into the header, CRC
+ * header to stream end, store the CRC; st->total = stream size (0 if the
+ * plan declined or the Huffman stream did not fit). n_max bounds the CRC
+ * length. */
+cudaError_t gg_finish(uint8_t *d_buf, uint64_t n_max, gg_state *d_st, void *d_scratch, size_t scratch_bytes,
+                      cudaStream_t s);
 /* Sets st->crc_bad unless the CRC of d_buf[0..crc_off)
  * equals the u32 stored at crc_off. */
 cudaError_t gg_check_crc(const uint8_t *d_buf, uint64_t crc_off, gg_state *d_st, void *d_scratch,

@@ -45,9 +45,8 @@ typedef struct {
 /* Device work area of gg_book_select: one per stream, zeroed once when
  * allocated; every call leaves the ticket zero again. */
 typedef struct {
-    uint64_t bits[GG_MAX_BOOKS]; /* each book's size in bits */
-    uint32_t ticket;             /* blocks done */
-    uint32_t pad;
+    uint64_t bits[GLIDE_NPLANES][GG_MAX_BOOKS]; /* each book's size in bits, per plane */
+    uint32_t ticket[GLIDE_NPLANES];             /* blocks done, per plane */
 } gg_select_work;
 
 /* Scores every book (at most GG_MAX_BOOKS) against the histogram (GLIDE_NSYM
@@ -57,7 +56,15 @@ typedef struct {
  * doubles match the CPU). d_work is used by score 0. */
 cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_select *d_out, gg_select_work *d_work,
                            cudaStream_t s);
+/* Format 5: both planes' books in one launch, each as gg_book_select
+ * would choose it: d_out[0] for plane 0's histogram d_hist0, d_out[1] for
+ * plane 1's, d_hist less d_hist0, which is also stored to d_hist1 (unless
+ * NULL). */
+cudaError_t gg_book_select_planes(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1, gg_dict dict,
+                                  int score, gg_select *d_out, gg_select_work *d_work, cudaStream_t s);
 
+/* Scratch of the encoder and decoder below: for n symbols in one plane or
+ * split into two. */
 /* Encodes n symbols with the code of d_enc exactly as glide_huff_encode:
  * writes n_seg = ceil(n / GLIDE_SEG_SYMS) u16 little-endian byte counts to
  * d_segtab and the concatenated segments to d_stream. *d_stream_bytes gets
@@ -70,10 +77,14 @@ cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const glide_huff_e
 /* The same into a stream whose layout is only known on the device: the
  * table goes to d_buf + place->segtab_off, the segments to
  * d_buf + place->stream_off with room place->cap; with place->ok = 0
- * nothing is written but *d_stream_bytes = UINT64_MAX. */
-cudaError_t gg_huff_encode_placed(const uint16_t *d_sym, uint64_t n, const glide_huff_enc *d_enc, uint8_t *d_buf,
-                                  const gg_place *d_place, uint64_t *d_stream_bytes, void *d_scratch,
-                                  size_t scratch_bytes, cudaStream_t s);
+ * nothing is written but *d_stream_bytes = UINT64_MAX. Format 5's planes
+ * in the same launches: plane 0's n0 symbols (d_sym0, code d_enc[0]), then
+ * plane 1's n1 (d_sym1, code d_enc[1]): plane 0's segments and stream
+ * first, plane 1's right after, *d_stream_bytes both planes' bytes. One
+ * plane: n1 = 0. Each array 16-byte aligned for the vector loads. */
+cudaError_t gg_huff_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
+                                  const glide_huff_enc *d_enc, uint8_t *d_buf, const gg_place *d_place,
+                                  uint64_t *d_stream_bytes, void *d_scratch, size_t scratch_bytes, cudaStream_t s);
 
 /* Decodes n symbols, segments in parallel, with every check of
  * glide_huff_decode: on any inconsistency *d_err becomes nonzero (it is
@@ -84,6 +95,15 @@ size_t gg_huff_decode_scratch(uint64_t n);
 cudaError_t gg_huff_decode(const glide_huff_dec *d_dec, const uint8_t *d_segtab, uint32_t n_segments,
                            const uint8_t *d_stream, uint64_t stream_bytes, uint16_t *d_sym, uint64_t n,
                            unsigned *d_err, void *d_scratch, size_t scratch_bytes, cudaStream_t s);
+
+/* Format 5: plane 0's n0 symbols (code d_dec0) to d_sym0 and plane 1's n1
+ * (d_dec1) to d_sym1 in one launch, from the whole segment table (plane
+ * 0's ceil(n0 / GLIDE_SEG_SYMS) entries first) and stream, with the same
+ * checks as decoding each plane against its own part of the stream. */
+cudaError_t gg_huff_decode_planes(const glide_huff_dec *d_dec0, const glide_huff_dec *d_dec1, const uint8_t *d_segtab,
+                                  uint32_t n_segments, const uint8_t *d_stream, uint64_t stream_bytes,
+                                  uint16_t *d_sym0, uint64_t n0, uint16_t *d_sym1, uint64_t n1, unsigned *d_err,
+                                  void *d_scratch, size_t scratch_bytes, cudaStream_t s);
 
 /* CRC-32 (zlib's, as common/crc32.c) of d_buf[0..n) written to *d_crc; for
  * n up to GLIDE_MAX_INPUT_BYTES + a header. One launch: the last block to

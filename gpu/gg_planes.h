@@ -3,15 +3,21 @@
 #define GLIDE_GG_PLANES_H
 #include "gg_state.h"
 
+/* Where plane 1 starts in the plane-order buffer: plane 0's n0 symbols
+ * rounded up to 8, so that both planes' segments start 16-byte aligned
+ * (the Huffman kernels' vector loads). The buffer holds gg_planes_len(n). */
+static inline uint64_t gg_plane1_base(uint64_t n0) { return (n0 + 7u) & ~(uint64_t)7u; }
+static inline uint64_t gg_planes_len(uint64_t n) { return n + 8u; }
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* d_out = the symbols in plane order (plane 0's n0 first); d_st->hist_pl =
- * the planes' histograms (plane 0's counted, plane 1's = d_st->hist less
- * it; hist_pl[0] must be zero before). Only enqueues. */
+/* d_out = the symbols in plane order (plane 0's n0 at 0, plane 1's at
+ * gg_plane1_base(n0)); d_st->hist_pl[0] = plane 0's histogram (it must be
+ * zero before; plane 1's is left to gg_book_select). Only enqueues. */
 cudaError_t gg_planes_split(const uint16_t *d_sym, gg_grid g, uint64_t n0, uint16_t *d_out, gg_state *d_st,
                             cudaStream_t s);
-/* d_sym = the plane-order symbols d_in back in raster order. */
+/* d_sym = the plane-order symbols d_in (laid out as above) back in raster order. */
 cudaError_t gg_planes_merge(const uint16_t *d_in, gg_grid g, uint64_t n0, uint16_t *d_sym, cudaStream_t s);
 #ifdef __cplusplus
 }

@@ -47,13 +47,10 @@ typedef struct {
     uint64_t hist[GLIDE_NSYM];
     gg_select sel;
     gg_place place;
-    /* format 5 (symbol planes): each plane's histogram and book; place is
-     * plane 0's, place1 plane 1's (after plane 0's stream), stream_bytes1
-     * its size */
+    /* format 5 (symbol planes): each plane's histogram and book (place and
+     * stream_bytes cover both planes' Huffman streams) */
     uint64_t hist_pl[GLIDE_NPLANES][GLIDE_NSYM];
     gg_select sel_pl[GLIDE_NPLANES];
-    gg_place place1;
-    uint64_t stream_bytes1;
     uint64_t n_outliers;           /* outlier symbols counted by the scan */
     uint64_t stream_bytes;           /* Huffman stream size, UINT64_MAX if it did not fit */
     uint64_t crc_len;                /* bytes the CRC covers (header to end of the Huffman stream) */

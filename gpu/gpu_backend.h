@@ -21,7 +21,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
 
 /* Stage times (ms) of the last call on this process, for the benchmarks:
  * CUDA events around each stage; names[i] is NULL past the last stage. */
-#define GG_MAX_STAGES 16
+#define GG_MAX_STAGES 24
 typedef struct {
     const char *names[GG_MAX_STAGES];
     float ms[GG_MAX_STAGES];

@@ -516,20 +516,15 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
         (e = gg_outliers_pack(G.x.p, j->g, G.sym.p, G.pos.p, st, buf, G.s)) != cudaSuccess)
         return e;
     if (timed) stage("anchors+outliers");
-    if (j->planes) { /* plane 0's stream, then plane 1's after it */
-        e = gg_huff_encode_placed(G.sym_p.p, j->n0, G.d_enc, buf, &st->place, &st->stream_bytes, G.scratch.p,
-                                  G.scratch.cap, G.s);
-        if (e == cudaSuccess) e = gg_place_plane1(st, glide_segment_count(j->n0), G.s);
-        if (e == cudaSuccess)
-            e = gg_huff_encode_placed((const uint16_t *)G.sym_p.p + j->n0, j->n - j->n0, G.d_enc + 1, buf, &st->place1,
-                                      &st->stream_bytes1, G.scratch.p, G.scratch.cap, G.s);
-    } else {
-        e = gg_huff_encode_placed(G.sym.p, j->n, G.d_enc, buf, &st->place, &st->stream_bytes, G.scratch.p,
-                                  G.scratch.cap, G.s);
-    }
-    if (e != cudaSuccess) return e;
+    /* format 5: both planes in the same launches, plane 1's stream after plane 0's */
+    const uint64_t n0 = j->planes ? j->n0 : j->n;
+    const uint16_t *sym0 = j->planes ? (const uint16_t *)G.sym_p.p : (const uint16_t *)G.sym.p;
+    const uint16_t *sym1 = j->planes ? sym0 + gg_plane1_base(n0) : NULL;
+    if ((e = gg_huff_encode_placed(sym0, n0, sym1, j->n - n0, G.d_enc, buf, &st->place,
+                                   &st->stream_bytes, G.scratch.p, G.scratch.cap, G.s)) != cudaSuccess)
+        return e;
     if (timed) stage("huffman encode");
-    if ((e = gg_finish(buf, j->raw_total - GLIDE_CRC_BYTES, j->planes, st, G.scratch.p, G.scratch.cap, G.s)) !=
+    if ((e = gg_finish(buf, j->raw_total - GLIDE_CRC_BYTES, st, G.scratch.p, G.scratch.cap, G.s)) !=
         cudaSuccess)
         return e;
     if (timed) stage("crc");
@@ -590,11 +585,11 @@ static cudaError_t front_enqueue(const void *arg, int timed)
     if (timed) stage("predict+quantize+histogram");
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
     if (j->planes) { /* format 5: the planes and their histograms, a book each */
-        /* (timed with the book selection: the stages are at their limit) */
         if ((e = gg_planes_split(G.sym.p, j->g, j->n0, G.sym_p.p, st, G.s)) != cudaSuccess) return e;
-        for (unsigned k = 0; k < GLIDE_NPLANES; k++)
-            if ((e = gg_book_select(st->hist_pl[k], dict, a->score, &st->sel_pl[k], G.d_sel_work, G.s)) != cudaSuccess)
-                return e;
+        if (timed) stage("planes split");
+        if ((e = gg_book_select_planes(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
+                                       G.d_sel_work, G.s)) != cudaSuccess)
+            return e;
     } else if ((e = gg_book_select(st->hist, dict, a->score, &st->sel, G.d_sel_work, G.s)) != cudaSuccess) {
         return e;
     }
@@ -686,7 +681,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         !grow_dev(&G.buf, j.raw_total) || !grow_dev(&G.scratch, scratch_need(n, j.raw_total)) ||
         (gg_needs_global_r(j.g, j.method, 1) && !grow_dev(&G.r, n * esz)) ||
         (gg_needs_global_w(j.g, j.method, 1) && !grow_dev(&G.w, n * esz)) || !grow_host(&G.h_out, j.raw_total) ||
-        (j.planes && !grow_dev(&G.sym_p, n * 2))) {
+        (j.planes && !grow_dev(&G.sym_p, gg_planes_len(n) * 2))) {
         r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
         goto done;
     }
@@ -767,7 +762,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
                               plan.lay.segtab_off == hs->place.segtab_off && plan.lay.stream_off == hs->place.stream_off;
             if (agree && hs->total && hs->total <= bound) { /* only `bound` bytes came back */
                 G.custom_last = 0;
-                hh.stream_bytes = hs->stream_bytes + (j.planes ? hs->stream_bytes1 : 0); /* both planes' */
+                hh.stream_bytes = hs->stream_bytes; /* both planes' */
                 glide_header_write(&hh, G.h_head);
                 if (memcmp(G.h_head, out, hbytes) == 0) { /* method, books, counts, level configuration */
                     if (hs->total > cap) r = GLIDE_ERROR(DST_TOO_SMALL);
@@ -892,7 +887,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
         goto done;
     }
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, gg_outlier_scan_bytes(n)) ||
-        (planes && !grow_dev(&G.sym_p, n * 2)) ||
+        (planes && !grow_dev(&G.sym_p, gg_planes_len(n) * 2)) ||
         !grow_dev(&G.buf, size) || !grow_dev(&G.scratch, scratch_need(n, size)) ||
         (gg_needs_global_r(g, method, blend) && !grow_dev(&G.r, n * esz)) ||
         (gg_needs_global_w(g, method, blend) && !grow_dev(&G.w, n * esz))) {
@@ -923,19 +918,17 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
         CK(gg_huff_decode(dec[0], buf + lay->segtab_off, h->n_segments, buf + lay->stream_off, h->stream_bytes, G.sym.p,
                           n, &st->err, G.scratch.p, G.scratch.cap, G.s),
            "huffman decode");
-    } else {
+        stage("huffman decode");
+    } else { /* both planes in one launch, then back to raster order */
         uint16_t *sp = G.sym_p.p;
-        CK(gg_huff_decode(dec[0], buf + lay->segtab_off, (uint32_t)seg0, buf + lay->stream_off, bytes0, sp, n0,
-                          &st->err, G.scratch.p, G.scratch.cap, G.s),
+        CK(gg_huff_decode_planes(dec[0], dec[1], buf + lay->segtab_off, h->n_segments, buf + lay->stream_off,
+                                 h->stream_bytes, sp, n0, sp + gg_plane1_base(n0), cnt[1], &st->err, G.scratch.p,
+                                 G.scratch.cap, G.s),
            "huffman decode");
-        if (cnt[1])
-            CK(gg_huff_decode(dec[1], buf + lay->segtab_off + 2 * seg0, (uint32_t)glide_segment_count(cnt[1]),
-                              buf + lay->stream_off + bytes0, h->stream_bytes - bytes0, sp + n0, cnt[1], &st->err,
-                              G.scratch.p, G.scratch.cap, G.s),
-               "huffman decode");
+        stage("huffman decode");
         CK(gg_planes_merge(sp, g, n0, G.sym.p, G.s), "planes");
+        stage("planes merge");
     }
-    stage("huffman decode");
     /* with no outliers announced, any OUTLIER symbol is caught by the reconstruction */
     if (h->n_outliers) CK(gg_outlier_scan(G.sym.p, n, G.pos.p, st, G.scratch.p, G.scratch.cap, G.s), "outlier scan");
     CK(gg_decode(g, method, (int)hs->lv.fill_aware, blend, st, G.sym.p, G.pos.p, buf + lay->anchors_off,

@@ -24,6 +24,14 @@
  * (measured on an H200: 2^18 symbols 24 us instead of 300 us). Two ranges
  * per lane, decoded as interleaved chains, measured slower (32 us).
  *
+ * Format 5's two planes are decoded in the same launch: the segment table
+ * holds plane 0's segments then plane 1's, and the stream plane 0's bytes
+ * then plane 1's, so one prefix over the whole table gives every offset; a
+ * block takes segments of one plane only and loads that plane's tables.
+ * The CPU checks plane 0 against its entries' sum and plane 1 against the
+ * rest of stream_bytes: per segment that is the same "offset + entry <=
+ * stream_bytes", and the last segment of the table carries the total.
+ *
  * Why the checks agree with the CPU's although they run differently:
  *  - The CPU stops at the first segment whose entry exceeds 2048 or the
  *    bytes left; with offsets from a prefix sum, "entry <= bytes left" for
@@ -194,22 +202,33 @@ __device__ __forceinline__ uint64_t block_sum(uint64_t v, uint64_t *s_red)
     return v;
 }
 
-__global__ void __launch_bounds__(kWarps * 32) k_dec(const glide_huff_dec *__restrict__ dec,
-                                                     const uint8_t *__restrict__ segtab, uint32_t n_seg,
+/* Where the symbols go: plane 0's n[0] (its seg0 segments, code dec[0])
+ * to sym[0], plane 1's n[1] to sym[1] (none with one plane). Blocks
+ * 0 .. blocks0 - 1 take plane 0's segments, the others plane 1's. */
+struct dec_map {
+    const glide_huff_dec *dec[GLIDE_NPLANES];
+    uint16_t *sym[GLIDE_NPLANES];
+    uint64_t n[GLIDE_NPLANES];
+    uint32_t seg0, blocks0;
+};
+
+__global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *__restrict__ segtab, uint32_t n_seg,
                                                      const uint8_t *__restrict__ in, uint64_t in_bytes,
-                                                     const uint64_t *__restrict__ offs, uint16_t *__restrict__ sym,
-                                                     uint64_t n, unsigned *__restrict__ err)
+                                                     const uint64_t *__restrict__ offs, unsigned *__restrict__ err)
 {
     __shared__ glide_huff_dec s_dec;
     __shared__ uint16_t s_out[kWarps][GLIDE_SEG_SYMS];
     __shared__ uint64_t s_red[kWarps];
+    const unsigned pk = blockIdx.x >= dm.blocks0; /* the block's plane */
     {
-        const uint32_t *src = reinterpret_cast<const uint32_t *>(dec);
+        const uint32_t *src = reinterpret_cast<const uint32_t *>(dm.dec[pk]);
         uint32_t *dst = reinterpret_cast<uint32_t *>(&s_dec);
         for (unsigned i = threadIdx.x; i < sizeof(glide_huff_dec) / 4; i += blockDim.x) dst[i] = __ldg(src + i);
     }
     const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-    const uint32_t seg0 = blockIdx.x * kWarps, seg = seg0 + w;
+    /* seg0: the block's first segment in the whole table; seg_end: its plane's end there */
+    const uint32_t seg0 = pk ? dm.seg0 + (blockIdx.x - dm.blocks0) * kWarps : blockIdx.x * kWarps, seg = seg0 + w;
+    const uint32_t seg_end = pk ? n_seg : dm.seg0;
     uint64_t base = 0;
     if (!offs) {
         /* Short streams (n_seg <= kFusedSegs) skip the scan: each block adds
@@ -225,7 +244,7 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(const glide_huff_dec *__res
         base = block_sum((threadIdx.x & 1) ? (uint64_t)acc << 8 : acc, s_red);
     }
     __syncthreads(); /* the last block-wide barrier: warps leave independently below */
-    if (seg >= n_seg) return;
+    if (seg >= seg_end) return;
     const dec_tabs T = {(uint32_t)__cvta_generic_to_shared(s_dec.lut), s_dec.sorted, s_dec.first, s_dec.count,
                         s_dec.offset};
 
@@ -243,7 +262,7 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(const glide_huff_dec *__res
         if (lane == 0) atomicOr(err, 1u);
         return;
     }
-    const uint64_t s0 = (uint64_t)seg * GLIDE_SEG_SYMS;
+    const uint64_t s0 = (uint64_t)(seg - (pk ? dm.seg0 : 0)) * GLIDE_SEG_SYMS, n = dm.n[pk];
     const uint32_t cnt = n - s0 < GLIDE_SEG_SYMS ? (uint32_t)(n - s0) : GLIDE_SEG_SYMS;
     const uint8_t *p = in + off;
     const uint32_t limit = bytes * 8, sub = (limit + 31) / 32;
@@ -307,7 +326,7 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(const glide_huff_dec *__res
         return;
     }
     __syncwarp();
-    uint16_t *o = sym + s0;
+    uint16_t *o = dm.sym[pk] + s0;
     for (uint32_t i = lane; i < cnt; i += 32) o[i] = s_out[w][i];
 }
 
@@ -339,28 +358,31 @@ cudaError_t dec_layout_for(uint64_t n_seg, dec_layout *L)
 
 extern "C" size_t gg_huff_decode_scratch(uint64_t n)
 {
-    const uint64_t n_seg = (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS;
+    const uint64_t n_seg = (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS + 1; /* + 1: two planes, see the encoder */
     dec_layout L;
     if (dec_layout_for(n_seg, &L) != cudaSuccess)
         return L.temp + align256(16 * (size_t)n_seg + 4096); /* no device to ask: see huff_encode.cu */
     return L.total;
 }
 
-extern "C" cudaError_t gg_huff_decode(const glide_huff_dec *d_dec, const uint8_t *d_segtab, uint32_t n_segments,
-                                      const uint8_t *d_stream, uint64_t stream_bytes, uint16_t *d_sym, uint64_t n,
-                                      unsigned *d_err, void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+static cudaError_t huff_decode(dec_map dm, const uint8_t *d_segtab, uint32_t n_segments, const uint8_t *d_stream,
+                               uint64_t stream_bytes, unsigned *d_err, void *d_scratch, size_t scratch_bytes,
+                               cudaStream_t s)
 {
     if (!d_err) return cudaErrorInvalidValue;
-    const uint64_t n_seg = (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS;
+    const uint64_t seg1 = (dm.n[1] + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS, n_seg = (uint64_t)dm.seg0 + seg1;
     /* stream-level checks the host can make: report them the same way */
     if (n_seg != n_segments || (n_seg == 0 && stream_bytes != 0)) {
         k_flag<<<1, 1, 0, s>>>(d_err);
         return cudaGetLastError();
     }
     if (n_seg == 0) return cudaSuccess;
-    if (!d_dec || !d_segtab || !d_sym || (stream_bytes && !d_stream)) return cudaErrorInvalidValue;
+    if ((dm.seg0 && (!dm.dec[0] || !dm.sym[0])) || (seg1 && (!dm.dec[1] || !dm.sym[1])) || !d_segtab ||
+        (stream_bytes && !d_stream))
+        return cudaErrorInvalidValue;
     if (n_seg > kFusedSegs && !d_scratch) return cudaErrorInvalidValue;
-    const unsigned grid = (unsigned)((n_seg + kWarps - 1) / kWarps);
+    dm.blocks0 = (dm.seg0 + kWarps - 1) / kWarps;
+    const unsigned grid = dm.blocks0 + (unsigned)((seg1 + kWarps - 1) / kWarps);
     uint64_t *offs = nullptr;
     if (n_seg > kFusedSegs) {
         dec_layout L;
@@ -374,6 +396,28 @@ extern "C" cudaError_t gg_huff_decode(const glide_huff_dec *d_dec, const uint8_t
         e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, it, offs, (int)n_seg, s);
         if (e != cudaSuccess) return e;
     }
-    k_dec<<<grid, kWarps * 32, 0, s>>>(d_dec, d_segtab, n_segments, d_stream, stream_bytes, offs, d_sym, n, d_err);
+    k_dec<<<grid, kWarps * 32, 0, s>>>(dm, d_segtab, n_segments, d_stream, stream_bytes, offs, d_err);
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t gg_huff_decode(const glide_huff_dec *d_dec, const uint8_t *d_segtab, uint32_t n_segments,
+                                      const uint8_t *d_stream, uint64_t stream_bytes, uint16_t *d_sym, uint64_t n,
+                                      unsigned *d_err, void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+{
+    const uint64_t seg0 = (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS;
+    if (seg0 > UINT32_MAX) return cudaErrorInvalidValue;
+    const dec_map dm = {{d_dec, nullptr}, {d_sym, nullptr}, {n, 0}, (uint32_t)seg0, 0};
+    return huff_decode(dm, d_segtab, n_segments, d_stream, stream_bytes, d_err, d_scratch, scratch_bytes, s);
+}
+
+extern "C" cudaError_t gg_huff_decode_planes(const glide_huff_dec *d_dec0, const glide_huff_dec *d_dec1,
+                                             const uint8_t *d_segtab, uint32_t n_segments, const uint8_t *d_stream,
+                                             uint64_t stream_bytes, uint16_t *d_sym0, uint64_t n0, uint16_t *d_sym1,
+                                             uint64_t n1, unsigned *d_err, void *d_scratch, size_t scratch_bytes,
+                                             cudaStream_t s)
+{
+    const uint64_t seg0 = (n0 + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS;
+    if (seg0 > UINT32_MAX) return cudaErrorInvalidValue;
+    const dec_map dm = {{d_dec0, d_dec1}, {d_sym0, d_sym1}, {n0, n1}, (uint32_t)seg0, 0};
+    return huff_decode(dm, d_segtab, n_segments, d_stream, stream_bytes, d_err, d_scratch, scratch_bytes, s);
 }

@@ -16,6 +16,11 @@
  * 2048-byte scratch slot: scratch stays at 16 bytes per segment (plus
  * CUB's), and for chunk-sized inputs the second read comes from L2.
  *
+ * Format 5's two planes go through the same launches: segments are plane
+ * 0's then plane 1's (each plane's symbols from its own array, coded with
+ * its own book), so one scan over both planes' counts places plane 1's
+ * stream right after plane 0's, as the format lays them out.
+ *
  * Books are trusted to be valid prefix codes (as the CPU trusts them); a
  * length above 16 is clamped and a codeword masked to its length so that a
  * bad book can give wrong bytes but never a write outside the buffers. A
@@ -56,8 +61,27 @@ __device__ __forceinline__ void load4(const uint16_t *__restrict__ sym, uint64_t
     }
 }
 
-__global__ void __launch_bounds__(kSizeThreads) k_enc_sizes(const uint16_t *__restrict__ sym, uint64_t n,
-                                                            uint64_t n_seg, const glide_huff_enc *__restrict__ enc,
+/* The symbols to code: plane 0's n[0] from sym[0] (its seg0 segments
+ * first), then plane 1's n[1] from sym[1] (none with one plane); enc[k] is
+ * plane k's code. */
+struct seg_map {
+    const uint16_t *sym[GLIDE_NPLANES];
+    uint64_t n[GLIDE_NPLANES];
+    uint64_t seg0;
+};
+
+/* Segment seg's plane, first symbol within that plane's array, and the
+ * plane's symbol count. */
+__device__ __forceinline__ unsigned seg_plane(const seg_map &m, uint64_t seg, uint64_t &s0, uint64_t &n)
+{
+    const unsigned k = seg >= m.seg0;
+    s0 = (seg - (k ? m.seg0 : 0)) * GLIDE_SEG_SYMS;
+    n = m.n[k];
+    return k;
+}
+
+__global__ void __launch_bounds__(kSizeThreads) k_enc_sizes(seg_map sm, uint64_t n_seg,
+                                                            const glide_huff_enc *__restrict__ enc,
                                                             uint8_t *__restrict__ segtab, const gg_place *place,
                                                             uint64_t *__restrict__ counts)
 {
@@ -65,19 +89,25 @@ __global__ void __launch_bounds__(kSizeThreads) k_enc_sizes(const uint16_t *__re
         if (!place->ok) return;
         segtab += place->segtab_off;
     }
-    __shared__ uint8_t s_len[GLIDE_NSYM + 1]; /* + 1: entry GLIDE_NSYM is "no symbol" */
-    for (unsigned i = threadIdx.x; i <= GLIDE_NSYM; i += blockDim.x)
-        s_len[i] = i < GLIDE_NSYM ? (uint8_t)clamp_len(enc->len[i]) : 0;
+    __shared__ uint8_t s_len[GLIDE_NPLANES][GLIDE_NSYM + 1]; /* + 1: entry GLIDE_NSYM is "no symbol" */
+    const unsigned n_planes = sm.n[1] ? 2u : 1u;
+    for (unsigned i = threadIdx.x; i < n_planes * (GLIDE_NSYM + 1); i += blockDim.x) {
+        const unsigned k = i / (GLIDE_NSYM + 1), j = i - k * (GLIDE_NSYM + 1);
+        s_len[k][j] = j < GLIDE_NSYM ? (uint8_t)clamp_len(enc[k].len[j]) : 0;
+    }
     __syncthreads();
-    const bool aligned8 = ((uintptr_t)sym & 7u) == 0;
     const unsigned lane = threadIdx.x & 31, wpb = blockDim.x >> 5;
     for (uint64_t seg = (uint64_t)blockIdx.x * wpb + (threadIdx.x >> 5); seg < n_seg; seg += (uint64_t)gridDim.x * wpb) {
-        const uint64_t s0 = seg * GLIDE_SEG_SYMS;
+        uint64_t s0, n;
+        const unsigned pk = seg_plane(sm, seg, s0, n);
+        const uint16_t *sym = sm.sym[pk];
+        const uint8_t *len = s_len[pk];
+        const bool aligned8 = ((uintptr_t)sym & 7u) == 0;
         unsigned bits = 0;
         for (unsigned k = lane * 4; k < GLIDE_SEG_SYMS; k += 32 * 4) {
             unsigned s[4];
             load4(sym, s0 + k, n, aligned8, s);
-            for (int j = 0; j < 4; j++) bits += s_len[s[j] < GLIDE_NSYM ? s[j] : GLIDE_NSYM];
+            for (int j = 0; j < 4; j++) bits += len[s[j] < GLIDE_NSYM ? s[j] : GLIDE_NSYM];
         }
         for (int o = 16; o > 0; o >>= 1) bits += __shfl_xor_sync(0xFFFFFFFFu, bits, o);
         if (lane == 0) {
@@ -137,7 +167,7 @@ __device__ __forceinline__ void put_chunk(uint32_t *buf, unsigned pos, unsigned 
     if (p2) atomicOr(&buf[w0 + 2], p2);
 }
 
-__global__ void __launch_bounds__(kWriteThreads) k_enc_write_block(const uint16_t *__restrict__ sym, uint64_t n,
+__global__ void __launch_bounds__(kWriteThreads) k_enc_write_block(seg_map sm,
                                                              uint64_t n_seg, const glide_huff_enc *__restrict__ enc,
                                                              const uint64_t *__restrict__ counts,
                                                              uint8_t *__restrict__ out, uint64_t cap,
@@ -173,8 +203,11 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_block(const uint16_
         s_red[1][threadIdx.x >> 5] = before;
     }
     const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    uint64_t s0 = 0, n = 0;
+    const unsigned pk = seg < n_seg ? seg_plane(sm, seg, s0, n) : 0; /* the block's one segment: one plane's code */
+    const uint16_t *sym = sm.sym[pk];
     for (unsigned w = tid; w < kSegWords; w += blockDim.x) s_buf[w] = 0;
-    enc_table(enc, s_tab);
+    enc_table(enc + pk, s_tab);
     __syncthreads(); /* sums, zeroed buffer and table visible */
     uint64_t total = 0, base = 0;
     for (unsigned w = 0; w < kWriteThreads / 32; w++) {
@@ -185,7 +218,7 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_block(const uint16_
     if (total > cap || seg >= n_seg) return; /* uniform: no block writes anything */
 
     unsigned s[4], e[4], mine = 0;
-    load4(sym, seg * GLIDE_SEG_SYMS + tid * 4, n, ((uintptr_t)sym & 7u) == 0, s);
+    load4(sym, s0 + tid * 4, n, ((uintptr_t)sym & 7u) == 0, s);
     for (int j = 0; j < 4; j++) {
         e[j] = s_tab[s[j] < GLIDE_NSYM ? s[j] : GLIDE_NSYM];
         mine += e[j] >> 16;
@@ -220,7 +253,7 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_block(const uint16_
  * at 256^3 it takes 28 us where k_enc_write_block took 42 (H100, ncu);
  * on the few segments of a 64^3 chunk (256) it left SMs idle, 9.2 us
  * against the block kernel's 6.3. */
-__global__ void __launch_bounds__(kWriteThreads) k_enc_write_warp(const uint16_t *__restrict__ sym, uint64_t n,
+__global__ void __launch_bounds__(kWriteThreads) k_enc_write_warp(seg_map sm,
                                                              uint64_t n_seg, const glide_huff_enc *__restrict__ enc,
                                                              const uint64_t *__restrict__ counts,
                                                              const uint64_t *__restrict__ offs,
@@ -229,7 +262,7 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_warp(const uint16_t
                                                              uint64_t *__restrict__ d_stream_bytes)
 {
     if (!enc_place(place, out, cap, d_stream_bytes)) return;
-    __shared__ uint32_t s_tab[GLIDE_NSYM + 1]; /* code | len << 16; entry GLIDE_NSYM = nothing */
+    __shared__ uint32_t s_tab[GLIDE_NPLANES][GLIDE_NSYM + 1]; /* per plane: code | len << 16; entry GLIDE_NSYM = nothing */
     __shared__ uint32_t s_buf[kWarps][kSegWords];
 
     const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -237,14 +270,19 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_warp(const uint16_t
     if (blockIdx.x == 0 && threadIdx.x == 0) *d_stream_bytes = total > cap ? UINT64_MAX : total;
     if (total > cap) return; /* uniform: no block writes anything */
 
-    enc_table(enc, s_tab);
+    enc_table(enc, s_tab[0]);
+    if (sm.n[1]) enc_table(enc + 1, s_tab[1]);
     __syncthreads();
-    const bool aligned16 = ((uintptr_t)sym & 15u) == 0;
     uint32_t *buf = s_buf[warp];
 
     for (uint64_t seg = (uint64_t)blockIdx.x * kWarps + warp; seg < n_seg; seg += (uint64_t)gridDim.x * kWarps) {
         for (unsigned w = lane; w < kSegWords; w += 32) buf[w] = 0;
-        const uint64_t s0 = seg * GLIDE_SEG_SYMS + lane * kLaneSyms;
+        uint64_t s0, n;
+        const unsigned pk = seg_plane(sm, seg, s0, n);
+        const uint16_t *sym = sm.sym[pk];
+        const uint32_t *tab = s_tab[pk];
+        const bool aligned16 = ((uintptr_t)sym & 15u) == 0;
+        s0 += lane * kLaneSyms;
         uint32_t e[kLaneSyms];
         unsigned mine = 0;
         if (aligned16 && s0 + kLaneSyms <= n) {
@@ -256,14 +294,14 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_warp(const uint16_t
 #pragma unroll
                 for (unsigned h = 0; h < 8; h++) {
                     const unsigned sy = (w4[h >> 1] >> (16 * (h & 1))) & 0xFFFFu;
-                    e[8 * q + h] = s_tab[sy < GLIDE_NSYM ? sy : GLIDE_NSYM];
+                    e[8 * q + h] = tab[sy < GLIDE_NSYM ? sy : GLIDE_NSYM];
                 }
             }
         } else {
 #pragma unroll
             for (unsigned j = 0; j < kLaneSyms; j++) {
                 const unsigned sy = s0 + j < n ? __ldg(sym + s0 + j) : GLIDE_NSYM;
-                e[j] = s_tab[sy < GLIDE_NSYM ? sy : GLIDE_NSYM];
+                e[j] = tab[sy < GLIDE_NSYM ? sy : GLIDE_NSYM];
             }
         }
 #pragma unroll
@@ -308,9 +346,9 @@ struct enc_layout {
 
 inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
 
-cudaError_t enc_layout_for(uint64_t n, enc_layout *L)
+/* scratch for n_seg segments */
+cudaError_t enc_layout_for(uint64_t n_seg, enc_layout *L)
 {
-    const uint64_t n_seg = (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS;
     L->counts = 0;
     L->offs = align256(n_seg * sizeof(uint64_t));
     L->temp = L->offs + align256(n_seg * sizeof(uint64_t));
@@ -325,48 +363,51 @@ cudaError_t enc_layout_for(uint64_t n, enc_layout *L)
     return e;
 }
 
+uint64_t seg_count(uint64_t n) { return (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS; }
+
 } /* namespace */
 
 extern "C" size_t gg_huff_encode_scratch(uint64_t n)
 {
+    const uint64_t n_seg = seg_count(n) + 1; /* + 1: two planes may each end in a partial segment */
     enc_layout L;
-    if (enc_layout_for(n, &L) != cudaSuccess) {
+    if (enc_layout_for(n_seg, &L) != cudaSuccess) {
         /* no device to ask: CUB's decoupled look-back needs about 16 bytes
          * per tile of >= 1 item, so this bound is generous */
-        const uint64_t n_seg = (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS;
         return L.temp + align256(16 * (size_t)n_seg + 4096);
     }
     return L.total;
 }
 
-static cudaError_t huff_encode(const uint16_t *d_sym, uint64_t n, const glide_huff_enc *d_enc, uint8_t *d_segtab,
-                               uint8_t *d_stream, uint64_t cap, const gg_place *d_place, uint64_t *d_stream_bytes,
-                               void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+static cudaError_t huff_encode(const seg_map &sm, const glide_huff_enc *d_enc, uint8_t *d_segtab, uint8_t *d_stream,
+                               uint64_t cap, const gg_place *d_place, uint64_t *d_stream_bytes, void *d_scratch,
+                               size_t scratch_bytes, cudaStream_t s)
 {
     if (!d_stream_bytes) return cudaErrorInvalidValue;
-    if (n == 0) {
+    const uint64_t n_seg = sm.seg0 + seg_count(sm.n[1]);
+    if (n_seg == 0) {
         k_set_u64<<<1, 1, 0, s>>>(d_stream_bytes, 0);
         return cudaGetLastError();
     }
-    if (!d_sym || !d_enc || !d_segtab || (!d_stream && cap) || !d_scratch) return cudaErrorInvalidValue;
+    if ((sm.n[0] && !sm.sym[0]) || (sm.n[1] && !sm.sym[1]) || !d_enc || !d_segtab || (!d_stream && cap) || !d_scratch)
+        return cudaErrorInvalidValue;
     enc_layout L;
-    cudaError_t e = enc_layout_for(n, &L);
+    cudaError_t e = enc_layout_for(n_seg, &L);
     if (e != cudaSuccess) return e;
     if (scratch_bytes < L.total) return cudaErrorInvalidValue;
-    const uint64_t n_seg = (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS;
     char *base = static_cast<char *>(d_scratch);
     uint64_t *counts = reinterpret_cast<uint64_t *>(base + L.counts);
     uint64_t *offs = reinterpret_cast<uint64_t *>(base + L.offs);
 
     const uint64_t wpb = kSizeThreads / 32;
     const uint64_t g1 = (n_seg + wpb - 1) / wpb;
-    k_enc_sizes<<<(unsigned)(g1 < 0x7FFFFFFFu ? g1 : 0x7FFFFFFFu), kSizeThreads, 0, s>>>(d_sym, n, n_seg, d_enc,
-                                                                                       d_segtab, d_place, counts);
+    k_enc_sizes<<<(unsigned)(g1 < 0x7FFFFFFFu ? g1 : 0x7FFFFFFFu), kSizeThreads, 0, s>>>(sm, n_seg, d_enc, d_segtab,
+                                                                                       d_place, counts);
     if ((e = cudaGetLastError()) != cudaSuccess) return e;
     if (n_seg <= kFusedSegs) {
         /* k_enc_write_block sums the counts itself, one segment per block */
-        k_enc_write_block<<<(unsigned)n_seg, kWriteThreads, 0, s>>>(d_sym, n, n_seg, d_enc, counts, d_stream, cap,
-                                                                    d_place, d_stream_bytes);
+        k_enc_write_block<<<(unsigned)n_seg, kWriteThreads, 0, s>>>(sm, n_seg, d_enc, counts, d_stream, cap, d_place,
+                                                                    d_stream_bytes);
         return cudaGetLastError();
     }
     /* a declined placed encode scans stale counts: harmless, nothing reads the offsets */
@@ -375,7 +416,7 @@ static cudaError_t huff_encode(const uint16_t *d_sym, uint64_t n, const glide_hu
     if (e != cudaSuccess) return e;
     const uint64_t gw = (n_seg + kWarps - 1) / kWarps;
     k_enc_write_warp<<<(unsigned)(gw < kWriteGridMax ? gw : kWriteGridMax), kWriteThreads, 0, s>>>(
-        d_sym, n, n_seg, d_enc, counts, offs, d_stream, cap, d_place, d_stream_bytes);
+        sm, n_seg, d_enc, counts, offs, d_stream, cap, d_place, d_stream_bytes);
     return cudaGetLastError();
 }
 
@@ -383,14 +424,17 @@ extern "C" cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const g
                                       uint8_t *d_segtab, uint8_t *d_stream, uint64_t cap, uint64_t *d_stream_bytes,
                                       void *d_scratch, size_t scratch_bytes, cudaStream_t s)
 {
-    return huff_encode(d_sym, n, d_enc, d_segtab, d_stream, cap, nullptr, d_stream_bytes, d_scratch, scratch_bytes, s);
+    const seg_map sm = {{d_sym, nullptr}, {n, 0}, seg_count(n)};
+    return huff_encode(sm, d_enc, d_segtab, d_stream, cap, nullptr, d_stream_bytes, d_scratch, scratch_bytes, s);
 }
 
-extern "C" cudaError_t gg_huff_encode_placed(const uint16_t *d_sym, uint64_t n, const glide_huff_enc *d_enc,
-                                             uint8_t *d_buf, const gg_place *d_place, uint64_t *d_stream_bytes,
-                                             void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+extern "C" cudaError_t gg_huff_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
+                                             const glide_huff_enc *d_enc, uint8_t *d_buf, const gg_place *d_place,
+                                             uint64_t *d_stream_bytes, void *d_scratch, size_t scratch_bytes,
+                                             cudaStream_t s)
 {
     if (!d_place || !d_buf) return cudaErrorInvalidValue;
+    const seg_map sm = {{d_sym0, d_sym1}, {n0, n1}, seg_count(n0)};
     /* the kernels add the offsets; cap comes from d_place */
-    return huff_encode(d_sym, n, d_enc, d_buf, d_buf, 0, d_place, d_stream_bytes, d_scratch, scratch_bytes, s);
+    return huff_encode(sm, d_enc, d_buf, d_buf, 0, d_place, d_stream_bytes, d_scratch, scratch_bytes, s);
 }

@@ -407,7 +407,7 @@ static void test_select(const glide_dictionary *d, int n_scores)
             check(ok, "book_select v%u score %d with a one-book dictionary: %s", d->version, score, why);
         }
         uint32_t ticket = 1;
-        CK(cudaMemcpy(&ticket, &sel_work()->ticket, 4, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(&ticket, &sel_work()->ticket[0], 4, cudaMemcpyDeviceToHost));
         check(ticket == 0, "book_select: the blocks' counter is back to zero after every call");
         CK(cudaFree(tdd.len));
         CK(cudaFree(tdd.log2q));
@@ -849,6 +849,173 @@ static void profile_once(void)
     printf("profile calls done\n");
 }
 
+/* ---- format 5's planes: both books in one selection launch, both planes
+ * in one encode and one decode, against the CPU doing each plane alone ---- */
+static void test_planes(const glide_dictionary *d, int n_scores)
+{
+    if (!g_checks_on) return;
+    dev_dict dd = upload_dict(d);
+    uint64_t *d_hist = dalloc<uint64_t>(GLIDE_NSYM), *d_hist0 = dalloc<uint64_t>(GLIDE_NSYM);
+    uint64_t *d_hist1 = dalloc<uint64_t>(GLIDE_NSYM);
+    gg_select *d_out = dalloc<gg_select>(2);
+    std::vector<uint64_t> hist(GLIDE_NSYM), hist0(GLIDE_NSYM), hist1(GLIDE_NSYM), got1(GLIDE_NSYM);
+    for (int score = 0; score < n_scores; score++) {
+        int bad = 0;
+        for (int trial = 0; trial < 120; trial++) {
+            const double scale = 0.05 + 100 * urand() * urand();
+            for (int i = 0; i < GLIDE_NSYM; i++) hist[i] = hist0[i] = 0;
+            for (int k = 0; k < 3000; k++) {
+                const double u = urand() - 0.5;
+                const long q = lround(-scale * (u < 0 ? -1 : 1) * log(1 - 2 * fabs(u) + 1e-300));
+                const int v = (q < -511 || q > 511) ? GLIDE_SYM_OUTLIER : (int)(q + GLIDE_SYM_ZERO);
+                hist[v] += 1 + rbelow(1u << (trial % 20));
+            }
+            for (int i = 0; i < GLIDE_NSYM; i++) {
+                /* plane 0 takes none, all or a part of each count */
+                const int how = trial % 4 == 0 ? 0 : trial % 4 == 1 ? 1 : 2;
+                hist0[i] = how == 0 ? 0 : how == 1 ? hist[i] : rbelow(hist[i] + 1);
+                hist1[i] = hist[i] - hist0[i];
+            }
+            uint64_t cb[2];
+            const unsigned cbook[2] = {glide_book_select(d, hist0.data(), (glide_score)score, &cb[0]),
+                                       glide_book_select(d, hist1.data(), (glide_score)score, &cb[1])};
+            CK(cudaMemcpy(d_hist, hist.data(), GLIDE_NSYM * 8, cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(d_hist0, hist0.data(), GLIDE_NSYM * 8, cudaMemcpyHostToDevice));
+            CK(cudaMemset(d_hist1, 0xEE, GLIDE_NSYM * 8));
+            CK(cudaMemset(d_out, 0xEE, 2 * sizeof(gg_select)));
+            CK(gg_book_select_planes(d_hist, d_hist0, d_hist1, dd.g, score, d_out, sel_work(), 0));
+            gg_select g[2];
+            CK(cudaMemcpy(g, d_out, sizeof g, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(got1.data(), d_hist1, GLIDE_NSYM * 8, cudaMemcpyDeviceToHost));
+            const bool ok = g[0].book == cbook[0] && g[0].bits == cb[0] && g[1].book == cbook[1] && g[1].bits == cb[1] &&
+                            g[0].pad == 0 && g[1].pad == 0 && got1 == hist1;
+            if (!ok && bad++ < 5)
+                printf("     planes select score %d trial %d: gpu %u/%u cpu %u/%u\n", score, trial, g[0].book, g[1].book,
+                       cbook[0], cbook[1]);
+        }
+        check(bad == 0, "book_select_planes v%u score %d: both planes' books (and plane 1's histogram) as the CPU's, "
+              "120 random splits, %d wrong", d->version, score, bad);
+    }
+    uint32_t tickets[GLIDE_NPLANES] = {1, 1};
+    CK(cudaMemcpy(tickets, sel_work()->ticket, sizeof tickets, cudaMemcpyDeviceToHost));
+    check(tickets[0] == 0 && tickets[1] == 0, "book_select_planes: both planes' counters are back to zero");
+
+    /* encode and decode: plane 1 starts where the codec puts it (plane 0
+     * rounded up to 8 symbols); sizes cross both encoders' and the
+     * decoder's fused and scanned paths */
+    const uint64_t sizes[][2] = {{1, 0}, {1, 1}, {7, 40}, {1024, 1024}, {1500, 9000}, {33000, 230000},
+                                 {300000, 2100000}, {2100001, 3}, {5, 2200000}};
+    for (const auto &sz : sizes) {
+        if (g_quick && sz[0] + sz[1] > 2400000) continue; /* -q (under the sanitizers): one scanned case */
+        const uint64_t n0 = sz[0], n1 = sz[1], base1 = (n0 + 7) & ~(uint64_t)7;
+        const unsigned ids[2] = {(unsigned)rbelow(d->n_books), (unsigned)rbelow(d->n_books)};
+        glide_huff_enc enc[2];
+        glide_huff_dec dec[2];
+        for (int k = 0; k < 2; k++) {
+            glide_huff_enc_init(&enc[k], d->books[ids[k]].len);
+            CK(glide_huff_dec_init(&dec[k], d->books[ids[k]].len) == 0 ? cudaSuccess : cudaErrorInvalidValue);
+        }
+        std::vector<uint16_t> sym(base1 + n1);
+        const std::vector<uint16_t> s0 = make_symbols(DIST_LAPLACE, n0), s1 = make_symbols(DIST_WIDE, n1);
+        std::copy(s0.begin(), s0.end(), sym.begin());
+        std::copy(s1.begin(), s1.end(), sym.begin() + base1);
+        /* the CPU: each plane alone, plane 1's table and stream after plane 0's */
+        const uint64_t seg0 = glide_segment_count(n0), seg1 = glide_segment_count(n1), n_seg = seg0 + seg1;
+        std::vector<uint8_t> ctab(2 * n_seg + 1), cstream(2 * (n0 + n1) + 64);
+        const size_t b0 = glide_huff_encode(&enc[0], s0.data(), n0, ctab.data(), cstream.data(), cstream.size());
+        const size_t b1 = glide_huff_encode(&enc[1], s1.data(), n1, ctab.data() + 2 * seg0, cstream.data() + b0,
+                                            cstream.size() - b0);
+        const uint64_t total = b0 + b1;
+        /* the GPU: one placed encode into a buffer laid out as a stream */
+        const uint64_t tab_off = 13, stream_off = tab_off + 2 * n_seg, cap = cstream.size();
+        uint16_t *d_sym = dalloc<uint16_t>(sym.size() + 8);
+        CK(cudaMemcpy(d_sym, sym.data(), sym.size() * 2, cudaMemcpyHostToDevice));
+        glide_huff_enc *d_enc = dalloc<glide_huff_enc>(2);
+        CK(cudaMemcpy(d_enc, enc, sizeof enc, cudaMemcpyHostToDevice));
+        uint8_t *d_buf = dalloc<uint8_t>(stream_off + cap);
+        CK(cudaMemset(d_buf, 0, stream_off + cap));
+        gg_place pl = {0, 0, tab_off, stream_off, cap, 1, 0};
+        gg_place *d_pl = dalloc<gg_place>(1);
+        CK(cudaMemcpy(d_pl, &pl, sizeof pl, cudaMemcpyHostToDevice));
+        uint64_t *d_bytes = dalloc<uint64_t>(1);
+        const size_t se = gg_huff_encode_scratch(n0 + n1), sd = gg_huff_decode_scratch(n0 + n1);
+        void *scr = dscratch(se > sd ? se : sd);
+        CK(gg_huff_encode_placed(d_sym, n0, d_sym + base1, n1, d_enc, d_buf, d_pl, d_bytes, scr, se, 0));
+        uint64_t gbytes = 0;
+        CK(cudaMemcpy(&gbytes, d_bytes, 8, cudaMemcpyDeviceToHost));
+        std::vector<uint8_t> gbuf(stream_off + cap);
+        CK(cudaMemcpy(gbuf.data(), d_buf, gbuf.size(), cudaMemcpyDeviceToHost));
+        const bool enc_ok = gbytes == total && memcmp(gbuf.data() + tab_off, ctab.data(), 2 * n_seg) == 0 &&
+                            memcmp(gbuf.data() + stream_off, cstream.data(), total) == 0;
+        check(enc_ok, "huffman planes encode n0 %llu n1 %llu: one launch set gives the CPU's two planes' table and "
+              "stream (%llu vs %llu bytes)", (unsigned long long)n0, (unsigned long long)n1,
+              (unsigned long long)gbytes, (unsigned long long)total);
+        /* decode it back, then with a corrupted byte (an error iff the CPU errs on either plane) */
+        unsigned *d_err = dalloc<unsigned>(1);
+        uint16_t *d_out = dalloc<uint16_t>(sym.size() + 8);
+        for (int corrupt = 0; corrupt < 4; corrupt++) {
+            std::vector<uint8_t> tab(ctab.begin(), ctab.begin() + 2 * n_seg), st(cstream.begin(), cstream.begin() + total);
+            if (corrupt == 1 && total) st[rbelow(total)] ^= (uint8_t)(1 + rbelow(255));
+            if (corrupt == 2) tab[2 * rbelow(n_seg)] ^= (uint8_t)(1 + rbelow(255));
+            if (corrupt == 3 && seg1) { /* a byte moved from plane 0's entries to plane 1's: the total still holds */
+                tab[0] = (uint8_t)(tab[0] - 1);
+                tab[2 * seg0] = (uint8_t)(tab[2 * seg0] + 1);
+            }
+            uint64_t cb0 = 0;
+            for (uint64_t k = 0; k < seg0; k++) cb0 += tab[2 * k] | (uint64_t)tab[2 * k + 1] << 8;
+            std::vector<uint16_t> c0(n0 ? n0 : 1), c1(n1 ? n1 : 1);
+            bool cpu_err = cb0 > total || (n1 == 0 && cb0 != total);
+            if (!cpu_err)
+                cpu_err = glide_huff_decode(&dec[0], tab.data(), (uint32_t)seg0, st.data(), cb0, c0.data(), n0) != 0 ||
+                          glide_huff_decode(&dec[1], tab.data() + 2 * seg0, (uint32_t)seg1, st.data() + cb0, total - cb0,
+                                            c1.data(), n1) != 0;
+            glide_huff_dec *d_dec = dalloc<glide_huff_dec>(2);
+            CK(cudaMemcpy(d_dec, dec, sizeof dec, cudaMemcpyHostToDevice));
+            uint8_t *d_tab = dalloc<uint8_t>(2 * n_seg), *d_st = dalloc<uint8_t>(total ? total : 1);
+            CK(cudaMemcpy(d_tab, tab.data(), 2 * n_seg, cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(d_st, st.data(), total, cudaMemcpyHostToDevice));
+            CK(cudaMemset(d_err, 0, 4));
+            CK(cudaMemset(d_out, 0xFF, (sym.size() + 8) * 2));
+            /* the host's part of the codec's checks (gpu_codec.c) comes first there */
+            unsigned gerr = cb0 > total || (n1 == 0 && cb0 != total);
+            if (!gerr) {
+                CK(gg_huff_decode_planes(d_dec, d_dec + 1, d_tab, (uint32_t)n_seg, d_st, total, d_out, n0, d_out + base1,
+                                         n1, d_err, scr, sd, 0));
+                CK(cudaMemcpy(&gerr, d_err, 4, cudaMemcpyDeviceToHost));
+            }
+            std::vector<uint16_t> got(sym.size());
+            CK(cudaMemcpy(got.data(), d_out, sym.size() * 2, cudaMemcpyDeviceToHost));
+            bool same = (gerr != 0) == cpu_err;
+            if (same && !cpu_err)
+                same = std::equal(c0.begin(), c0.begin() + n0, got.begin()) &&
+                       std::equal(c1.begin(), c1.begin() + n1, got.begin() + base1) &&
+                       (corrupt || (std::equal(s0.begin(), s0.end(), got.begin()) &&
+                                    std::equal(s1.begin(), s1.end(), got.begin() + base1)));
+            check(same, "huffman planes decode n0 %llu n1 %llu (%s): gpu %s, cpu %s", (unsigned long long)n0,
+                  (unsigned long long)n1, corrupt == 0 ? "intact" : corrupt == 1 ? "stream byte" :
+                  corrupt == 2 ? "table byte" : "entry moved between planes", gerr ? "error" : "ok",
+                  cpu_err ? "error" : "ok");
+            CK(cudaFree(d_st));
+            CK(cudaFree(d_tab));
+            CK(cudaFree(d_dec));
+        }
+        CK(cudaFree(d_out));
+        CK(cudaFree(d_err));
+        CK(cudaFree(scr));
+        CK(cudaFree(d_bytes));
+        CK(cudaFree(d_pl));
+        CK(cudaFree(d_buf));
+        CK(cudaFree(d_enc));
+        CK(cudaFree(d_sym));
+    }
+    CK(cudaFree(d_out));
+    CK(cudaFree(d_hist1));
+    CK(cudaFree(d_hist0));
+    CK(cudaFree(d_hist));
+    CK(cudaFree(dd.len));
+    CK(cudaFree(dd.log2q));
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -873,6 +1040,8 @@ int main(int argc, char **argv)
     test_select(glide_dict_get(1), 2);
     test_select(glide_dict_get(2), 1);
     test_huffman();
+    test_planes(glide_dict_get(1), 2);
+    test_planes(glide_dict_get(GLIDE_DICT_VERSION), 1);
     CK(cudaDeviceSynchronize());
     printf("test_gpu_huff: %d checks, %d failures\n", g_checks, g_fails);
     return g_fails ? 1 : 0;

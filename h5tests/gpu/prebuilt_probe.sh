@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Device checks and an A/B of format 5's planes with binaries built here
+# (nvcc on a machine without a GPU), so that the device only runs:
+#   cmake --build build-g90 --target glide_gpu_bench gpu_probe test_gpu_codec test_gpu_huff
+#   mkdir -p .bin /tmp/bb && cp build-g90/bench/{glide_gpu_bench,gpu_probe} build-g90/h5tests/gpu/test_gpu_codec \
+#       build-g90/gpu/test_gpu_huff /tmp/bb && strip /tmp/bb/* && tar cJf .bin/bins.tar.xz -C /tmp/bb .
+#   (device, carrying .bin and .devdata) OUT=out/pp bash h5tests/gpu/prebuilt_probe.sh
+# Runs test_gpu_huff, test_gpu_codec on the synthetic and real fields,
+# ROUNDS (default 3) alternations of `glide_gpu_bench --kernels` with and
+# without --no-planes (rows: 64^3, 256^3, 512^3 kernel-only; stage medians),
+# with NCU=REGEX the ncu medians of those kernels at 64^3 and 256^3, and
+# with SAN=huff or SAN=codec compute-sanitizer on that test (memcheck, and
+# racecheck for codec) as h5tests/gpu/run.sh runs it. ROUNDS=0: no A/B.
+set -u
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-$PWD/out/pp}
+mkdir -p "$OUT"
+B=/tmp/glide_prebuilt
+rm -rf $B && mkdir -p $B && tar xJf .bin/bins.tar.xz -C $B || exit 2
+data=${GLIDE_DATA_DIR:-.devdata}
+farg=()
+if [ -f "$data/real_fields_dev.h5" ]; then
+    python3 h5tests/gpu/extract_fields.py "$data/real_fields_dev.h5" /tmp/glide_fields >/dev/null
+    farg=(--fields /tmp/glide_fields)
+fi
+rc=0
+timeout 300 $B/test_gpu_huff >"$OUT/huff.log" 2>&1 || rc=1
+echo "test_gpu_huff: $(tail -1 "$OUT/huff.log")"
+grep -m5 "FAIL" "$OUT/huff.log"
+timeout 300 $B/test_gpu_codec "${farg[@]}" >"$OUT/codec.log" 2>&1 || rc=1
+echo "test_gpu_codec: $(grep -m1 'passed,' "$OUT/codec.log")"
+grep -m5 -i "fail" "$OUT/codec.log" | grep -v " 0 failed"
+for r in $(seq 1 "${ROUNDS:-3}"); do
+    for v in planes one; do
+        a=()
+        [ $v = one ] && a=(--no-planes)
+        $B/glide_gpu_bench --kernels "${a[@]}" --out "$OUT/k_${v}_$r.md" >/dev/null 2>&1 || rc=1
+    done
+done
+for v in planes one; do
+    for f in "$OUT"/k_${v}_*.md; do
+        echo "== $v $(basename "$f"): device us (compress, decompress)" \
+            "64^3 $(grep -m1 '^| 64³ | 1.0 |' "$f" | cut -d'|' -f5,7)" \
+            "256^3 $(grep -m1 '^| 256³ | 67.1 |' "$f" | cut -d'|' -f5,7)" \
+            "512^3 $(grep -m1 '^| 512³ | 536.9 |' "$f" | cut -d'|' -f5,7)"
+        for s in "64³ compress$" "64³ decompress" "256³ compress$" "256³ decompress"; do
+            echo "   $s: $(grep -A18 "### $s" "$f" | grep '^| [a-z]' | grep -v 'stage\|upload\|download\|to host\|host plan' |
+                cut -d'|' -f2,3 | tr '\n' ' ')"
+        done
+    done
+done | tee "$OUT/ab.txt"
+case "${SAN:-}" in
+huff)
+    timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 $B/test_gpu_huff -q >"$OUT/san.log" 2>&1 || rc=1
+    echo "memcheck test_gpu_huff -q: rc=$? $(grep -m1 'ERROR SUMMARY' "$OUT/san.log")"
+    ;;
+codec)
+    timeout 200 compute-sanitizer --tool memcheck --leak-check no --error-exitcode 9 $B/test_gpu_codec --quick \
+        >"$OUT/san.log" 2>&1 || rc=1
+    echo "memcheck test_gpu_codec --quick: $(grep -m1 'ERROR SUMMARY' "$OUT/san.log")"
+    timeout 250 compute-sanitizer --tool racecheck --error-exitcode 9 $B/test_gpu_codec --race >"$OUT/race.log" 2>&1 || rc=1
+    echo "racecheck test_gpu_codec --race: $(grep -m1 'RACECHECK SUMMARY\|ERROR SUMMARY' "$OUT/race.log")"
+    ;;
+esac
+if [ -n "${NCU:-}" ]; then
+    for s in 64 256; do bash h5tests/gpu/ncu_kernels.sh $B/gpu_probe $s "$NCU" 6; done 2>&1 | cut -c1-120 | tee "$OUT/ncu.txt"
+fi
+exit $rc
