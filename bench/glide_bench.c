@@ -9,7 +9,8 @@
  *        its interpolation of 3-D fields at anchor stride 2^N), levels
  *        (interpolation's and Lorenzo's bits per point by interpolation
  *        level, 3-D fields at 1e-3 and 1e-4), planes (format 5's book per
- *        symbol plane against one book) and hist
+ *        symbol plane against one book), coarse (an estimate: plane 0 by a
+ *        stride-2 Lorenzo, 3-D fields at 1e-3 and 1e-4) and hist
  *        (symbol histograms into DIR, for codebooks/explore_dict.py).
  * Prints Markdown. Every number in docs/BENCHMARKS.md and docs/DESIGN.md
  * comes from this program (see bench/run_cpu.sh). */
@@ -441,6 +442,109 @@ static void table_levels(void)
     }
 }
 
+/* Ideal code length (bits) of n symbols under their own frequencies; an
+ * outlier adds its 32 bits. */
+static double ideal_bits(const uint16_t *sym, const unsigned char *take, uint64_t n, int want)
+{
+    uint64_t *h = calloc(GLIDE_NSYM + 1, sizeof *h), m = 0;
+    for (uint64_t k = 0; k < n; k++)
+        if (take[k] == want) { h[sym[k] < GLIDE_NSYM ? sym[k] : GLIDE_NSYM]++; m++; }
+    double b = 0;
+    for (unsigned i = 0; i <= GLIDE_NSYM; i++)
+        if (h[i]) b += (double)h[i] * (-log2((double)h[i] / (double)m) + (i == GLIDE_SYM_OUTLIER ? 32 : 0));
+    free(h);
+    return b;
+}
+
+/* A candidate for the coarse levels, not a format (issue 2: where
+ * interpolation still loses to the Lorenzo option, it loses on plane 0,
+ * table levels): plane 0's points (every coordinate even within the slab:
+ * anchors and every level but the finest) predicted by a closed-loop 3-D
+ * Lorenzo on that stride-2 grid (lower-dimensional stencils on its faces,
+ * its own quantization with radius 512 and outliers as the codec's), the
+ * finest level kept as interpolation codes it. Each plane costs the ideal
+ * code of its own symbol frequencies, as format 5 gives each plane a book.
+ * The finest level would interpolate from plane 0's other reconstructed
+ * values (within the bound either way); its symbols are taken as they
+ * are. Whole field as one chunk, REL bound, defaults otherwise; fields
+ * with fill values are left out (fill points would need the fill-aware
+ * stencils). */
+static void table_coarse(void)
+{
+    printf("\n### Plane 0 by a stride-2 Lorenzo: an estimate (REL bound, whole field, bits per point of the field)\n\n");
+    printf("Ideal codes of each plane's own symbol frequencies. `I` = interpolation (format 5's planes), `L` = the "
+           "Lorenzo option, `I+L2` = plane 0 by a closed-loop Lorenzo on the stride-2 grid and plane 1 as "
+           "interpolation codes it.\n\n");
+    printf("| field | bound | plane 0 share | I plane 0 | L2 plane 0 | L plane 0 | I | I+L2 | L | I+L2 vs L |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < n_fields; i++) {
+        const field *f = &fields[i];
+        if (eff_rank(f) != 3 || f->rank < 3 || f->has_fill) continue;
+        const uint64_t n2 = f->dims[f->rank - 1], n1 = f->dims[f->rank - 2], n0 = f->dims[f->rank - 3];
+        const uint64_t slab = n0 * n1 * n2, slabs = f->n / slab;
+        uint16_t *sym[2] = {malloc(f->n * 2), malloc(f->n * 2)};
+        unsigned char *p0 = malloc(f->n);
+        for (uint64_t k = 0; k < f->n; k++)
+            p0[k] = !((k % n2 | k / n2 % n1 | k / (n1 * n2) % n0) & 1u);
+        double lo = INFINITY, hi = -INFINITY;
+        for (uint64_t k = 0; k < f->n; k++)
+            if (isfinite(f->v[k])) { lo = fmin(lo, f->v[k]); hi = fmax(hi, f->v[k]); }
+        const uint64_t z0 = (n0 + 1) / 2, y0 = (n1 + 1) / 2, x0 = (n2 + 1) / 2, ne = z0 * y0 * x0;
+        uint16_t *s2 = malloc(slabs * ne * 2);
+        unsigned char *all = calloc(slabs * ne, 1);
+        double *r = malloc(ne * sizeof *r);
+        for (int b = 1; b < 3; b++) {
+            double bits[2][2];
+            for (int m = 0; m < 2; m++) {
+                config c = base_config(bounds[b]);
+                c.p.predictor = m ? GLIDE_PRED_LORENZO : GLIDE_PRED_INTERP;
+                c.o.sym_out = sym[m];
+                run(f, &c, 0);
+                bits[m][0] = ideal_bits(sym[m], p0, f->n, 1);
+                bits[m][1] = ideal_bits(sym[m], p0, f->n, 0);
+            }
+            const double eb = bounds[b] * (hi - lo), step = 2 * eb;
+            for (uint64_t sl = 0; sl < slabs; sl++) {
+                const float *v = f->v + sl * slab;
+                for (uint64_t z = 0; z < z0; z++)
+                    for (uint64_t y = 0; y < y0; y++)
+                        for (uint64_t x = 0; x < x0; x++) {
+                            const uint64_t e = (z * y0 + y) * x0 + x;
+                            const double val = v[(2 * z * n1 + 2 * y) * n2 + 2 * x];
+                            /* Lorenzo over the axes whose neighbour exists */
+                            const int az = z > 0, ay = y > 0, ax = x > 0;
+                            double pred = 0;
+                            for (int sset = 1; sset < 8; sset++) {
+                                const int dz = sset & 1, dy = sset >> 1 & 1, dx = sset >> 2 & 1;
+                                if ((dz && !az) || (dy && !ay) || (dx && !ax)) continue;
+                                const double nb = r[((z - dz) * y0 + (y - dy)) * x0 + (x - dx)];
+                                pred += (dz + dy + dx) & 1 ? nb : -nb;
+                            }
+                            const double q = eb > 0 ? nearbyint((val - pred) / step) : 0;
+                            const float rec = (float)(pred + step * q);
+                            if (eb > 0 && fabs(q) <= 511 && fabs((double)rec - val) <= eb) {
+                                s2[sl * ne + e] = (uint16_t)(q + GLIDE_SYM_ZERO);
+                                r[e] = rec;
+                            } else {
+                                s2[sl * ne + e] = GLIDE_SYM_OUTLIER;
+                                r[e] = val;
+                            }
+                        }
+            }
+            const double l2 = ideal_bits(s2, all, slabs * ne, 0), np0 = (double)slabs * ne, n = (double)f->n;
+            const double hyb = l2 + bits[0][1], ti = bits[0][0] + bits[0][1], tl = bits[1][0] + bits[1][1];
+            printf("| %s | %.0e | %.4f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %+.2f%% |\n", f->name, bounds[b],
+                   np0 / n, bits[0][0] / np0, l2 / np0, bits[1][0] / np0, ti / n, hyb / n, tl / n, 100 * (hyb / tl - 1));
+        }
+        free(r);
+        free(all);
+        free(s2);
+        free(p0);
+        free(sym[0]);
+        free(sym[1]);
+    }
+}
+
 /* Format 5's symbol planes (a book for the points with every coordinate
  * even, another for the finest level's) against format 1-4's one book:
  * interpolation forced, whole field and the benchmark chunks (64 per axis,
@@ -726,6 +830,7 @@ int main(int argc, char **argv)
         if (!strcmp(tabs[t], "oracle")) table_oracle();
         if (!strcmp(tabs[t], "levels")) table_levels();
         if (!strcmp(tabs[t], "planes")) table_planes();
+        if (!strcmp(tabs[t], "coarse")) table_coarse();
         if (!strcmp(tabs[t], "hist")) table_hist(hist_dir);
     }
     return 0;
