@@ -32,6 +32,7 @@
 namespace {
 
 constexpr unsigned kSizeThreads = 256;                       /* k_enc_sizes: 8 warps, one segment each */
+constexpr unsigned kSizeVecs = GLIDE_SEG_SYMS / (32 * 8);    /* k_enc_sizes: 16-byte loads per lane and segment */
 constexpr unsigned kWriteThreads = 256;                      /* both writers: 8 warps a block */
 constexpr unsigned kSymsPerThread = GLIDE_SEG_SYMS / kWriteThreads; /* k_enc_write_block */
 constexpr unsigned kWarps = kWriteThreads / 32;                        /* k_enc_write_warp: one segment per warp */
@@ -102,12 +103,30 @@ __global__ void __launch_bounds__(kSizeThreads) k_enc_sizes(seg_map sm, uint64_t
         const unsigned pk = seg_plane(sm, seg, s0, n);
         const uint16_t *sym = sm.sym[pk];
         const uint8_t *len = s_len[pk];
-        const bool aligned8 = ((uintptr_t)sym & 7u) == 0;
         unsigned bits = 0;
-        for (unsigned k = lane * 4; k < GLIDE_SEG_SYMS; k += 32 * 4) {
-            unsigned s[4];
-            load4(sym, s0 + k, n, aligned8, s);
-            for (int j = 0; j < 4; j++) bits += len[s[j] < GLIDE_NSYM ? s[j] : GLIDE_NSYM];
+        if (s0 + GLIDE_SEG_SYMS <= n && ((uintptr_t)(sym + s0) & 15u) == 0) {
+            /* a whole aligned segment: each lane's four 16-byte loads issued
+             * together (one at a time, the warp waited for each in turn) */
+            const uint4 *v = reinterpret_cast<const uint4 *>(sym + s0);
+            uint4 u[kSizeVecs];
+#pragma unroll
+            for (unsigned j = 0; j < kSizeVecs; j++) u[j] = __ldg(v + lane + 32 * j);
+#pragma unroll
+            for (unsigned j = 0; j < kSizeVecs; j++) {
+                const unsigned w4[4] = {u[j].x, u[j].y, u[j].z, u[j].w};
+#pragma unroll
+                for (unsigned h = 0; h < 8; h++) {
+                    const unsigned sy = (w4[h >> 1] >> (16 * (h & 1))) & 0xFFFFu;
+                    bits += len[sy < GLIDE_NSYM ? sy : GLIDE_NSYM];
+                }
+            }
+        } else {
+            const bool aligned8 = ((uintptr_t)sym & 7u) == 0;
+            for (unsigned k = lane * 4; k < GLIDE_SEG_SYMS; k += 32 * 4) {
+                unsigned s[4];
+                load4(sym, s0 + k, n, aligned8, s);
+                for (int j = 0; j < 4; j++) bits += len[s[j] < GLIDE_NSYM ? s[j] : GLIDE_NSYM];
+            }
         }
         for (int o = 16; o > 0; o >>= 1) bits += __shfl_xor_sync(0xFFFFFFFFu, bits, o);
         if (lane == 0) {

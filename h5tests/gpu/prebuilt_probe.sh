@@ -39,6 +39,7 @@ for r in $(seq 1 "${ROUNDS:-3}"); do
 done
 for v in planes one; do
     for f in "$OUT"/k_${v}_*.md; do
+        [ -f "$f" ] || continue
         echo "== $v $(basename "$f"): device us (compress, decompress)" \
             "64^3 $(grep -m1 '^| 64³ | 1.0 |' "$f" | cut -d'|' -f5,7)" \
             "256^3 $(grep -m1 '^| 256³ | 67.1 |' "$f" | cut -d'|' -f5,7)" \
