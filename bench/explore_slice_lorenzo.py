@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Issue 2's open question, a second candidate measured (an estimate, not a format):
+each slice of a 3-D volume (axis 0) coded by a 2-D interpolation hierarchy, with the
+prediction of every point shifted by the previous slice's residual at that point
+(its value less its own 2-D prediction), i.e. Lorenzo along the slow axis applied to
+the interpolation residuals: a rough spatial pattern repeated from slice to slice
+(tos's months, WRF's levels) cancels at every point, as in Lorenzo, while the fast
+axes keep interpolation's long stencils.
+
+Closed loop in every variant (predictions from reconstructed values, |x - x'| <= eb
+checked, radius 512, outliers 32 bits), REL bound over the whole field, each
+method's ideal code of its whole-field symbol frequencies (no planes):
+  L3       3-D Lorenzo over the whole volume (zero padding = the face stencils)
+  I2       every slice by the 2-D hierarchy alone (cubic where four neighbours
+           exist, else linear, else the left one; x then y; anchors at stride 16,
+           the first slice's stored (32 bits), later ones from the slice before)
+  I2+zL    I2 with the previous slice's residual added to every prediction
+  I2+zL16  the same restarted every 16 slices (slices 16k coded as I2 with exact
+           anchors), as independent 16-slice blocks would have it
+Fields: the 3-D and 4-D (slabs apart) fields of real_fields_dev.h5 without a fill
+value. Usage: python3 bench/explore_slice_lorenzo.py [DATA.h5]  (numpy, h5py; a
+minute or so). Prints Markdown."""
+import sys, os, platform, subprocess, datetime
+import numpy as np, h5py
+
+R = 511          # quantization radius (codes -511..511 as the codec's)
+OUT = 99999.0    # outlier symbol
+STRIDE = 16      # anchor stride of the 2-D hierarchy
+
+
+def entropy_bits(q):
+    _, c = np.unique(q, return_counts=True)
+    p = c / c.sum()
+    return float(-(p * np.log2(p)).sum()) + 32.0 * float(np.mean(q == OUT))
+
+
+def quantize(t, pred, eb):
+    q = np.round((t - pred) / (2 * eb))
+    r = pred + 2 * eb * q
+    bad = (np.abs(q) > R) | (np.abs(r - t) > eb)
+    return np.where(bad, OUT, q), np.where(bad, t, r)
+
+
+def passes():
+    for lv in (8, 4, 2, 1):
+        yield (slice(0, None, 2 * lv), slice(lv, None, 2 * lv)), 1, lv   # odd x on even y
+        yield (slice(lv, None, 2 * lv), slice(0, None, lv)), 0, lv       # odd y on the level's x
+
+
+def spatial_pred(rec, sl, a, lv):
+    n = rec.shape[a]
+    idx = np.arange(lv, n, 2 * lv)
+
+    def take(off):
+        s2 = list(sl)
+        s2[a] = np.clip(idx + off, 0, n - 1)
+        return rec[tuple(s2)]
+    lin = 0.5 * (take(-lv) + take(lv))
+    cub = (-take(-3 * lv) + 9 * take(-lv) + 9 * take(lv) - take(3 * lv)) / 16
+    shape = [1, 1]
+    shape[a] = len(idx)
+    four = ((idx - 3 * lv >= 0) & (idx + 3 * lv < n)).reshape(shape)
+    two = (idx + lv < n).reshape(shape)
+    return np.where(four, cub, np.where(two, lin, take(-lv)))
+
+
+def code_slices(v, eb, zlor, restart=0):
+    syms, maxerr = [], 0.0
+    prev_rec = prev_sp = None
+    for z in range(v.shape[0]):
+        if restart and z % restart == 0:
+            prev_rec = prev_sp = None
+        s = v[z]
+        rec = np.full(s.shape, np.nan)
+        sp = np.zeros(s.shape)
+        a = (slice(0, None, STRIDE), slice(0, None, STRIDE))
+        if prev_rec is None:
+            rec[a] = s[a]
+            syms.append(np.full(s[a].size, OUT))
+        else:
+            q, r = quantize(s[a], prev_rec[a], eb)
+            rec[a] = r
+            syms.append(q.ravel())
+        for sl, ax, lv in passes():
+            p = spatial_pred(rec, sl, ax, lv)
+            sp[sl] = p
+            pred = p + (prev_rec[sl] - prev_sp[sl]) if (zlor and prev_rec is not None) else p
+            q, r = quantize(s[sl], pred, eb)
+            rec[sl] = r
+            syms.append(q.ravel())
+        maxerr = max(maxerr, float(np.max(np.abs(rec - s))))
+        prev_rec, prev_sp = rec, sp
+    return np.concatenate(syms), maxerr
+
+
+def code_lorenzo3(v, eb):
+    nz, ny, nx = v.shape
+    rec = np.zeros((nz + 1, ny + 1, nx + 1))
+    syms = np.empty(v.size)
+    k, maxerr = 0, 0.0
+    for z in range(nz):
+        for y in range(ny):
+            part = rec[z, y + 1, 1:] + rec[z + 1, y, 1:] - rec[z, y, 1:] - rec[z, y + 1, :-1] - rec[z + 1, y, :-1] + rec[z, y, :-1]
+            t = v[z, y]
+            left = 0.0
+            for x in range(nx):
+                pred = left + part[x]
+                q = round((t[x] - pred) / (2 * eb))
+                r = pred + 2 * eb * q
+                if abs(q) > R or abs(r - t[x]) > eb:
+                    q, r = OUT, t[x]
+                rec[z + 1, y + 1, x + 1] = r
+                syms[k] = q
+                k += 1
+                left = r
+            maxerr = max(maxerr, float(np.max(np.abs(rec[z + 1, y + 1, 1:] - t))))
+    return syms, maxerr
+
+
+def main():
+    data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'data',
+                                                              'real_fields_dev.h5')
+    f = h5py.File(data, 'r')
+    names = []
+    f.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) and o.dtype.kind == 'f' else None)
+    try:
+        rev = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        rev = 'unknown'
+    cpu = next((l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo') if l.startswith('model name')), platform.machine())
+    print('# Slices by 2-D interpolation with Lorenzo along the slow axis: an estimate\n')
+    print(f'- machine: {cpu}, one thread; commit {rev}, {datetime.date.today()}')
+    print(f'- data: {data}')
+    print('- command: python3 bench/explore_slice_lorenzo.py (see its docstring for the methods)\n')
+    print('Bits per point of the field (ideal code of each method\'s whole-field symbol frequencies; outliers 32 bits). '
+          'max err/eb over the interpolation variants in the last column.\n')
+    print('| field | bound | L3 | I2 | I2+zL | I2+zL16 | I2+zL vs L3 | I2+zL16 vs L3 | max err/eb |')
+    print('|---|---|---|---|---|---|---|---|---|')
+    for name in names:
+        ds = f[name]
+        dims = [d for d in ds.shape if d > 1]
+        if len(dims) < 3 or 'fill_value' in ds.attrs:
+            continue
+        x = ds[...].astype(np.float32).astype(np.float64)
+        x = x.reshape([d for d in ds.shape if d > 1])
+        vols = [x[t] for t in range(x.shape[0])] if x.ndim == 4 else [x]
+        rng = float(np.max(x) - np.min(x))
+        for rel in (1e-3, 1e-4):
+            eb = rel * rng
+            bits, me = {}, 0.0
+            for m in ('L3', 'I2', 'I2+zL', 'I2+zL16'):
+                qs = []
+                for v in vols:
+                    if m == 'L3':
+                        q, e = code_lorenzo3(v, eb)
+                    else:
+                        q, e = code_slices(v, eb, m != 'I2', STRIDE if m == 'I2+zL16' else 0)
+                        me = max(me, e / eb)
+                    qs.append(q)
+                bits[m] = entropy_bits(np.concatenate(qs))
+            print(f"| {name} | {rel:.0e} | {bits['L3']:.3f} | {bits['I2']:.3f} | {bits['I2+zL']:.3f} | "
+                  f"{bits['I2+zL16']:.3f} | {100 * (bits['I2+zL'] / bits['L3'] - 1):+.2f}% | "
+                  f"{100 * (bits['I2+zL16'] / bits['L3'] - 1):+.2f}% | {me:.4f} |", flush=True)
+
+
+if __name__ == '__main__':
+    main()
