@@ -9,7 +9,8 @@ axes keep interpolation's long stencils.
 
 Closed loop in every variant (predictions from reconstructed values, |x - x'| <= eb
 checked, radius 512, outliers 32 bits), REL bound over the whole field, each
-method's ideal code of its whole-field symbol frequencies (no planes):
+method's ideal code of its whole-field symbol frequencies, and with a code per
+plane of format 5 (the points with every coordinate even, the rest):
   L3       3-D Lorenzo over the whole volume (zero padding = the face stencils)
   I2       every slice by the 2-D hierarchy alone (cubic where four neighbours
            exist, else linear, else the left one; x then y; anchors at stride 16,
@@ -35,6 +36,13 @@ def entropy_bits(q):
     _, c = np.unique(q, return_counts=True)
     p = c / c.sum()
     return float(-(p * np.log2(p)).sum()) + 32.0 * float(np.mean(q == OUT))
+
+
+def planes_bits(q, p0):
+    """format 5's two planes, each with its own ideal code: bits per point"""
+    n0 = int(p0.sum())
+    b = entropy_bits(q[p0]) * n0 if n0 else 0.0
+    return (b + (entropy_bits(q[~p0]) * (q.size - n0) if q.size > n0 else 0.0)) / q.size
 
 
 def quantize(t, pred, eb):
@@ -139,10 +147,11 @@ def main():
     print(f'- machine: {cpu}, one thread; commit {rev}, {datetime.date.today()}')
     print(f'- data: {data}')
     print('- command: python3 bench/explore_slice_lorenzo.py (see its docstring for the methods)\n')
-    print('Bits per point of the field (ideal code of each method\'s whole-field symbol frequencies; outliers 32 bits). '
+    print('Bits per point of the field (ideal code of each method\'s whole-field symbol frequencies; outliers 32 bits; '
+          '"planes": a code for each of format 5\'s two planes, the points with every coordinate even and the rest). '
           'max err/eb over the interpolation variants in the last column.\n')
-    print('| field | bound | L3 | I2 | I2+zL | I2+zL16 | I2+zL vs L3 | I2+zL16 vs L3 | max err/eb |')
-    print('|---|---|---|---|---|---|---|---|---|')
+    print('| field | bound | L3 | I2 | I2+zL | I2+zL16 | I2+zL vs L3 | I2+zL16 vs L3 | planes: L3 | planes: I2+zL | planes: vs L3 | max err/eb |')
+    print('|---|---|---|---|---|---|---|---|---|---|---|---|')
     for name in names:
         ds = f[name]
         dims = [d for d in ds.shape if d > 1]
@@ -160,22 +169,28 @@ def main():
         rng = hi - lo
         for rel in (1e-3, 1e-4):
             eb = rel * rng
-            bits, me = {}, 0.0
+            bits, pbits, me = {}, {}, 0.0
             for m in ('L3', 'I2', 'I2+zL', 'I2+zL16'):
-                qs = []
+                qs, p0s = [], []
                 for v, fm in zip(vols, fills):
+                    ev = np.zeros(v.shape, bool)
+                    ev[::2, ::2, ::2] = True  # plane 0: every coordinate even
                     if m == 'L3':
                         q, e = code_lorenzo3(v, eb)
                         q = np.where(fm.ravel(), FILL, q)  # raster order
+                        p0s.append(ev.ravel())
                     else:
                         q, e, order = code_slices(v, eb, m != 'I2', STRIDE if m == 'I2+zL16' else 0)
                         q = np.where(fm.ravel()[order], FILL, q)
+                        p0s.append(ev.ravel()[order])
                         me = max(me, e / eb)
                     qs.append(q)
                 bits[m] = entropy_bits(np.concatenate(qs))
+                pbits[m] = planes_bits(np.concatenate(qs), np.concatenate(p0s))
             print(f"| {name} | {rel:.0e} | {bits['L3']:.3f} | {bits['I2']:.3f} | {bits['I2+zL']:.3f} | "
                   f"{bits['I2+zL16']:.3f} | {100 * (bits['I2+zL'] / bits['L3'] - 1):+.2f}% | "
-                  f"{100 * (bits['I2+zL16'] / bits['L3'] - 1):+.2f}% | {me:.4f} |", flush=True)
+                  f"{100 * (bits['I2+zL16'] / bits['L3'] - 1):+.2f}% | {pbits['L3']:.3f} | {pbits['I2+zL']:.3f} | "
+                  f"{100 * (pbits['I2+zL'] / pbits['L3'] - 1):+.2f}% | {me:.4f} |", flush=True)
 
 
 if __name__ == '__main__':
