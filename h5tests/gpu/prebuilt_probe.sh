@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # Device checks and an A/B of format 5's planes with binaries built here
 # (nvcc on a machine without a GPU), so that the device only runs:
-#   cmake --build build-g90 --target glide_gpu_bench gpu_probe test_gpu_codec test_gpu_huff
-#   mkdir -p .bin /tmp/bb && cp build-g90/bench/{glide_gpu_bench,gpu_probe} build-g90/h5tests/gpu/test_gpu_codec \
-#       build-g90/gpu/test_gpu_huff /tmp/bb && strip /tmp/bb/* && tar cJf .bin/bins.tar.xz -C /tmp/bb .
+#   bash h5tests/gpu/prebuilt_probe.sh pack   # here: build-g90 (sm_90), the four programs into .bin/bins.tar.xz
 #   (device, carrying .bin and .devdata) OUT=out/pp bash h5tests/gpu/prebuilt_probe.sh
+# (.bin must be git-ignored, e.g. in .git/info/exclude; the carried tree stays under 64 MiB.)
 # Runs test_gpu_huff, test_gpu_codec on the synthetic and real fields,
 # ROUNDS (default 3) alternations of `glide_gpu_bench --kernels` with and
 # without --no-planes (rows: 64^3, 256^3, 512^3 kernel-only; stage medians),
@@ -13,6 +12,20 @@
 # racecheck for codec) as h5tests/gpu/run.sh runs it. ROUNDS=0: no A/B.
 set -u
 cd "$(dirname "$0")/../.."
+if [ "${1:-}" = pack ]; then
+    set -e
+    [ -d build-g90 ] || cmake -S . -B build-g90 -DCMAKE_BUILD_TYPE=Release -DGLIDE_CUDA_ARCHITECTURES=90 >/dev/null
+    cmake --build build-g90 -j"$(nproc)" --target glide_gpu_bench gpu_probe test_gpu_codec test_gpu_huff >/dev/null
+    t=$(mktemp -d)
+    cp build-g90/bench/glide_gpu_bench build-g90/bench/gpu_probe build-g90/h5tests/gpu/test_gpu_codec \
+        build-g90/gpu/test_gpu_huff "$t"/
+    strip "$t"/*
+    mkdir -p .bin
+    tar cJf .bin/bins.tar.xz -C "$t" .
+    rm -rf "$t"
+    ls -l .bin/bins.tar.xz
+    exit 0
+fi
 OUT=${OUT:-$PWD/out/pp}
 mkdir -p "$OUT"
 B=/tmp/glide_prebuilt
