@@ -19,7 +19,9 @@ plane of format 5 (the points with every coordinate even, the rest):
   I2+zL16  the same restarted every 16 slices (slices 16k coded as I2 with exact
            anchors), as independent 16-slice blocks would have it
 and, with planes, I2+zL with the slow axis (0, 1 or 2) and the slices' order (x then y,
-or y then x) chosen per field and bound: the best of the six, as a light tuning would.
+or y then x) chosen per field and bound: the best of the six, as a light tuning would;
+this column also leaves fill points out of the stencils (a first take on format 3's
+fill-aware stencils for the slice method; spatial_pred_fa).
 Fields: the 3-D and 4-D (slabs apart) fields of real_fields_dev.h5. Where a field has
 a fill value (tos: land), both methods see the fill points as format 1 does, replaced
 by the middle of the other values' range, and each fill point costs one FILL symbol
@@ -81,9 +83,37 @@ def spatial_pred(rec, sl, a, lv):
     return np.where(four, cub, np.where(two, lin, take(-lv)))
 
 
-def code_slices(v, eb, zlor, restart=0, yx=False):
-    """symbols in coding order, max error, and each symbol's raster index"""
+def spatial_pred_fa(rec, ok, sl, a, lv):
+    """spatial_pred leaving fill points out (ok: not a fill point): cubic where its four
+    neighbours are usable, else linear where both near ones are, else the one that is;
+    NaN where none is"""
+    n = rec.shape[a]
+    idx = np.arange(lv, n, 2 * lv)
+
+    def take(arr, off):
+        s2 = list(sl)
+        s2[a] = np.clip(idx + off, 0, n - 1)
+        return arr[tuple(s2)]
+    shape = [1, 1]
+    shape[a] = len(idx)
+    inr = {o: ((idx + o >= 0) & (idx + o < n)).reshape(shape) for o in (-3 * lv, -lv, lv, 3 * lv)}
+    use = {o: inr[o] & take(ok, o) for o in inr}
+    v = {o: take(rec, o) for o in inr}
+    cub = (-v[-3 * lv] + 9 * v[-lv] + 9 * v[lv] - v[3 * lv]) / 16
+    lin = 0.5 * (v[-lv] + v[lv])
+    four = use[-3 * lv] & use[-lv] & use[lv] & use[3 * lv]
+    two = use[-lv] & use[lv]
+    return np.where(four, cub, np.where(two, lin, np.where(use[-lv], v[-lv], np.where(use[lv], v[lv], np.nan))))
+
+
+def code_slices(v, eb, zlor, restart=0, yx=False, fill=None):
+    """symbols in coding order, max error, and each symbol's raster index; with `fill` (the
+    volume's fill points) the stencils leave them out and the shift needs a usable point
+    before along the slow axis (where no stencil point is usable: the value before along
+    the slow axis, or the middle of the slice's range)"""
     syms, maxerr, order = [], 0.0, []
+    okv = None if fill is None else ~fill
+    prev_ok = None
     ids = np.arange(v.size).reshape(v.shape)
     prev_rec = prev_sp = None
     for z in range(v.shape[0]):
@@ -101,16 +131,34 @@ def code_slices(v, eb, zlor, restart=0, yx=False):
             q, r = quantize(s[a], prev_rec[a], eb)
             rec[a] = r
             syms.append(q.ravel())
+        ok = None if okv is None else okv[z]
         for sl, ax, lv in passes(yx):
-            p = spatial_pred(rec, sl, ax, lv)
-            sp[sl] = p
-            pred = p + (prev_rec[sl] - prev_sp[sl]) if (zlor and prev_rec is not None) else p
+            if ok is None:
+                p = spatial_pred(rec, sl, ax, lv)
+                sp[sl] = p
+                pred = p + (prev_rec[sl] - prev_sp[sl]) if (zlor and prev_rec is not None) else p
+            else:
+                p = spatial_pred_fa(rec, ok, sl, ax, lv)
+                have_prev = zlor and prev_rec is not None
+                pv = prev_rec[sl] if have_prev else None
+                usable_prev = prev_ok[sl] if have_prev else None
+                none = np.isnan(p)
+                fb = np.where(usable_prev, pv, 0.5 * (np.nanmin(s) + np.nanmax(s))) if have_prev else 0.5 * (np.nanmin(s) + np.nanmax(s))
+                p = np.where(none, fb, p)
+                sp[sl] = p
+                pred = p
+                if have_prev:
+                    shift = np.where(usable_prev & ~none, prev_rec[sl] - prev_sp[sl], 0.0)
+                    pred = p + shift
             q, r = quantize(s[sl], pred, eb)
+            if ok is not None:
+                r = np.where(ok[sl], r, s[sl])
             rec[sl] = r
             syms.append(q.ravel())
             order.append(ids[z][sl].ravel())
         maxerr = max(maxerr, float(np.max(np.abs(rec - s))))
         prev_rec, prev_sp = rec, sp
+        prev_ok = ok
     return np.concatenate(syms), maxerr, np.concatenate(order)
 
 
@@ -221,7 +269,8 @@ def main():
                         vt, ft = np.moveaxis(v, slow, 0), np.moveaxis(fm, slow, 0)
                         ev = np.zeros(vt.shape, bool)
                         ev[::2, ::2, ::2] = True
-                        q, e, order = code_slices(np.ascontiguousarray(vt), eb, True, 0, yx)
+                        q, e, order = code_slices(np.ascontiguousarray(vt), eb, True, 0, yx,
+                                                  np.ascontiguousarray(ft) if ft.any() else None)
                         qs.append(np.where(ft.ravel()[order], FILL, q))
                         p0s.append(ev.ravel()[order])
                         me = max(me, e / eb)
