@@ -442,13 +442,14 @@ static void table_levels(void)
     }
 }
 
-/* Ideal code length (bits) of n symbols under their own frequencies; an
- * outlier adds its 32 bits. */
+/* Ideal code length (bits) of the symbols k < n with take[k] == want (all
+ * of them with take NULL) under their own frequencies; an outlier adds its
+ * 32 bits. */
 static double ideal_bits(const uint16_t *sym, const unsigned char *take, uint64_t n, int want)
 {
     uint64_t *h = calloc(GLIDE_NSYM + 1, sizeof *h), m = 0;
     for (uint64_t k = 0; k < n; k++)
-        if (take[k] == want) { h[sym[k] < GLIDE_NSYM ? sym[k] : GLIDE_NSYM]++; m++; }
+        if (!take || take[k] == want) { h[sym[k] < GLIDE_NSYM ? sym[k] : GLIDE_NSYM]++; m++; }
     double b = 0;
     for (unsigned i = 0; i <= GLIDE_NSYM; i++)
         if (h[i]) b += (double)h[i] * (-log2((double)h[i] / (double)m) + (i == GLIDE_SYM_OUTLIER ? 32 : 0));
@@ -491,7 +492,6 @@ static void table_coarse(void)
             if (isfinite(f->v[k])) { lo = fmin(lo, f->v[k]); hi = fmax(hi, f->v[k]); }
         const uint64_t z0 = (n0 + 1) / 2, y0 = (n1 + 1) / 2, x0 = (n2 + 1) / 2, ne = z0 * y0 * x0;
         uint16_t *s2 = malloc(slabs * ne * 2);
-        unsigned char *all = calloc(slabs * ne, 1);
         double *r = malloc(ne * sizeof *r);
         for (int b = 1; b < 3; b++) {
             double bits[2][2];
@@ -531,13 +531,12 @@ static void table_coarse(void)
                             }
                         }
             }
-            const double l2 = ideal_bits(s2, all, slabs * ne, 0), np0 = (double)slabs * ne, n = (double)f->n;
+            const double l2 = ideal_bits(s2, NULL, slabs * ne, 0), np0 = (double)slabs * ne, n = (double)f->n;
             const double hyb = l2 + bits[0][1], ti = bits[0][0] + bits[0][1], tl = bits[1][0] + bits[1][1];
             printf("| %s | %.0e | %.4f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %+.2f%% |\n", f->name, bounds[b],
                    np0 / n, bits[0][0] / np0, l2 / np0, bits[1][0] / np0, ti / n, hyb / n, tl / n, 100 * (hyb / tl - 1));
         }
         free(r);
-        free(all);
         free(s2);
         free(p0);
         free(sym[0]);
