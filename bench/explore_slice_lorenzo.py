@@ -21,7 +21,7 @@ plane of format 5 (the points with every coordinate even, the rest):
 and, with planes, I2+zL with the slow axis (0, 1 or 2) and the slices' order (x then y,
 or y then x) chosen per field and bound: the best of the six, as a light tuning would;
 this column also leaves fill points out of the stencils (a first take on format 3's
-fill-aware stencils for the slice method; spatial_pred_fa).
+fill-aware stencils for the slice method; spatial_pred).
 Fields: the 3-D and 4-D (slabs apart) fields of real_fields_dev.h5. Where a field has
 a fill value (tos: land), both methods see the fill points as format 1 does, replaced
 by the middle of the other values' range, and each fill point costs one FILL symbol
@@ -66,27 +66,10 @@ def passes(yx=False):
             yield (slice(0, None, lv), slice(lv, None, 2 * lv)), 1, lv       # odd x on the level's y
 
 
-def spatial_pred(rec, sl, a, lv):
-    n = rec.shape[a]
-    idx = np.arange(lv, n, 2 * lv)
-
-    def take(off):
-        s2 = list(sl)
-        s2[a] = np.clip(idx + off, 0, n - 1)
-        return rec[tuple(s2)]
-    lin = 0.5 * (take(-lv) + take(lv))
-    cub = (-take(-3 * lv) + 9 * take(-lv) + 9 * take(lv) - take(3 * lv)) / 16
-    shape = [1, 1]
-    shape[a] = len(idx)
-    four = ((idx - 3 * lv >= 0) & (idx + 3 * lv < n)).reshape(shape)
-    two = (idx + lv < n).reshape(shape)
-    return np.where(four, cub, np.where(two, lin, take(-lv)))
-
-
-def spatial_pred_fa(rec, ok, sl, a, lv):
-    """spatial_pred leaving fill points out (ok: not a fill point): cubic where its four
-    neighbours are usable, else linear where both near ones are, else the one that is;
-    NaN where none is"""
+def spatial_pred(rec, ok, sl, a, lv):
+    """the 2-D prediction along axis a of the pass's points, leaving fill points out (ok:
+    not a fill point): cubic where its four neighbours are usable, else linear where both
+    near ones are, else the one that is; NaN where none is (only where fill points are)"""
     n = rec.shape[a]
     idx = np.arange(lv, n, 2 * lv)
 
@@ -112,7 +95,7 @@ def code_slices(v, eb, zlor, restart=0, yx=False, fill=None):
     before along the slow axis (where no stencil point is usable: the value before along
     the slow axis, or the middle of the slice's range)"""
     syms, maxerr, order = [], 0.0, []
-    okv = None if fill is None else ~fill
+    okv = np.ones(v.shape, bool) if fill is None else ~fill
     prev_ok = None
     ids = np.arange(v.size).reshape(v.shape)
     prev_rec = prev_sp = None
@@ -131,28 +114,17 @@ def code_slices(v, eb, zlor, restart=0, yx=False, fill=None):
             q, r = quantize(s[a], prev_rec[a], eb)
             rec[a] = r
             syms.append(q.ravel())
-        ok = None if okv is None else okv[z]
+        ok = okv[z]
         for sl, ax, lv in passes(yx):
-            if ok is None:
-                p = spatial_pred(rec, sl, ax, lv)
-                sp[sl] = p
-                pred = p + (prev_rec[sl] - prev_sp[sl]) if (zlor and prev_rec is not None) else p
-            else:
-                p = spatial_pred_fa(rec, ok, sl, ax, lv)
-                have_prev = zlor and prev_rec is not None
-                pv = prev_rec[sl] if have_prev else None
-                usable_prev = prev_ok[sl] if have_prev else None
-                none = np.isnan(p)
-                fb = np.where(usable_prev, pv, 0.5 * (np.nanmin(s) + np.nanmax(s))) if have_prev else 0.5 * (np.nanmin(s) + np.nanmax(s))
-                p = np.where(none, fb, p)
-                sp[sl] = p
-                pred = p
-                if have_prev:
-                    shift = np.where(usable_prev & ~none, prev_rec[sl] - prev_sp[sl], 0.0)
-                    pred = p + shift
+            p = spatial_pred(rec, ok, sl, ax, lv)
+            have_prev = zlor and prev_rec is not None
+            none = np.isnan(p)
+            mid = 0.5 * (np.nanmin(s) + np.nanmax(s))
+            p = np.where(none, np.where(prev_ok[sl], prev_rec[sl], mid) if have_prev else mid, p)
+            sp[sl] = p
+            pred = p + np.where(prev_ok[sl] & ~none, prev_rec[sl] - prev_sp[sl], 0.0) if have_prev else p
             q, r = quantize(s[sl], pred, eb)
-            if ok is not None:
-                r = np.where(ok[sl], r, s[sl])
+            r = np.where(ok[sl], r, s[sl])
             rec[sl] = r
             syms.append(q.ravel())
             order.append(ids[z][sl].ravel())
@@ -269,8 +241,7 @@ def main():
                         vt, ft = np.moveaxis(v, slow, 0), np.moveaxis(fm, slow, 0)
                         ev = np.zeros(vt.shape, bool)
                         ev[::2, ::2, ::2] = True
-                        q, e, order = code_slices(np.ascontiguousarray(vt), eb, True, 0, yx,
-                                                  np.ascontiguousarray(ft) if ft.any() else None)
+                        q, e, order = code_slices(np.ascontiguousarray(vt), eb, True, 0, yx, np.ascontiguousarray(ft))
                         qs.append(np.where(ft.ravel()[order], FILL, q))
                         p0s.append(ev.ravel()[order])
                         me = max(me, e / eb)
