@@ -185,6 +185,9 @@ static inline int glide_levels_blended(unsigned eff_rank, unsigned block_log2, c
 unsigned glide_default_block_log2(unsigned eff_rank);
 uint64_t glide_anchor_count(const glide_shape *s, unsigned block_log2);
 uint64_t glide_segment_count(uint64_t n_symbols);
+/* Entries of a stream's segment table for n symbols: with format 5's
+ * planes (n0 symbols in plane 0) each plane ends in a segment of its own. */
+uint64_t glide_stream_segments(uint64_t n, uint64_t n0, int planes);
 
 /* Header bytes of a stream of format 1 to 4 (RAW streams included). */
 size_t glide_header_size(unsigned rank);

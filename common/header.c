@@ -67,6 +67,11 @@ uint64_t glide_anchor_count(const glide_shape *s, unsigned block_log2)
 
 uint64_t glide_segment_count(uint64_t n) { return (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS; }
 
+uint64_t glide_stream_segments(uint64_t n, uint64_t n0, int planes)
+{
+    return planes ? glide_segment_count(n0) + glide_segment_count(n - n0) : glide_segment_count(n);
+}
+
 size_t glide_header_size(unsigned rank) { return GLIDE_HEADER_FIXED + 8 * (size_t)rank; }
 
 size_t glide_header_bytes(const glide_header *h)
@@ -88,12 +93,6 @@ uint64_t glide_segtab_sum(const uint8_t *segtab, uint64_t n_seg)
     return s;
 }
 
-/* Format 5: segments of each plane (plane 0's first). */
-static uint64_t plane_segments(const glide_shape *s)
-{
-    const uint64_t n0 = glide_plane0_count(s);
-    return glide_segment_count(n0) + glide_segment_count(s->count - n0);
-}
 
 /* The rules one plane's book obeys (rule 13c). */
 static int book_ok(const glide_dictionary *dict, unsigned kind, unsigned id, uint32_t bytes)
@@ -250,7 +249,8 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
         glide_shape_from_dims(h->rank, h->dims, h->format_version, &s);
         if (h->block_log2 < 1 || h->block_log2 > GLIDE_MAX_LEVELS - 1) return GLIDE_ERROR(CORRUPT);
         const int planes = h->format_version >= GLIDE_FORMAT_PLANES;
-        if (h->n_segments != (planes ? plane_segments(&s) : glide_segment_count(count))) return GLIDE_ERROR(CORRUPT);
+        if (h->n_segments != glide_stream_segments(count, planes ? glide_plane0_count(&s) : count, planes))
+            return GLIDE_ERROR(CORRUPT);
         if (!book_ok(dict, h->book_kind, h->book_id, h->book_bytes)) return GLIDE_ERROR(CORRUPT);
         if (planes && !book_ok(dict, h->book_kind1, h->book_id1, h->book_bytes1)) return GLIDE_ERROR(CORRUPT);
         if (h->method == GLIDE_METHOD_INTERP) {

@@ -82,8 +82,7 @@ static size_t plan_layout(glide_header *h, const uint64_t *hist0, const uint64_t
                           size_t esz, glide_entropy_plan *plan)
 {
     h->n_outliers = hist0[GLIDE_SYM_OUTLIER] + (hist1 ? hist1[GLIDE_SYM_OUTLIER] : 0);
-    h->n_segments = (uint32_t)(plan->planes ? glide_segment_count(plan->n0) + glide_segment_count(n - plan->n0)
-                                            : glide_segment_count(n));
+    h->n_segments = (uint32_t)glide_stream_segments(n, plan->n0, plan->planes);
     /* upper bound: every segment pads at most 7 bits */
     h->stream_bytes = (bits + 7ull * h->n_segments) / 8;
     size_t r = glide_layout_compute(h, &plan->lay);

@@ -666,8 +666,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     const size_t esz = j.esz, hsize = glide_header_size(p->rank);
     /* the header as written: format 5 adds plane 1's book after the dims */
     const size_t hbytes = hsize + (j.planes ? GLIDE_HEADER_PLANES_EXT : 0);
-    const uint64_t n_segments =
-        j.planes ? glide_segment_count(j.n0) + glide_segment_count(n - j.n0) : glide_segment_count(n);
+    const uint64_t n_segments = glide_stream_segments(n, j.n0, j.planes);
     j.raw_total = hsize + n * esz + GLIDE_CRC_BYTES;
     /* The device plans with the frozen dictionary (the benchmarks' trial
      * ones are the host's), unless the last stream needed a custom book:
