@@ -127,7 +127,7 @@ static result run(const field *f, const config *cfg, int timed)
     uint64_t (*torg)[8] = calloc(total_chunks, sizeof *torg);
     double *tc = calloc(reps, sizeof(double)), *td = calloc(reps, sizeof(double));
     int R = timed ? reps : 1;
-    unsigned long long n_lor = 0, n_int = 0;
+    unsigned long long n_lor = 0, n_int = 0, n_sli = 0; /* n_sli: PROTOTYPE slice streams (method byte 3) */
     for (int rep = 0; rep < R; rep++) {
         double tcomp = 0, tdec = 0;
         for (uint64_t c = 0; c < total_chunks; c++) {
@@ -160,8 +160,11 @@ static result run(const field *f, const config *cfg, int timed)
             sizes[c] = s;
             if (rep == 0) {
                 glide_params info;
-                if (!glide_is_error(glide_stream_info(streams[c], s, &info)))
-                    n_lor += info.predictor == GLIDE_PRED_LORENZO, n_int += info.predictor == GLIDE_PRED_INTERP;
+                if (!glide_is_error(glide_stream_info(streams[c], s, &info))) {
+                    const int sli = streams[c][GLIDE_HDR_METHOD] == GLIDE_METHOD_SLICE;
+                    n_sli += sli;
+                    n_lor += info.predictor == GLIDE_PRED_LORENZO, n_int += !sli && info.predictor == GLIDE_PRED_INTERP;
+                }
                 glide_header h;
                 glide_layout lay;
                 if (c == 0 && !glide_is_error(glide_header_read(streams[c], s, &h, &lay))) {
@@ -192,8 +195,9 @@ static result run(const field *f, const config *cfg, int timed)
     double bytes = 0;
     for (uint64_t c = 0; c < total_chunks; c++) bytes += sizes[c];
     res.cr = (double)f->n * 4 / bytes;
-    if (n_lor && n_int) snprintf(res.chose, sizeof res.chose, "%lluI/%lluL", n_int, n_lor);
-    else snprintf(res.chose, sizeof res.chose, "%s", n_lor ? "L" : n_int ? "I" : "raw");
+    if ((n_lor != 0) + (n_int != 0) + (n_sli != 0) > 1)
+        snprintf(res.chose, sizeof res.chose, "%lluI/%lluL/%lluS", n_int, n_lor, n_sli);
+    else snprintf(res.chose, sizeof res.chose, "%s", n_lor ? "L" : n_int ? "I" : n_sli ? "S" : "raw");
     res.bits = bytes * 8 / (double)f->n;
     double mb = (double)f->n * 4 / 1e6;
     res.c_mbs = mb / median(tc, R);
@@ -595,6 +599,57 @@ static void table_planes(void)
            wins4, cases, wins5, 100 * gmin, 100 * gmax, cw4, cw5, cases);
 }
 
+/* PROTOTYPE (branch proto-slice): the slice method (format 6, not released,
+ * CPU only) in real streams against interpolation and the Lorenzo option,
+ * whole field, dictionary book, REL bound; and 64^3 chunks with the auto
+ * book (the slice method then per chunk where a chunk is 3-D). */
+static void table_slice(void)
+{
+    printf("\n### PROTOTYPE: the slice method in real streams (REL bound, dictionary book, format 5 planes for all)\n\n");
+    printf("`I` = interpolation (tuned), `L` = the Lorenzo option, `S xy` / `S yx` = the slice method (untuned: cubic, the "
+           "given 2-D order, slow axis 0); CR of the whole field; `best S` = the better order.\n\n");
+    printf("`auto` = the default auto predictor (interpolation or Lorenzo per chunk); `auto3` = the auto predictor choosing "
+           "among interpolation, Lorenzo and both slice orders (glide_encode_opts.slice = 3), with the method it took.\n\n");
+    printf("`trial` = the auto predictor choosing by a closed-loop trial: one run of 16 slices from the middle of the "
+           "chunk compressed with each of the four (glide_encode_opts.slice = 4).\n\n");
+    printf("| field | bound | I | L | S xy | S yx | best S vs L | best S vs I | auto | auto3 (took) | auto3 vs L | trial (took) | "
+           "trial vs L | max err/eb S |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    int cases = 0, s_wins = 0, i_wins = 0, any_wins = 0, a_wins = 0, a3_wins = 0, t_wins = 0, t_best = 0;
+    double t_loss = 0;
+    for (int i = 0; i < n_fields; i++) {
+        const field *f = &fields[i];
+        if (eff_rank(f) != 3) continue;
+        for (int b = 0; b < 3; b++) {
+            result r[7];
+            for (int m = 0; m < 7; m++) {
+                config c = base_config(bounds[b]);
+                c.p.codebook = GLIDE_BOOK_DICT;
+                c.p.predictor = m == 1 ? GLIDE_PRED_LORENZO : m >= 4 ? GLIDE_PRED_AUTO : GLIDE_PRED_INTERP;
+                c.o.slice = m == 2 || m == 3 ? m - 1 : m == 5 ? 3 : m == 6 ? 4 : 0;
+                r[m] = run(f, &c, 0);
+            }
+            const double bs = fmax(r[2].cr, r[3].cr);
+            t_wins += r[6].cr >= r[1].cr;
+            t_best += r[6].cr >= fmax(fmax(r[0].cr, r[1].cr), bs) * (1 - 1e-9);
+            t_loss = fmin(t_loss, r[6].cr / fmax(fmax(r[0].cr, r[1].cr), bs) - 1);
+            cases++;
+            s_wins += bs >= r[1].cr;
+            i_wins += r[0].cr >= r[1].cr;
+            any_wins += fmax(bs, r[0].cr) >= r[1].cr;
+            a_wins += r[4].cr >= r[1].cr;
+            a3_wins += r[5].cr >= r[1].cr;
+            printf("| %s | %.0e | %.3f | %.3f | %.3f | %.3f | %+.2f%% | %+.2f%% | %.3f | %.3f (%s) | %+.2f%% | %.3f (%s) | %+.2f%% | "
+                   "%.3f |\n", f->name, bounds[b], r[0].cr, r[1].cr, r[2].cr, r[3].cr, 100 * (bs / r[1].cr - 1),
+                   100 * (bs / r[0].cr - 1), r[4].cr, r[5].cr, r[5].chose, 100 * (r[5].cr / r[1].cr - 1), r[6].cr, r[6].chose,
+                   100 * (r[6].cr / r[1].cr - 1), fmax(r[2].maxerr_ratio, fmax(r[3].maxerr_ratio, r[6].maxerr_ratio)));
+        }
+    }
+    printf("\nAt least Lorenzo's CR: interpolation in %d of %d cases, the slice method (better order) in %d, the better of "
+           "the two in %d; the auto predictor in %d, choosing among all three in %d, by the trial in %d (the trial's "
+           "choice the best of the four in %d, at worst %+.2f%% under the best).\n", i_wins, cases, s_wins, any_wins,
+           a_wins, a3_wins, t_wins, t_best, 100 * t_loss);
+}
+
 static void table_speed(void)
 {
     printf("\n### Single-thread CPU speed (REL 1e-3, default options: auto predictor, auto codebook; median of %d runs)\n\n", reps);
@@ -830,6 +885,7 @@ int main(int argc, char **argv)
         if (!strcmp(tabs[t], "levels")) table_levels();
         if (!strcmp(tabs[t], "planes")) table_planes();
         if (!strcmp(tabs[t], "coarse")) table_coarse();
+        if (!strcmp(tabs[t], "slice")) table_slice(); /* PROTOTYPE */
         if (!strcmp(tabs[t], "hist")) table_hist(hist_dir);
     }
     return 0;

@@ -22,6 +22,9 @@ typedef struct {
     uint16_t *sym_out;            /* glide_bench levels: receives the chunk's symbols in raster order (count of them) */
     int planes;                   /* 1 (default): format 5, a book per symbol plane; 0: formats 1-4 as GLIDE 1.4
                                      wrote them (tests, benchmarks) */
+    int slice;                    /* PROTOTYPE (branch proto-slice): 1 = the slice method with x before y, 2 = y before
+                                     x, on 3-D grids (format 6, not released; CPU only); with the auto predictor 3 =
+                                     choose among interpolation, Lorenzo and both by estimates, 4 = by a trial */
 } glide_encode_opts;
 
 /* The options glide_compress uses. */

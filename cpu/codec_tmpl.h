@@ -38,6 +38,43 @@ static int FN(prefer_interp)(const glide_grid *g, const T *x, T *w, const uint8_
     return !glide_prefer_lorenzo(ei, el);
 }
 
+/* PROTOTYPE (branch proto-slice): the auto predictor's closed-loop trial
+ * (glide_encode_opts.slice = 4): one run of B slices from the middle of the
+ * first slab (the whole slab if shorter), compressed for real with each of
+ * interpolation, Lorenzo and both slice orders at the chunk's absolute
+ * bound; the smallest stream wins. Returns 0 interpolation, 1 Lorenzo, 2 / 3
+ * the slice method x before y / y before x. */
+static int FN(trial_choice)(const glide_params *p, const glide_grid *g, const T *x, double eb_abs)
+{
+    const uint64_t B = 1ull << g->blog, rows = g->slab_rows;
+    const uint64_t z0 = rows > B ? (rows / 2) & ~(B - 1) : 0, nz = rows - z0 < B ? rows - z0 : B;
+    const uint64_t n = nz * g->n[1] * g->n[2];
+    uint64_t dims[3] = {nz, g->n[1], g->n[2]};
+    glide_params q = *p;
+    q.rank = 3;
+    memcpy(q.dims, dims, sizeof dims);
+    q.mode = GLIDE_MODE_ABS;
+    q.eb = eb_abs;
+    q.codebook = GLIDE_BOOK_DICT;
+    q.block_log2 = g->blog;
+    const size_t cap = glide_compress_bound(&q);
+    uint8_t *buf = malloc(cap);
+    if (!buf) return 0;
+    const T *xs = x + (size_t)z0 * g->st[0];
+    size_t best = (size_t)-1;
+    int choice = 0;
+    for (int m = 0; m < 4; m++) {
+        glide_encode_opts o = glide_default_encode_opts();
+        q.predictor = m == 1 ? GLIDE_PRED_LORENZO : GLIDE_PRED_INTERP;
+        o.slice = m >= 2 ? m - 1 : 0;
+        const size_t sz = glide_cpu_compress(&q, &o, xs, buf, cap);
+        if (!glide_is_error(sz) && sz < best) { best = sz; choice = m; }
+    }
+    (void)n;
+    free(buf);
+    return choice;
+}
+
 static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T *x,
                            uint8_t *dst, size_t cap, glide_header *h, const glide_encode_opts *o)
 {
@@ -67,7 +104,12 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
 
     FN(glide_anchors_encode)(&g, x, r, sym, anc, subst);
     int interp = p->predictor != GLIDE_PRED_LORENZO;
-    if (interp) {
+    /* PROTOTYPE: o->slice 1 or 2 forces the slice method (that 2-D order)
+     * on 3-D grids; 3 lets the auto predictor choose among interpolation,
+     * Lorenzo and both slice orders */
+    const int slices_ok = g.eff_rank == 3 && o->slice;
+    int slice = slices_ok && o->slice <= 2 ? o->slice : 0; /* 3: estimates, 4: trial */
+    if (!slice && interp) {
         /* format 3's stencils wherever a fill point occurs (elsewhere they
          * are format 1's, which every GLIDE version reads) */
         g.fill_aware = fills && !o->no_fill_aware;
@@ -81,10 +123,44 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         if ((g.blend || o->level_cfg) && g.eff_rank >= 2 && !(w = malloc(n * sizeof(T)))) goto done;
         if (o->level_cfg) memcpy(h->level_cfg, o->level_cfg, sizeof h->level_cfg);
         else FN(glide_interp_tune)(&g, x, w, unit, subst, h->level_cfg);
-        if (p->predictor == GLIDE_PRED_AUTO) interp = FN(prefer_interp)(&g, x, w, h->level_cfg, eb_abs, subst);
+        if (p->predictor == GLIDE_PRED_AUTO && slices_ok && o->slice == 4) {
+            const int c = FN(trial_choice)(p, &g, x, eb_abs);
+            interp = c == 0;
+            slice = c >= 2 ? c - 1 : 0;
+        } else if (p->predictor == GLIDE_PRED_AUTO && slices_ok && o->slice == 3) {
+            /* PROTOTYPE: the least mean estimated cost of the four */
+            uint64_t est[4][2];
+            FN(glide_interp_estimate)(&g, x, w, h->level_cfg, eb_abs, subst, est[0]);
+            FN(glide_lorenzo_estimate)(&g, x, eb_abs, subst, est[1]);
+            glide_grid gs = g;
+            gs.fill_aware = p->has_fill;
+            FN(glide_slice_estimate)(&gs, x, eb_abs, subst, 0, est[2]);
+            FN(glide_slice_estimate)(&gs, x, eb_abs, subst, 1, est[3]);
+            unsigned best = 0;
+            for (unsigned k = 1; k < 4; k++)
+                if (est[k][1] && (double)est[k][0] * (double)est[best][1] < (double)est[best][0] * (double)est[k][1]) best = k;
+            interp = best == 0;
+            slice = best >= 2 ? (int)best - 1 : 0;
+        } else if (p->predictor == GLIDE_PRED_AUTO) {
+            interp = FN(prefer_interp)(&g, x, w, h->level_cfg, eb_abs, subst);
+        }
         if (!interp) memset(h->level_cfg, 0, sizeof h->level_cfg);
     }
-    if (interp) {
+    if (slice) {
+        T *sp = malloc(n * sizeof(T));
+        if (!sp) goto done;
+        g.fill_aware = p->has_fill;
+        g.blend = GLIDE_TUNE_NO_BLEND;
+        h->method = GLIDE_METHOD_SLICE;
+        memset(h->level_cfg, 0, sizeof h->level_cfg);
+        h->level_cfg[0] = (uint8_t)(slice - 1);
+        FN(glide_slice_encode)(&g, x, r, sp, sym, eb_abs, subst, slice - 1);
+        free(sp);
+        interp = 0;
+    }
+    if (slice) {
+        /* done above */
+    } else if (interp) {
         double level_eb[GLIDE_MAX_LEVELS];
         h->method = GLIDE_METHOD_INTERP;
         if (g.fill_aware) h->format_version = GLIDE_FORMAT_FILL_AWARE;
@@ -100,7 +176,10 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     /* format 5 (the default): a book per symbol plane; it implies format
      * 4's fill-aware stencils wherever HAS_FILL, so the test option
      * no_fill_aware keeps formats 1-4 where a fill point occurs */
-    if (o->planes && !(interp && fills && o->no_fill_aware)) {
+    if (slice) {
+        h->format_version = GLIDE_FORMAT_SLICE; /* PROTOTYPE: planes as format 5 */
+        if (!(ord = malloc(n * sizeof *ord))) goto done;
+    } else if (o->planes && !(interp && fills && o->no_fill_aware)) {
         h->format_version = GLIDE_FORMAT_PLANES;
         if (!(ord = malloc(n * sizeof *ord))) goto done;
     }
@@ -165,6 +244,12 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
         double level_eb[GLIDE_MAX_LEVELS];
         glide_level_bounds(h->eb_abs, h->alpha, h->block_log2, level_eb);
         FN(glide_interp_decode)(&g, out, w, sym, h->level_cfg, level_eb, subst);
+    } else if (h->method == GLIDE_METHOD_SLICE) { /* PROTOTYPE */
+        T *sp = malloc(n * sizeof(T));
+        if (!sp) { ret = GLIDE_ERROR(NOMEM); goto done; }
+        g.fill_aware = (h->flags & GLIDE_FLAG_HAS_FILL) != 0;
+        FN(glide_slice_decode)(&g, out, sp, sym, h->eb_abs, subst, h->level_cfg[0]);
+        free(sp);
     } else {
         FN(glide_lorenzo_decode)(&g, out, sym, h->eb_abs, subst);
     }

@@ -1,0 +1,139 @@
+/* PROTOTYPE (branch proto-slice; not a released format, no GPU side): the
+ * slice method of docs/DESIGN.md ("Proposed: format 6's slice method").
+ * Each slice across axis 0 of a slab is a 2-D hierarchy (levels B/2 .. 1,
+ * x then y, or y then x with yx; the block boxes, splines' neighbour rule
+ * and fill-aware stencils of interpolation, cubic not-a-knot), and every
+ * prediction adds the previous slice's residual at that point (its
+ * reconstructed value less the 2-D prediction it had), except in the first
+ * slice of each run of B slices, whose 2-D anchors are the stream's anchors.
+ * The other slices' 2-D anchors are predicted by the value before them on
+ * axis 0. sp holds each point's 2-D prediction (the shift's second term). */
+static void FN(slice_sweep)(const glide_grid *g, const int encode, const T *x, T *r, T *sp, uint16_t *sym, double eb,
+                            T subst, int yx)
+{
+    const uint64_t B = 1ull << g->blog, n1 = g->n[1], n2 = g->n[2];
+    const size_t s0 = g->st[0], s1 = g->st[1];
+    const T e2 = (T)(2.0 * eb);
+    const int fa = g->fill_aware;
+    for (uint64_t sl = 0; sl < g->slabs; sl++)
+        for (uint64_t zl = 0; zl < g->slab_rows; zl++) {
+            const uint64_t z = sl * g->slab_rows + zl;
+            const int first = zl % B == 0;
+            const size_t base = (size_t)z * s0;
+            /* the slice's 2-D anchors */
+            for (uint64_t y = 0; y < n1; y += B)
+                for (uint64_t xx = 0; xx < n2; xx += B) {
+                    const size_t i = base + (size_t)y * s1 + (size_t)xx;
+                    sp[i] = 0;
+                    if (first) continue; /* the stream's anchors, set already */
+                    const int pfill = sym[i - s0] == GLIDE_SYM_FILL;
+                    const T p = pfill ? subst : r[i - s0];
+                    if (encode) {
+                        const T xv = x[i];
+                        if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; continue; }
+                        T rv;
+                        const int q = FN(quantize)(xv, p, e2, eb, &rv);
+                        if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
+                        else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
+                    } else {
+                        const unsigned sy = sym[i];
+                        if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+                        else if (sy == GLIDE_SYM_FILL) r[i] = subst;
+                    }
+                }
+            for (uint64_t s = B / 2; s >= 1; s /= 2)
+                for (int pass = 0; pass < 2; pass++) {
+                    /* d: the axis the points are odd on (and predicted along) */
+                    const unsigned d = (pass == 0) != (yx != 0) ? 2u : 1u;
+                    /* the other axis: multiples of 2s in the first pass, of s in the second */
+                    const uint64_t ostep = pass == 0 ? 2 * s : s;
+                    const uint64_t y0 = d == 1 ? s : 0, ys = d == 1 ? 2 * s : ostep;
+                    const uint64_t x0 = d == 2 ? s : 0, xs = d == 2 ? 2 * s : ostep;
+                    const size_t st = d == 1 ? s1 : 1;
+                    const uint64_t nd1 = (d == 1 ? n1 : n2) - 1;
+                    for (uint64_t y = y0; y < n1; y += ys)
+                        for (uint64_t xx = x0; xx < n2; xx += xs) {
+                            const uint64_t c = d == 1 ? y : xx;
+                            const uint64_t lo = c & ~(B - 1), hi = lo + B < nd1 ? lo + B : nd1;
+                            const size_t i = base + (size_t)y * s1 + (size_t)xx;
+                            if (encode && FN(is_fill)(g, x[i])) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; sp[i] = 0; continue; }
+                            if (!encode && sym[i] == GLIDE_SYM_FILL) { r[i] = subst; sp[i] = 0; continue; }
+                            const T p2 = fa ? FN(interp_predict_fa)(g, r, sym, i, st, c, s, lo, hi, GLIDE_SPLINE_CUBIC_NAK, subst)
+                                            : FN(interp_predict)(r, i, st, c, s, lo, hi, GLIDE_SPLINE_CUBIC_NAK);
+                            sp[i] = p2;
+                            const int shift = !first && sym[i - s0] != GLIDE_SYM_FILL;
+                            const T p = shift ? p2 + (r[i - s0] - sp[i - s0]) : p2;
+                            if (encode) {
+                                const T xv = x[i];
+                                T rv;
+                                const int q = FN(quantize)(xv, p, e2, eb, &rv);
+                                if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
+                                else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
+                            } else {
+                                const unsigned sy = sym[i];
+                                if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+                            }
+                        }
+                }
+        }
+}
+
+void FN(glide_slice_encode)(const glide_grid *g, const T *x, T *r, T *sp, uint16_t *sym, double eb, T subst, int yx)
+{
+    FN(slice_sweep)(g, 1, x, r, sp, sym, eb, subst, yx);
+}
+
+void FN(glide_slice_decode)(const glide_grid *g, T *r, T *sp, uint16_t *sym, double eb, T subst, int yx)
+{
+    FN(slice_sweep)(g, 0, NULL, r, sp, sym, eb, subst, yx);
+}
+
+/* PROTOTYPE: the slice method's estimated size for the auto predictor, in
+ * glide_cost_bits units like glide_interp_estimate: open loop (predictions
+ * and the shift from the original values) over the slices that are not the
+ * first of their run, in every k-th run so that about GLIDE_TUNE_MAX_POINTS
+ * points are looked at. */
+void FN(glide_slice_estimate)(const glide_grid *g, const T *x, double eb, T subst, int yx, uint64_t est[2])
+{
+    const uint64_t B = 1ull << g->blog, n1 = g->n[1], n2 = g->n[2];
+    const size_t s0 = g->st[0], s1 = g->st[1];
+    const uint64_t runs = (g->slab_rows + B - 1) / B * g->slabs;
+    const uint64_t per_run = (B - 1) * n1 * n2;
+    uint64_t k = per_run ? (runs * per_run) / GLIDE_TUNE_MAX_POINTS + 1 : 1;
+    uint64_t acc = 0, cnt = 0, run = 0;
+    for (uint64_t sl = 0; sl < g->slabs; sl++)
+        for (uint64_t z0 = 0; z0 < g->slab_rows; z0 += B, run++) {
+            if (run % k) continue;
+            for (uint64_t zl = z0 + 1; zl < z0 + B && zl < g->slab_rows; zl++) {
+                const size_t base = (size_t)(sl * g->slab_rows + zl) * s0;
+                for (uint64_t s = B / 2; s >= 1; s /= 2)
+                    for (int pass = 0; pass < 2; pass++) {
+                        const unsigned d = (pass == 0) != (yx != 0) ? 2u : 1u;
+                        const uint64_t ostep = pass == 0 ? 2 * s : s;
+                        const uint64_t y0 = d == 1 ? s : 0, ys = d == 1 ? 2 * s : ostep;
+                        const uint64_t x0 = d == 2 ? s : 0, xs = d == 2 ? 2 * s : ostep;
+                        const size_t st = d == 1 ? s1 : 1;
+                        const uint64_t nd1 = (d == 1 ? n1 : n2) - 1;
+                        for (uint64_t y = y0; y < n1; y += ys)
+                            for (uint64_t xx = x0; xx < n2; xx += xs) {
+                                const uint64_t c = d == 1 ? y : xx;
+                                const uint64_t lo = c & ~(B - 1), hi = lo + B < nd1 ? lo + B : nd1;
+                                const size_t i = base + (size_t)y * s1 + (size_t)xx;
+                                const T xv = x[i];
+                                if (FN(is_fill)(g, xv) || FN(is_fill)(g, x[i - s0])) continue;
+                                const T p2 = g->fill_aware
+                                                 ? FN(interp_predict_fa)(g, x, NULL, i, st, c, s, lo, hi, GLIDE_SPLINE_CUBIC_NAK, subst)
+                                                 : FN(interp_predict)(x, i, st, c, s, lo, hi, GLIDE_SPLINE_CUBIC_NAK);
+                                const T q2 = g->fill_aware
+                                                 ? FN(interp_predict_fa)(g, x, NULL, i - s0, st, c, s, lo, hi, GLIDE_SPLINE_CUBIC_NAK, subst)
+                                                 : FN(interp_predict)(x, i - s0, st, c, s, lo, hi, GLIDE_SPLINE_CUBIC_NAK);
+                                const T pr = p2 + (x[i - s0] - q2);
+                                acc += glide_cost_bits(fabs((double)xv - (double)pr), eb, GLIDE_NOISE_SLICE);
+                                cnt++;
+                            }
+                    }
+            }
+        }
+    est[0] = acc;
+    est[1] = cnt;
+}
