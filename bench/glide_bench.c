@@ -127,7 +127,7 @@ static result run(const field *f, const config *cfg, int timed)
     uint64_t (*torg)[8] = calloc(total_chunks, sizeof *torg);
     double *tc = calloc(reps, sizeof(double)), *td = calloc(reps, sizeof(double));
     int R = timed ? reps : 1;
-    unsigned long long n_lor = 0, n_int = 0, n_sli = 0; /* n_sli: PROTOTYPE slice streams (method byte 3) */
+    unsigned long long n_lor = 0, n_int = 0, n_sli = 0; /* n_sli: slice streams (method byte 3) */
     for (int rep = 0; rep < R; rep++) {
         double tcomp = 0, tdec = 0;
         for (uint64_t c = 0; c < total_chunks; c++) {
@@ -599,55 +599,52 @@ static void table_planes(void)
            wins4, cases, wins5, 100 * gmin, 100 * gmax, cw4, cw5, cases);
 }
 
-/* PROTOTYPE (branch proto-slice): the slice method (format 6, not released,
- * CPU only) in real streams against interpolation and the Lorenzo option,
- * whole field, dictionary book, REL bound; and 64^3 chunks with the auto
- * book (the slice method then per chunk where a chunk is 3-D). */
+/* The slice method (format 6) in real streams against interpolation and the
+ * Lorenzo option, whole field, dictionary book, REL bound, and the auto
+ * predictor without slices (format 5's) and with its block trial (the
+ * default). */
 static void table_slice(void)
 {
-    printf("\n### PROTOTYPE: the slice method in real streams (REL bound, dictionary book, format 5 planes for all)\n\n");
-    printf("`I` = interpolation (tuned), `L` = the Lorenzo option, `S xy` / `S yx` = the slice method (untuned: cubic, the "
-           "given 2-D order, slow axis 0); CR of the whole field; `best S` = the better order.\n\n");
-    printf("`auto` = the default auto predictor (interpolation or Lorenzo per chunk); `auto3` = the auto predictor choosing "
-           "among interpolation, Lorenzo and both slice orders (glide_encode_opts.slice = 3), with the method it took.\n\n");
-    printf("`trial` = the auto predictor choosing by a closed-loop trial: one run of 16 slices from the middle of the "
-           "chunk compressed with each of the four (glide_encode_opts.slice = 4).\n\n");
-    printf("| field | bound | I | L | S xy | S yx | best S vs L | best S vs I | auto | auto3 (took) | auto3 vs L | trial (took) | "
-           "trial vs L | max err/eb S |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    int cases = 0, s_wins = 0, i_wins = 0, any_wins = 0, a_wins = 0, a3_wins = 0, t_wins = 0, t_best = 0;
-    double t_loss = 0;
+    printf("\n### The slice method in real streams (REL bound, dictionary book, whole field)\n\n");
+    printf("`I` = interpolation (tuned), `L` = the Lorenzo option, `S xy` / `S yx` = the slice method (cubic, the given 2-D "
+           "order, slow axis 0); `best S` = the better order. `auto5` = the auto predictor of format 5 (interpolation or "
+           "Lorenzo by estimates); `auto` = the default auto predictor, choosing among interpolation, Lorenzo and both "
+           "slice orders by its block trial (glide_encode_opts.slice = GLIDE_SLICE_TRIAL), with the method it took.\n\n");
+    printf("| field | bound | I | L | S xy | S yx | best S vs L | best S vs I | auto5 | auto (took) | auto vs L | auto vs best "
+           "| max err/eb |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    int cases = 0, s_wins = 0, i_wins = 0, any_wins = 0, a5_wins = 0, a_wins = 0, a_best = 0;
+    double a_loss = 0;
     for (int i = 0; i < n_fields; i++) {
         const field *f = &fields[i];
         if (eff_rank(f) != 3) continue;
         for (int b = 0; b < 3; b++) {
-            result r[7];
-            for (int m = 0; m < 7; m++) {
+            result r[6];
+            for (int m = 0; m < 6; m++) {
                 config c = base_config(bounds[b]);
                 c.p.codebook = GLIDE_BOOK_DICT;
                 c.p.predictor = m == 1 ? GLIDE_PRED_LORENZO : m >= 4 ? GLIDE_PRED_AUTO : GLIDE_PRED_INTERP;
-                c.o.slice = m == 2 || m == 3 ? m - 1 : m == 5 ? 3 : m == 6 ? 4 : 0;
+                c.o.slice = m == 2 || m == 3 ? m - 1 : m == 5 ? GLIDE_SLICE_TRIAL : 0;
                 r[m] = run(f, &c, 0);
             }
-            const double bs = fmax(r[2].cr, r[3].cr);
-            t_wins += r[6].cr >= r[1].cr;
-            t_best += r[6].cr >= fmax(fmax(r[0].cr, r[1].cr), bs) * (1 - 1e-9);
-            t_loss = fmin(t_loss, r[6].cr / fmax(fmax(r[0].cr, r[1].cr), bs) - 1);
+            const double bs = fmax(r[2].cr, r[3].cr), best = fmax(fmax(r[0].cr, r[1].cr), bs);
             cases++;
             s_wins += bs >= r[1].cr;
             i_wins += r[0].cr >= r[1].cr;
             any_wins += fmax(bs, r[0].cr) >= r[1].cr;
-            a_wins += r[4].cr >= r[1].cr;
-            a3_wins += r[5].cr >= r[1].cr;
-            printf("| %s | %.0e | %.3f | %.3f | %.3f | %.3f | %+.2f%% | %+.2f%% | %.3f | %.3f (%s) | %+.2f%% | %.3f (%s) | %+.2f%% | "
-                   "%.3f |\n", f->name, bounds[b], r[0].cr, r[1].cr, r[2].cr, r[3].cr, 100 * (bs / r[1].cr - 1),
-                   100 * (bs / r[0].cr - 1), r[4].cr, r[5].cr, r[5].chose, 100 * (r[5].cr / r[1].cr - 1), r[6].cr, r[6].chose,
-                   100 * (r[6].cr / r[1].cr - 1), fmax(r[2].maxerr_ratio, fmax(r[3].maxerr_ratio, r[6].maxerr_ratio)));
+            a5_wins += r[4].cr >= r[1].cr;
+            a_wins += r[5].cr >= r[1].cr;
+            a_best += r[5].cr >= best * (1 - 1e-9);
+            a_loss = fmin(a_loss, r[5].cr / best - 1);
+            double me = 0;
+            for (int m = 0; m < 6; m++) me = fmax(me, r[m].maxerr_ratio);
+            printf("| %s | %.0e | %.3f | %.3f | %.3f | %.3f | %+.2f%% | %+.2f%% | %.3f | %.3f (%s) | %+.2f%% | %+.2f%% | %.3f |\n",
+                   f->name, bounds[b], r[0].cr, r[1].cr, r[2].cr, r[3].cr, 100 * (bs / r[1].cr - 1), 100 * (bs / r[0].cr - 1),
+                   r[4].cr, r[5].cr, r[5].chose, 100 * (r[5].cr / r[1].cr - 1), 100 * (r[5].cr / best - 1), me);
         }
     }
     printf("\nAt least Lorenzo's CR: interpolation in %d of %d cases, the slice method (better order) in %d, the better of "
-           "the two in %d; the auto predictor in %d, choosing among all three in %d, by the trial in %d (the trial's "
-           "choice the best of the four in %d, at worst %+.2f%% under the best).\n", i_wins, cases, s_wins, any_wins,
-           a_wins, a3_wins, t_wins, t_best, 100 * t_loss);
+           "the two in %d; format 5's auto predictor in %d, the default auto predictor in %d (the best of the four in %d, "
+           "at worst %+.2f%% under the best).\n", i_wins, cases, s_wins, any_wins, a5_wins, a_wins, a_best, 100 * a_loss);
 }
 
 static void table_speed(void)
@@ -885,7 +882,7 @@ int main(int argc, char **argv)
         if (!strcmp(tabs[t], "levels")) table_levels();
         if (!strcmp(tabs[t], "planes")) table_planes();
         if (!strcmp(tabs[t], "coarse")) table_coarse();
-        if (!strcmp(tabs[t], "slice")) table_slice(); /* PROTOTYPE */
+        if (!strcmp(tabs[t], "slice")) table_slice();
         if (!strcmp(tabs[t], "hist")) table_hist(hist_dir);
     }
     return 0;

@@ -24,10 +24,6 @@
  * the 1-D ones, their pairwise and (k = 3) triple products, so with cubic
  * weights the sum of squares is 2(0.64) + 0.64^2 for k = 2 and
  * 3(0.64) + 3(0.64^2) + 0.64^3 for k = 3; halved as above. */
-/* PROTOTYPE (branch proto-slice): the slice method's prediction carries two
- * 2-D interpolations' noise and the point before it along the slow axis
- * (its error, eb^2 / 3, halved as above) */
-#define GLIDE_NOISE_SLICE (2 * GLIDE_NOISE_INTERP + 1.0 / 6.0)
 #define GLIDE_NOISE_BLEND2 0.28
 #define GLIDE_NOISE_BLEND3 0.57
 GLIDE_HD double glide_blend_noise(unsigned k)

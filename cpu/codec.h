@@ -22,10 +22,11 @@ typedef struct {
     uint16_t *sym_out;            /* glide_bench levels: receives the chunk's symbols in raster order (count of them) */
     int planes;                   /* 1 (default): format 5, a book per symbol plane; 0: formats 1-4 as GLIDE 1.4
                                      wrote them (tests, benchmarks) */
-    int slice;                    /* PROTOTYPE (branch proto-slice): 1 = the slice method with x before y, 2 = y before
-                                     x, on 3-D grids (format 6, not released; CPU only); with the auto predictor 3 =
-                                     choose among interpolation, Lorenzo and both by estimates, 4 = by a trial */
+    int slice;                    /* the slice method (format 6) on 3-D grids: 0 never (format 5's encoder), 1 = forced
+                                     with x before y, 2 = y before x; GLIDE_SLICE_TRIAL (default): the auto predictor
+                                     chooses among interpolation, Lorenzo and both orders by a block trial */
 } glide_encode_opts;
+#define GLIDE_SLICE_TRIAL 3
 
 /* The options glide_compress uses. */
 glide_encode_opts glide_default_encode_opts(void);

@@ -38,40 +38,65 @@ static int FN(prefer_interp)(const glide_grid *g, const T *x, T *w, const uint8_
     return !glide_prefer_lorenzo(ei, el);
 }
 
-/* PROTOTYPE (branch proto-slice): the auto predictor's closed-loop trial
- * (glide_encode_opts.slice = 4): one run of B slices from the middle of the
- * first slab (the whole slab if shorter), compressed for real with each of
- * interpolation, Lorenzo and both slice orders at the chunk's absolute
- * bound; the smallest stream wins. Returns 0 interpolation, 1 Lorenzo, 2 / 3
- * the slice method x before y / y before x. */
-static int FN(trial_choice)(const glide_params *p, const glide_grid *g, const T *x, double eb_abs)
+/* The predictor's block trial (glide_encode_opts.slice =
+ * GLIDE_SLICE_TRIAL, the default): every block of the tuning sample (its
+ * closed box, upper faces included) compressed closed loop as a small grid
+ * of its own with each of interpolation (the chunk's tuned levels),
+ * Lorenzo and both slice orders; per method one histogram over all sampled
+ * blocks, its size the best dictionary book's exact bits plus the outliers'
+ * bits. The least wins (ties: the earlier). Integer sums only, so another
+ * backend can reproduce the choice. Returns 0 interpolation, 1 Lorenzo, 2 / 3 the slice
+ * method x before y / y before x. Without lorenzo, only interpolation
+ * and slices (the interpolation predictor). */
+static int FN(block_trial)(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb_abs, double alpha,
+                           T subst, const glide_dictionary *dict, int lorenzo)
 {
-    const uint64_t B = 1ull << g->blog, rows = g->slab_rows;
-    const uint64_t z0 = rows > B ? (rows / 2) & ~(B - 1) : 0, nz = rows - z0 < B ? rows - z0 : B;
-    const uint64_t n = nz * g->n[1] * g->n[2];
-    uint64_t dims[3] = {nz, g->n[1], g->n[2]};
-    glide_params q = *p;
-    q.rank = 3;
-    memcpy(q.dims, dims, sizeof dims);
-    q.mode = GLIDE_MODE_ABS;
-    q.eb = eb_abs;
-    q.codebook = GLIDE_BOOK_DICT;
-    q.block_log2 = g->blog;
-    const size_t cap = glide_compress_bound(&q);
-    uint8_t *buf = malloc(cap);
-    if (!buf) return 0;
-    const T *xs = x + (size_t)z0 * g->st[0];
-    size_t best = (size_t)-1;
+    const uint64_t B = 1ull << g->blog, box = (B + 1) * (B + 1) * (B + 1);
+    glide_sample_lattice sl;
+    glide_sample_lattice_init(g, &sl);
+    T *xb = malloc(box * sizeof(T)), *r = malloc(box * sizeof(T)), *w = malloc(box * sizeof(T));
+    T *anc = malloc(box * sizeof(T));
+    uint16_t *sym = malloc(box * sizeof *sym);
+    uint64_t(*hist)[GLIDE_NSYM] = calloc(4, sizeof *hist);
     int choice = 0;
-    for (int m = 0; m < 4; m++) {
-        glide_encode_opts o = glide_default_encode_opts();
-        q.predictor = m == 1 ? GLIDE_PRED_LORENZO : GLIDE_PRED_INTERP;
-        o.slice = m >= 2 ? m - 1 : 0;
-        const size_t sz = glide_cpu_compress(&q, &o, xs, buf, cap);
-        if (!glide_is_error(sz) && sz < best) { best = sz; choice = m; }
+    if (!xb || !r || !w || !anc || !sym || !hist) goto done;
+    double level_eb[GLIDE_MAX_LEVELS];
+    glide_level_bounds(eb_abs, alpha, g->blog, level_eb);
+    for (uint64_t b = 0; b < sl.count; b++) {
+        uint64_t lo[3], hi[3], slab;
+        glide_sample_block(g, &sl, b, lo, hi, &slab);
+        const uint64_t d[3] = {hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1};
+        const T *xs = x + slab * glide_slab_elems(g);
+        for (uint64_t z = 0; z < d[0]; z++)
+            for (uint64_t y = 0; y < d[1]; y++)
+                memcpy(xb + (z * d[1] + y) * d[2], xs + (lo[0] + z) * g->st[0] + (lo[1] + y) * g->st[1] + lo[2],
+                       d[2] * sizeof(T));
+        glide_shape sh;
+        glide_shape_from_dims(3, d, GLIDE_FORMAT_SLABS, &sh);
+        glide_grid gb;
+        glide_grid_init(&gb, &sh, g->blog, g->has_fill, g->fill_bits);
+        const uint64_t n = gb.count;
+        for (int m = 0; m < 4; m++) {
+            if (m == 1 && !lorenzo) continue;
+            gb.fill_aware = m >= 2 ? g->has_fill : g->fill_aware;
+            gb.blend = m == 0 ? g->blend : GLIDE_TUNE_NO_BLEND;
+            FN(glide_anchors_encode)(&gb, xb, r, sym, anc, subst);
+            if (m == 0) FN(glide_interp_encode)(&gb, xb, r, w, sym, level_cfg, level_eb, eb_abs, subst);
+            else if (m == 1) FN(glide_lorenzo_encode)(&gb, xb, r, sym, eb_abs, subst);
+            else FN(glide_slice_encode)(&gb, xb, r, w, sym, eb_abs, subst, m - 2);
+            for (uint64_t i = 0; i < n; i++) hist[m][sym[i]]++;
+        }
     }
-    (void)n;
-    free(buf);
+    uint64_t best = UINT64_MAX;
+    for (int m = 0; m < 4; m++) {
+        if (m == 1 && !lorenzo) continue;
+        uint64_t bits;
+        glide_book_select(dict ? dict : glide_dict_get(GLIDE_DICT_VERSION), hist[m], GLIDE_SCORE_SIZE, &bits);
+        bits += hist[m][GLIDE_SYM_OUTLIER] * 8 * sizeof(T);
+        if (bits < best) { best = bits; choice = m; }
+    }
+done:
+    free(xb); free(r); free(w); free(anc); free(sym); free(hist);
     return choice;
 }
 
@@ -104,11 +129,11 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
 
     FN(glide_anchors_encode)(&g, x, r, sym, anc, subst);
     int interp = p->predictor != GLIDE_PRED_LORENZO;
-    /* PROTOTYPE: o->slice 1 or 2 forces the slice method (that 2-D order)
-     * on 3-D grids; 3 lets the auto predictor choose among interpolation,
-     * Lorenzo and both slice orders */
+    /* o->slice 1 or 2 forces the slice method (that 2-D order) on 3-D
+     * grids; GLIDE_SLICE_TRIAL lets the auto predictor choose among
+     * interpolation, Lorenzo and both slice orders */
     const int slices_ok = g.eff_rank == 3 && o->slice;
-    int slice = slices_ok && o->slice <= 2 ? o->slice : 0; /* 3: estimates, 4: trial */
+    int slice = slices_ok && o->slice <= 2 ? o->slice : 0;
     if (!slice && interp) {
         /* format 3's stencils wherever a fill point occurs (elsewhere they
          * are format 1's, which every GLIDE version reads) */
@@ -123,24 +148,12 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         if ((g.blend || o->level_cfg) && g.eff_rank >= 2 && !(w = malloc(n * sizeof(T)))) goto done;
         if (o->level_cfg) memcpy(h->level_cfg, o->level_cfg, sizeof h->level_cfg);
         else FN(glide_interp_tune)(&g, x, w, unit, subst, h->level_cfg);
-        if (p->predictor == GLIDE_PRED_AUTO && slices_ok && o->slice == 4) {
-            const int c = FN(trial_choice)(p, &g, x, eb_abs);
+        if (slices_ok && o->slice == GLIDE_SLICE_TRIAL) {
+            const double alpha = o->alpha >= 1.0 ? o->alpha : glide_level_alpha(range > 0 ? eb_abs / range : 1.0);
+            const int c = FN(block_trial)(&g, x, h->level_cfg, eb_abs, alpha, subst, o->dict,
+                                           p->predictor == GLIDE_PRED_AUTO);
             interp = c == 0;
             slice = c >= 2 ? c - 1 : 0;
-        } else if (p->predictor == GLIDE_PRED_AUTO && slices_ok && o->slice == 3) {
-            /* PROTOTYPE: the least mean estimated cost of the four */
-            uint64_t est[4][2];
-            FN(glide_interp_estimate)(&g, x, w, h->level_cfg, eb_abs, subst, est[0]);
-            FN(glide_lorenzo_estimate)(&g, x, eb_abs, subst, est[1]);
-            glide_grid gs = g;
-            gs.fill_aware = p->has_fill;
-            FN(glide_slice_estimate)(&gs, x, eb_abs, subst, 0, est[2]);
-            FN(glide_slice_estimate)(&gs, x, eb_abs, subst, 1, est[3]);
-            unsigned best = 0;
-            for (unsigned k = 1; k < 4; k++)
-                if (est[k][1] && (double)est[k][0] * (double)est[best][1] < (double)est[best][0] * (double)est[k][1]) best = k;
-            interp = best == 0;
-            slice = best >= 2 ? (int)best - 1 : 0;
         } else if (p->predictor == GLIDE_PRED_AUTO) {
             interp = FN(prefer_interp)(&g, x, w, h->level_cfg, eb_abs, subst);
         }

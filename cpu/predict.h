@@ -81,10 +81,9 @@ void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint
                                    const uint8_t *level_cfg, const double *level_eb, T subst);          \
     void glide_lorenzo_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym, double eb, T subst); \
     void glide_lorenzo_decode_##SFX(const glide_grid *g, T *r, const uint16_t *sym, double eb, T subst); \
-    /* PROTOTYPE (branch proto-slice): the slice method, cpu/slice_tmpl.h */                          \
+    /* the slice method (format 6), cpu/slice_tmpl.h */                                             \
     void glide_slice_encode_##SFX(const glide_grid *g, const T *x, T *r, T *sp, uint16_t *sym, double eb, T subst, int yx); \
-    void glide_slice_decode_##SFX(const glide_grid *g, T *r, T *sp, uint16_t *sym, double eb, T subst, int yx); \
-    void glide_slice_estimate_##SFX(const glide_grid *g, const T *x, double eb, T subst, int yx, uint64_t est[2]);
+    void glide_slice_decode_##SFX(const glide_grid *g, T *r, T *sp, uint16_t *sym, double eb, T subst, int yx);
 
 GLIDE_DECLARE_PREDICT(float, f32)
 GLIDE_DECLARE_PREDICT(double, f64)
