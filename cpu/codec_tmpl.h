@@ -132,7 +132,7 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     /* o->slice 1 or 2 forces the slice method (that 2-D order) on 3-D
      * grids; GLIDE_SLICE_TRIAL lets the auto predictor choose among
      * interpolation, Lorenzo and both slice orders */
-    const int slices_ok = g.eff_rank == 3 && o->slice;
+    const int slices_ok = g.eff_rank == 3 && o->slice && o->planes && !o->force_blend && !o->level_cfg;
     int slice = slices_ok && o->slice <= 2 ? o->slice : 0;
     if (!slice && interp) {
         /* format 3's stencils wherever a fill point occurs (elsewhere they
