@@ -39,57 +39,56 @@ static int FN(prefer_interp)(const glide_grid *g, const T *x, T *w, const uint8_
 }
 
 /* The predictor's block trial (glide_encode_opts.slice =
- * GLIDE_SLICE_TRIAL, the default): every block of the tuning sample (its
- * closed box, upper faces included) compressed closed loop as a small grid
- * of its own with each of interpolation (the chunk's tuned levels),
- * Lorenzo and both slice orders; per method one histogram over all sampled
- * blocks, its size the best dictionary book's exact bits plus the outliers'
- * bits. The least wins (ties: the earlier). Integer sums only, so another
- * backend can reproduce the choice. Returns 0 interpolation, 1 Lorenzo, 2 / 3 the slice
- * method x before y / y before x. Without lorenzo, only interpolation
- * and slices (the interpolation predictor). */
+ * GLIDE_SLICE_TRIAL, the default; docs/DESIGN.md "The slice method"): the
+ * boxes of the tuning sample, each B + 1 points a side (fewer where the
+ * slab is smaller; moved back from the far edges to fit), stacked as the
+ * slabs of one 4-D grid and compressed closed loop with each of
+ * interpolation (the chunk's tuned levels), Lorenzo and both slice orders.
+ * Per method the size is the best dictionary book's exact bits for its
+ * histogram plus the outliers' bits; the least wins (ties: the earlier).
+ * Integer sums over a grid any backend can build and encode, so the GPU
+ * reproduces the choice. Without lorenzo, only interpolation and slices
+ * (the interpolation predictor). Returns 0 interpolation, 1 Lorenzo, 2 / 3
+ * the slice method x before y / y before x. */
 static int FN(block_trial)(const glide_grid *g, const T *x, const uint8_t *level_cfg, double eb_abs, double alpha,
                            T subst, const glide_dictionary *dict, int lorenzo)
 {
-    const uint64_t B = 1ull << g->blog, box = (B + 1) * (B + 1) * (B + 1);
     glide_sample_lattice sl;
     glide_sample_lattice_init(g, &sl);
-    T *xb = malloc(box * sizeof(T)), *r = malloc(box * sizeof(T)), *w = malloc(box * sizeof(T));
-    T *anc = malloc(box * sizeof(T));
-    uint16_t *sym = malloc(box * sizeof *sym);
+    uint64_t d[4];
+    glide_trial_box(g, d + 1);
+    d[0] = sl.count;
+    const uint64_t per = d[1] * d[2] * d[3], n = sl.count * per;
+    T *xb = malloc(n * sizeof(T)), *r = malloc(n * sizeof(T)), *w = malloc(n * sizeof(T)), *anc = NULL;
+    uint16_t *sym = malloc(n * sizeof *sym);
     uint64_t(*hist)[GLIDE_NSYM] = calloc(4, sizeof *hist);
     int choice = 0;
-    if (!xb || !r || !w || !anc || !sym || !hist) goto done;
+    if (!xb || !r || !w || !sym || !hist) goto done;
+    for (uint64_t b = 0; b < sl.count; b++) {
+        uint64_t lo[3];
+        const T *xs = x + glide_trial_box_origin(g, &sl, b, d + 1, lo) * glide_slab_elems(g);
+        for (uint64_t z = 0; z < d[1]; z++)
+            for (uint64_t y = 0; y < d[2]; y++)
+                memcpy(xb + b * per + (z * d[2] + y) * d[3], xs + (lo[0] + z) * g->st[0] + (lo[1] + y) * g->st[1] + lo[2],
+                       d[3] * sizeof(T));
+    }
+    glide_shape sh;
+    glide_shape_from_dims(4, d, GLIDE_FORMAT_SLABS, &sh);
+    glide_grid gb;
+    glide_grid_init(&gb, &sh, g->blog, g->has_fill, g->fill_bits);
+    if (!(anc = malloc(glide_anchor_count(&sh, g->blog) * sizeof(T)))) goto done;
     double level_eb[GLIDE_MAX_LEVELS];
     glide_level_bounds(eb_abs, alpha, g->blog, level_eb);
-    for (uint64_t b = 0; b < sl.count; b++) {
-        uint64_t lo[3], hi[3], slab;
-        glide_sample_block(g, &sl, b, lo, hi, &slab);
-        const uint64_t d[3] = {hi[0] - lo[0] + 1, hi[1] - lo[1] + 1, hi[2] - lo[2] + 1};
-        const T *xs = x + slab * glide_slab_elems(g);
-        for (uint64_t z = 0; z < d[0]; z++)
-            for (uint64_t y = 0; y < d[1]; y++)
-                memcpy(xb + (z * d[1] + y) * d[2], xs + (lo[0] + z) * g->st[0] + (lo[1] + y) * g->st[1] + lo[2],
-                       d[2] * sizeof(T));
-        glide_shape sh;
-        glide_shape_from_dims(3, d, GLIDE_FORMAT_SLABS, &sh);
-        glide_grid gb;
-        glide_grid_init(&gb, &sh, g->blog, g->has_fill, g->fill_bits);
-        const uint64_t n = gb.count;
-        for (int m = 0; m < 4; m++) {
-            if (m == 1 && !lorenzo) continue;
-            gb.fill_aware = m >= 2 ? g->has_fill : g->fill_aware;
-            gb.blend = m == 0 ? g->blend : GLIDE_TUNE_NO_BLEND;
-            FN(glide_anchors_encode)(&gb, xb, r, sym, anc, subst);
-            if (m == 0) FN(glide_interp_encode)(&gb, xb, r, w, sym, level_cfg, level_eb, eb_abs, subst);
-            else if (m == 1) FN(glide_lorenzo_encode)(&gb, xb, r, sym, eb_abs, subst);
-            else FN(glide_slice_encode)(&gb, xb, r, w, sym, eb_abs, subst, m - 2);
-            for (uint64_t i = 0; i < n; i++) hist[m][sym[i]]++;
-        }
-    }
     uint64_t best = UINT64_MAX;
     for (int m = 0; m < 4; m++) {
         if (m == 1 && !lorenzo) continue;
+        gb.fill_aware = m >= 2 ? g->has_fill : g->fill_aware;
+        gb.blend = m == 0 ? g->blend : GLIDE_TUNE_NO_BLEND;
+        FN(glide_anchors_encode)(&gb, xb, r, sym, anc, subst);
+        if (m == 0) FN(glide_interp_encode)(&gb, xb, r, w, sym, level_cfg, level_eb, eb_abs, subst);
+        else if (m == 1) FN(glide_lorenzo_encode)(&gb, xb, r, sym, eb_abs, subst);
+        else FN(glide_slice_encode)(&gb, xb, r, w, sym, eb_abs, subst, m - 2);
+        for (uint64_t i = 0; i < n; i++) hist[m][sym[i]]++;
         uint64_t bits;
         glide_book_select(dict ? dict : glide_dict_get(GLIDE_DICT_VERSION), hist[m], GLIDE_SCORE_SIZE, &bits);
         bits += hist[m][GLIDE_SYM_OUTLIER] * 8 * sizeof(T);

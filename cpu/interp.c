@@ -45,3 +45,20 @@ void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint
     }
 }
 
+
+void glide_trial_box(const glide_grid *g, uint64_t d[3])
+{
+    const uint64_t B = 1ull << g->blog, n[3] = {g->slab_rows, g->n[1], g->n[2]};
+    for (int a = 0; a < 3; a++) d[a] = n[a] < B + 1 ? n[a] : B + 1;
+}
+
+uint64_t glide_trial_box_origin(const glide_grid *g, const glide_sample_lattice *s, uint64_t b, const uint64_t d[3],
+                                uint64_t lo[3])
+{
+    uint64_t hi[3], slab;
+    const uint64_t n[3] = {g->slab_rows, g->n[1], g->n[2]};
+    glide_sample_block(g, s, b, lo, hi, &slab);
+    for (int a = 0; a < 3; a++)
+        if (lo[a] + d[a] > n[a]) lo[a] = n[a] - d[a];
+    return slab;
+}

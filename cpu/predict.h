@@ -57,6 +57,13 @@ typedef struct { uint64_t k, m[3], count; } glide_sample_lattice;
 void glide_sample_lattice_init(const glide_grid *g, glide_sample_lattice *s);
 void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint64_t b, uint64_t lo[3], uint64_t hi[3],
                         uint64_t *slab);
+/* The block trial's boxes (cpu/codec_tmpl.h): all of one size d, B + 1
+ * points a side or the slab's extent where smaller; box b of the sample
+ * starts at lo (its block's corner, moved back so the box fits) in the slab
+ * returned. */
+void glide_trial_box(const glide_grid *g, uint64_t d[3]);
+uint64_t glide_trial_box_origin(const glide_grid *g, const glide_sample_lattice *s, uint64_t b, const uint64_t d[3],
+                                uint64_t lo[3]);
 
 /* The predictor choice's cost of one open-loop prediction error e, in 1/8
  * bits: about 8 log2(1 + u), u = sqrt(e^2 + n2 eb^2) / (2 eb) the error in
