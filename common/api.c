@@ -149,7 +149,7 @@ size_t glide_decompress_with(glide_backend backend, const void *src, size_t src_
     if (glide_is_error(r)) return r;
 #ifdef GLIDE_HAVE_GPU
     /* RAW streams are a copy: the host does it */
-    if (r == GLIDE_BACKEND_GPU && h.method != GLIDE_METHOD_RAW && h.method != GLIDE_METHOD_SLICE) { /* PROTOTYPE: no GPU slices */
+    if (r == GLIDE_BACKEND_GPU && h.method != GLIDE_METHOD_RAW) {
         r = glide_gpu_decompress(&h, &lay, src, src_size, dst);
         if (glide_get_error(r) != GLIDE_ERR_GPU) return glide_is_error(r) ? r : out;
         pthread_once(&g_gpu_warn, warn_gpu);

@@ -97,9 +97,12 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
     }
     if (threadIdx.x == 0) {
         st->place = pl;
-        const bool lorenzo = in.method == GG_LORENZO || (in.method == GG_CHOSEN && st->lorenzo);
-        buf[GLIDE_HDR_METHOD] = lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
-        if (in.planes) { /* format 5, written by the host; the second book after the dims */
+        const bool chosen = in.method == GG_CHOSEN || in.method == GG_CHOSEN3;
+        const bool lorenzo = in.method == GG_LORENZO || (chosen && st->lorenzo);
+        const bool slice = in.method == GG_CHOSEN3 && st->slice; /* format 6 */
+        buf[GLIDE_HDR_METHOD] = slice ? GLIDE_METHOD_SLICE : lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
+        if (slice) buf[GLIDE_HDR_FORMAT_VERSION] = GLIDE_FORMAT_SLICE;
+        if (in.planes) { /* format 5 (6), written by the host; the second book after the dims */
             const unsigned v0 = book_version(in, book), v1 = book_version(in, book1);
             buf[GLIDE_HDR_DICT_VERSION] = (uint8_t)(v0 > v1 ? v0 : v1);
             uint8_t *x = buf + in.header_bytes - GLIDE_HEADER_PLANES_EXT;

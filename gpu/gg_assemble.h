@@ -16,7 +16,7 @@ typedef struct {
     double auto_factor;  /* GLIDE_BOOK_AUTO: 1 + slack */
     uint32_t esz;
     uint32_t book_mode;  /* GLIDE_BOOK_DICT, _CUSTOM or _AUTO */
-    uint32_t method;     /* GG_INTERP, GG_LORENZO or GG_CHOSEN (st->lorenzo decides) */
+    uint32_t method;     /* GG_INTERP, GG_LORENZO, GG_CHOSEN (st->lorenzo decides) or GG_CHOSEN3 (st->slice too) */
     /* the header's dict_version for the chosen book: old_version below
      * old_books (the older dictionary holds those books), else version */
     uint32_t old_books, old_version, version;

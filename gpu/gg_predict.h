@@ -39,10 +39,38 @@ cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_state *d_st, cu
  * blend) say so, blend = 1 when encoding (tuning may blend levels) and
  * when decoding a stream with a blended level (format 4), else 0 */
 enum { GG_INTERP = 0, GG_LORENZO = 1, GG_CHOSEN = 2 };
+/* Format 6: GG_CHOSEN3 = whichever gg_trial chose (interpolation, Lorenzo
+ * or a slice order: st->lorenzo, st->slice); GG_SLICE_XY / GG_SLICE_YX =
+ * the slice method with that order (decoding; encoding a forced order
+ * after gg_slice_force). */
+enum { GG_CHOSEN3 = 3, GG_SLICE_XY = 4, GG_SLICE_YX = 5 };
 cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r, void *d_w,
                       const gg_par *par, cudaStream_t s);
 int gg_needs_global_r(gg_grid g, int method, int blend);
 int gg_needs_global_w(gg_grid g, int method, int blend);
+/* The block trial (cpu/codec_tmpl.h block_trial), after gg_tune: the
+ * sample's boxes gathered into d_tx as the slabs of grid tg (host-made:
+ * glide_trial_box and a 4-D shape of the sample's count of them), encoded
+ * with each method under d_tst (a second state, its levels copied from
+ * d_st), each histogram's best book scored into d_tr, and the choice
+ * written to d_st (lorenzo, slice, and the level parameters the CPU writes
+ * for it). lorenzo_ok: GLIDE_PRED_AUTO (else interpolation or slices).
+ * d_tsym, d_tr_r, d_tr_w: scratch of tg.count symbols and elements. */
+#define GG_TRIAL_METHODS 4 /* interpolation, Lorenzo, slices x before y, y before x */
+typedef struct {
+    uint64_t hist[GG_TRIAL_METHODS][GLIDE_NSYM];
+    gg_select sel[GG_TRIAL_METHODS];
+} gg_trial;
+typedef struct {
+    uint64_t k, m[3], d[3]; /* glide_sample_lattice's k and m, glide_trial_box's d */
+} gg_trial_boxes;
+cudaError_t gg_trial_run(const void *d_x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok, gg_state *d_st,
+                         gg_state *d_tst, gg_trial *d_tr, void *d_tx, uint16_t *d_tsym, void *d_tr_r, void *d_tr_w,
+                         gg_dict dict, gg_select_work *d_work, cudaStream_t s);
+/* A forced slice order (glide_encode_opts.slice 1 or 2: order 0 or 1) into
+ * d_st as the trial would leave it; then gg_encode with GG_CHOSEN3. */
+cudaError_t gg_slice_force(gg_state *d_st, unsigned order, cudaStream_t s);
+
 /* anchors in index order as little-endian bytes at d_buf +
  * st->place.anchors_off (nothing when place.ok is 0) */
 cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_buf, const gg_state *d_st, cudaStream_t s);

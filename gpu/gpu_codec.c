@@ -44,7 +44,7 @@ typedef struct {
 
 /* One captured launch sequence, and what it was captured for: the
  * arguments its kernels were given, compared byte for byte. */
-#define GG_KEY_MAX 256
+#define GG_KEY_MAX 512
 typedef struct {
     int ok;
     cudaGraphExec_t exec;
@@ -73,6 +73,11 @@ typedef struct {
     uint8_t *h_head; /* header + custom books, uploaded */
     gbuf x, sym, pos, buf, r, w, scratch, h_out; /* r, w: interpolation scratch for boxes too large for shared memory */
     gbuf sym_p;                                  /* format 5: the symbols in plane order */
+    /* format 6's block trial (gg_trial_run): its state, histograms and
+     * scores, and the sample's values, symbols and scratch */
+    gg_state *d_tst;
+    gg_trial *d_trial;
+    gbuf tx, tsym, tr, tw;
     gbuf h_stage;          /* pinned: the chunk's values on their way in or out */
     unsigned copy_helpers; /* threads of the parallel host copy (0: pageable copies) */
     cudaEvent_t ev_piece[GG_COPY_MAX_PIECES]; /* a download's pieces, in the pinned buffer */
@@ -178,6 +183,8 @@ static void ctx_init(void)
     free(he);
     if (!ok) goto fail;
     if (cudaMalloc((void **)&G.d_st, sizeof(gg_state)) != cudaSuccess ||
+        cudaMalloc((void **)&G.d_tst, sizeof(gg_state)) != cudaSuccess ||
+        cudaMalloc((void **)&G.d_trial, sizeof(gg_trial)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_sel_work, sizeof(gg_select_work)) != cudaSuccess ||
         cudaMemset(G.d_sel_work, 0, sizeof(gg_select_work)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_enc, GLIDE_NPLANES * sizeof(glide_huff_enc)) != cudaSuccess ||
@@ -448,6 +455,12 @@ typedef struct {
     int method; /* GG_* */
     int planes; /* format 5: a book per symbol plane (glide_encode_opts.planes) */
     uint64_t n0; /* its plane 0's symbols */
+    /* format 6 (method GG_CHOSEN3): force = a forced slice order + 1, else
+     * 0 and the block trial on the sample tb, stacked as grid tg, with
+     * Lorenzo among its candidates where lorenzo_ok */
+    int force, lorenzo_ok;
+    gg_grid tg;
+    gg_trial_boxes tb;
 } enc_job;
 
 /* The host's entropy plan (codebook and layout) from the device's state,
@@ -457,14 +470,16 @@ static size_t host_plan(const enc_job *j, const gg_state *hs, glide_header *h, g
     h->eb_abs = hs->lv.eb_abs;
     h->subst_bits = hs->lv.subst_bits;
     h->alpha = hs->lv.alpha;
-    const int lorenzo = j->method == GG_LORENZO || (j->method == GG_CHOSEN && hs->lorenzo);
-    h->method = lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
+    const int chosen = j->method == GG_CHOSEN || j->method == GG_CHOSEN3;
+    const int lorenzo = j->method == GG_LORENZO || (chosen && hs->lorenzo);
+    const int slice = j->method == GG_CHOSEN3 && hs->slice; /* format 6: level_cfg[0] the order */
+    h->method = slice ? GLIDE_METHOD_SLICE : lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
     if (!lorenzo) memcpy(h->level_cfg, hs->lv.level_cfg, GLIDE_MAX_LEVELS);
-    if (!lorenzo && hs->lv.fill_aware) h->format_version = GLIDE_FORMAT_FILL_AWARE;
-    if (!lorenzo && hs->lv.blended) h->format_version = GLIDE_FORMAT_BLEND; /* tuning blended a level */
+    if (!lorenzo && !slice && hs->lv.fill_aware) h->format_version = GLIDE_FORMAT_FILL_AWARE;
+    if (!lorenzo && !slice && hs->lv.blended) h->format_version = GLIDE_FORMAT_BLEND; /* tuning blended a level */
     const int own_dict = j->o->dict == G.dict;
     if (j->planes) {
-        h->format_version = GLIDE_FORMAT_PLANES;
+        h->format_version = slice ? GLIDE_FORMAT_SLICE : GLIDE_FORMAT_PLANES;
         const glide_book_choice given[GLIDE_NPLANES] = {{hs->sel_pl[0].book, hs->sel_pl[0].bits},
                                                         {hs->sel_pl[1].book, hs->sel_pl[1].bits}};
         const uint64_t *const hist[GLIDE_NPLANES] = {hs->hist_pl[0], hs->hist_pl[1]};
@@ -570,15 +585,25 @@ static cudaError_t front_enqueue(const void *arg, int timed)
     cudaError_t e;
     if ((e = cudaMemsetAsync(st, 0, sizeof *st, G.s)) != cudaSuccess ||
         (e = cudaMemsetAsync(&st->lo_key, 0xFF, sizeof st->lo_key, G.s)) != cudaSuccess ||
-        (e = gg_range_plan(G.x.p, j->g, a->mode, a->eb, a->alpha, j->method != GG_LORENZO, st, G.s)) != cudaSuccess)
+        (e = gg_range_plan(G.x.p, j->g, a->mode, a->eb, a->alpha, j->method != GG_LORENZO && !j->force, st, G.s)) !=
+            cudaSuccess)
         return e;
     if (timed) stage("range+plan");
-    if (j->method != GG_LORENZO) {
+    if (j->force) {
+        if ((e = gg_slice_force(st, (unsigned)j->force - 1, G.s)) != cudaSuccess) return e;
+    } else if (j->method != GG_LORENZO) {
         if ((e = gg_tune(G.x.p, j->g, a->k, j->method == GG_CHOSEN, st, &G.par, G.s)) != cudaSuccess) return e;
         if (timed) stage("tune");
         if (j->method == GG_CHOSEN) {
             if ((e = gg_choose(G.x.p, j->g, a->k, st, G.s)) != cudaSuccess) return e;
             if (timed) stage("choose predictor");
+        }
+        if (j->method == GG_CHOSEN3) {
+            gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
+            if ((e = gg_trial_run(G.x.p, j->g, j->tg, j->tb, j->lorenzo_ok, st, G.d_tst, G.d_trial, G.tx.p, G.tsym.p,
+                                  G.tr.p, G.tw.p, dict, G.d_sel_work, G.s)) != cudaSuccess)
+                return e;
+            if (timed) stage("block trial");
         }
     }
     if ((e = gg_encode(G.x.p, j->g, j->method, st, G.sym.p, G.r.p, G.w.p, &G.par, G.s)) != cudaSuccess) return e;
@@ -603,15 +628,19 @@ static size_t encode_front(const front_args *a)
         const void *x, *sym, *r, *w, *st, *len, *log2q, *sym_p;
         double eb, alpha;
         uint64_t k, n0;
-        int mode, score, method, planes;
+        int mode, score, method, planes, force, lorenzo_ok;
         unsigned n_books;
-        gg_grid g;
+        gg_grid g, tg;
+        gg_trial_boxes tb;
+        const void *tx, *tsym, *tr, *tw;
     } k;
     memset(&k, 0, sizeof k);
     k.x = G.x.p, k.sym = G.sym.p, k.r = G.r.p, k.w = G.w.p, k.st = G.d_st, k.len = G.d_dict_len, k.log2q = G.d_dict_log2q;
     k.sym_p = G.sym_p.p, k.n0 = a->j->n0, k.planes = a->j->planes;
     k.eb = a->eb, k.alpha = a->alpha, k.k = a->k, k.mode = a->mode, k.score = a->score, k.method = a->j->method;
     k.n_books = G.n_books, k.g = a->j->g;
+    k.force = a->j->force, k.lorenzo_ok = a->j->lorenzo_ok, k.tg = a->j->tg, k.tb = a->j->tb;
+    k.tx = G.tx.p, k.tsym = G.tsym.p, k.tr = G.tr.p, k.tw = G.tw.p;
     size_t r = 0;
     int used;
     CK(graphed(&G.front, &k, sizeof k, front_enqueue, a, &used), "encode front");
@@ -657,11 +686,34 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     h.block_log2 = (uint8_t)blog;
     glide_grid cg;
     glide_grid_init(&cg, &sh, blog, p->has_fill, h.fill_bits);
-    enc_job j = {p, o, grid_of(&cg, p->dtype), sh.count, glide_dtype_size(p->dtype), 0,
-                 p->predictor == GLIDE_PRED_LORENZO ? GG_LORENZO
-                 : p->predictor == GLIDE_PRED_INTERP ? GG_INTERP
-                                                     : GG_CHOSEN,
-                 o->planes != 0, glide_plane0_count(&sh)};
+    enc_job j;
+    memset(&j, 0, sizeof j); /* force, lorenzo_ok, tg, tb: no slices */
+    j.p = p, j.o = o, j.g = grid_of(&cg, p->dtype), j.n = sh.count, j.esz = glide_dtype_size(p->dtype);
+    j.method = p->predictor == GLIDE_PRED_LORENZO ? GG_LORENZO : p->predictor == GLIDE_PRED_INTERP ? GG_INTERP : GG_CHOSEN;
+    j.planes = o->planes != 0, j.n0 = glide_plane0_count(&sh);
+    /* format 6: as cpu/codec_tmpl.h compress() decides */
+    const int slices_ok = cg.eff_rank == 3 && o->slice && o->planes && !o->force_blend && !o->level_cfg;
+    uint64_t tcount = 0;
+    if (slices_ok && o->slice <= 2) {
+        j.method = GG_CHOSEN3;
+        j.force = o->slice;
+    } else if (slices_ok && o->slice == GLIDE_SLICE_TRIAL && p->predictor != GLIDE_PRED_LORENZO) {
+        j.method = GG_CHOSEN3;
+        j.lorenzo_ok = p->predictor == GLIDE_PRED_AUTO;
+        glide_sample_lattice sl;
+        glide_sample_lattice_init(&cg, &sl);
+        uint64_t d[4];
+        glide_trial_box(&cg, d + 1);
+        d[0] = sl.count;
+        glide_shape tsh;
+        glide_shape_from_dims(4, d, GLIDE_FORMAT_SLABS, &tsh);
+        glide_grid tcg;
+        glide_grid_init(&tcg, &tsh, blog, p->has_fill, h.fill_bits);
+        j.tg = grid_of(&tcg, p->dtype);
+        j.tb.k = sl.k;
+        for (int a = 0; a < 3; a++) j.tb.m[a] = sl.m[a], j.tb.d[a] = d[a + 1];
+        tcount = tcg.count;
+    }
     const uint64_t n = j.n;
     const size_t esz = j.esz, hsize = glide_header_size(p->rank);
     /* the header as written: format 5 adds plane 1's book after the dims */
@@ -680,7 +732,9 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         !grow_dev(&G.buf, j.raw_total) || !grow_dev(&G.scratch, scratch_need(n, j.raw_total)) ||
         (gg_needs_global_r(j.g, j.method, 1) && !grow_dev(&G.r, n * esz)) ||
         (gg_needs_global_w(j.g, j.method, 1) && !grow_dev(&G.w, n * esz)) || !grow_host(&G.h_out, j.raw_total) ||
-        (j.planes && !grow_dev(&G.sym_p, gg_planes_len(n) * 2))) {
+        (j.planes && !grow_dev(&G.sym_p, gg_planes_len(n) * 2)) ||
+        (tcount && (!grow_dev(&G.tx, tcount * esz) || !grow_dev(&G.tsym, tcount * 2) || !grow_dev(&G.tr, tcount * esz) ||
+                    !grow_dev(&G.tw, tcount * esz)))) {
         r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
         goto done;
     }
@@ -699,7 +753,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     stage("upload");
     /* without the books' distributions the CPU codec scores by size too */
     front_args fa = {&j, p->mode, G.d_dict_log2q ? (int)o->score : (int)GLIDE_SCORE_SIZE, p->eb, o->alpha, 0};
-    if (j.method != GG_LORENZO) {
+    if (j.method != GG_LORENZO && !j.force) {
         uint64_t nb[3];
         fa.k = glide_tune_stride(&cg, nb);
     }
@@ -848,7 +902,9 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     glide_grid cg;
     glide_grid_init(&cg, &sh, h->block_log2, (h->flags & GLIDE_FLAG_HAS_FILL) != 0, h->fill_bits);
     gg_grid g = grid_of(&cg, h->dtype);
-    const int method = h->method == GLIDE_METHOD_LORENZO ? GG_LORENZO : GG_INTERP;
+    const int method = h->method == GLIDE_METHOD_LORENZO ? GG_LORENZO
+                       : h->method == GLIDE_METHOD_SLICE ? GG_SLICE_XY + h->level_cfg[0] /* format 6 */
+                                                         : GG_INTERP;
     const int blend = method == GG_INTERP && glide_levels_blended(sh.rank, h->block_log2, h->level_cfg); /* format 4 */
 
     /* format 5: plane 0's n0 symbols and plane 1's, each with its book and its

@@ -1578,7 +1578,7 @@ template <class T, int OP, int NT, bool FA, bool BL>
 __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
     interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate)
 {
-    if (gate && st->lorenzo) return; /* GG_CHOSEN: Lorenzo was */
+    if (gate && (st->lorenzo || st->slice)) return; /* GG_CHOSEN: Lorenzo was */
     /* launch_predict: the other one's chunk */
     if (OP == OP_ENCODE && (BL != (lv->blended != 0) || FA != (lv->fill_aware != 0))) return;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -1816,7 +1816,7 @@ __global__ void __launch_bounds__(GG_THREADS)
     interp_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *rglob,
              T *wglob, bool gate)
 {
-    if (gate && st->lorenzo) return;
+    if (gate && (st->lorenzo || st->slice)) return;
     if (OP == OP_ENCODE && (BL != (lv->blended != 0) || FA != (lv->fill_aware != 0))) return;
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
     Box bx;
@@ -1997,6 +1997,10 @@ __global__ void __launch_bounds__(GG_THREADS)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
             if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
 }
+
+/* ------------------------------------------- slices (format 6) */
+
+#include "slice.cuh"
 
 /* --------------------------------------------- anchors and outliers */
 
@@ -2237,8 +2241,12 @@ static bool may_blend(const gg_grid &g, int method, int blend)
     return method != GG_LORENZO && blend && g.eff_rank >= 2;
 }
 
+/* the slice method keeps its reconstructions and 2-D predictions in global r and w */
+static bool slices_may(int method) { return method == GG_CHOSEN3 || method == GG_SLICE_XY || method == GG_SLICE_YX; }
+
 extern "C" int gg_needs_global_r(gg_grid g, int method, int blend)
 {
+    if (slices_may(method)) return 1;
     return (method != GG_INTERP && box_bytes(g, BOX_LORENZO) == 0) ||
            (method != GG_LORENZO && box_bytes(g, BOX_INTERP) == 0) ||
            (may_blend(g, method, blend) && box_bytes(g, BOX_BLEND) == 0);
@@ -2246,6 +2254,7 @@ extern "C" int gg_needs_global_r(gg_grid g, int method, int blend)
 
 extern "C" int gg_needs_global_w(gg_grid g, int method, int blend)
 {
+    if (slices_may(method)) return 1;
     return may_blend(g, method, blend) && box_bytes(g, BOX_BLEND) == 0;
 }
 
@@ -2444,11 +2453,20 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
                                   cudaStream_t s0)
 {
     unsigned nb = (unsigned)n_blocks(g);
-    /* GG_CHOSEN launches both; the one not chosen returns at once */
-    const bool gate = method == GG_CHOSEN;
+    /* GG_CHOSEN launches both, GG_CHOSEN3 the slices too; those not chosen return at once */
+    const bool gate = method == GG_CHOSEN || method == GG_CHOSEN3;
+    const bool slice_only = method == GG_SLICE_XY || method == GG_SLICE_YX;
     ParLanes lanes{par, s0};
     cudaStream_t s;
     cudaError_t e;
+    if (slice_only || method == GG_CHOSEN3) {
+        if ((e = lanes.next(s)) != cudaSuccess) return e;
+        slice_k<T, OP><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, w, slice_only ? method - GG_SLICE_XY : -1);
+        if (slice_only) {
+            if ((e = cudaGetLastError()) != cudaSuccess) return e;
+            return lanes.done();
+        }
+    }
     if (method != GG_INTERP) {
         if ((e = lanes.next(s)) != cudaSuccess) return e;
         size_t sh = box_bytes(g, BOX_LORENZO);
@@ -2490,6 +2508,49 @@ extern "C" cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_stat
                                                  NULL, (double *)d_r, (double *)d_w, par, s);
     return launch_predict<float, OP_ENCODE>(g, method, fa, -1, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
                                             (float *)d_r, (float *)d_w, par, s);
+}
+
+template <class T>
+static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok, gg_state *st,
+                             gg_state *tst, gg_trial *tr, T *tx, uint16_t *tsym, T *tr_r, T *tr_w, gg_dict dict,
+                             gg_select_work *work, cudaStream_t s)
+{
+    const uint64_t boxes = tb.m[0] * tb.m[1] * tb.m[2];
+    trial_gather_k<T><<<(unsigned)boxes, GG_THREADS, 0, s>>>(x, g, tb, tx);
+    cudaError_t e;
+    if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaMemsetAsync(tst, 0, sizeof *tst, s)) != cudaSuccess ||
+        (e = cudaMemcpyAsync(&tst->lv, &st->lv, sizeof st->lv, cudaMemcpyDeviceToDevice, s)) != cudaSuccess)
+        return e;
+    DecodeIn in = {};
+    for (int m = 0; m < GG_TRIAL_METHODS; m++) {
+        if (m == 1 && !lorenzo_ok) continue;
+        const int method = m == 0 ? GG_INTERP : m == 1 ? GG_LORENZO : GG_SLICE_XY + m - 2;
+        if ((e = cudaMemsetAsync(tst->hist, 0, sizeof tst->hist, s)) != cudaSuccess ||
+            (e = launch_predict<T, OP_ENCODE>(tg, method, tg.has_fill ? -1 : 0, -1, &tst->lv, tx, tsym, tst, in, NULL,
+                                              tr_r, tr_w, NULL, s)) != cudaSuccess ||
+            (e = cudaMemcpyAsync(tr->hist[m], tst->hist, sizeof tst->hist, cudaMemcpyDeviceToDevice, s)) != cudaSuccess ||
+            (e = gg_book_select(tr->hist[m], dict, 0 /* GLIDE_SCORE_SIZE */, &tr->sel[m], work, s)) != cudaSuccess)
+            return e;
+    }
+    trial_pick_k<<<1, 32, 0, s>>>(tr, lorenzo_ok, (unsigned)sizeof(T), g.blog, st);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t gg_trial_run(const void *d_x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok,
+                                    gg_state *d_st, gg_state *d_tst, gg_trial *d_tr, void *d_tx, uint16_t *d_tsym,
+                                    void *d_tr_r, void *d_tr_w, gg_dict dict, gg_select_work *d_work, cudaStream_t s)
+{
+    if (g.dtype == GLIDE_FLOAT64)
+        return trial_run<double>((const double *)d_x, g, tg, tb, lorenzo_ok, d_st, d_tst, d_tr, (double *)d_tx, d_tsym,
+                                 (double *)d_tr_r, (double *)d_tr_w, dict, d_work, s);
+    return trial_run<float>((const float *)d_x, g, tg, tb, lorenzo_ok, d_st, d_tst, d_tr, (float *)d_tx, d_tsym,
+                            (float *)d_tr_r, (float *)d_tr_w, dict, d_work, s);
+}
+
+extern "C" cudaError_t gg_slice_force(gg_state *d_st, unsigned order, cudaStream_t s)
+{
+    slice_force_k<<<1, 32, 0, s>>>(d_st, order);
+    return cudaGetLastError();
 }
 
 extern "C" cudaError_t gg_decode(gg_grid g, int method, int fill_aware, int blend, const gg_state *d_st,

@@ -84,7 +84,9 @@ static void spit(const char *dir, const char *name, const char *ext, const void 
 
 static const char *golden_dir;
 static int write_golden; /* compare() also saves input, stream and output */
-static int auto_lorenzo, auto_interp; /* GLIDE_PRED_AUTO streams by the method chosen */
+static int auto_lorenzo, auto_interp, auto_slice; /* GLIDE_PRED_AUTO streams by the method chosen */
+static int force_slice; /* compare(): glide_encode_opts.slice 1 or 2 (a forced slice order), -1 none, else the default */
+static int slice_streams; /* GPU streams of format 6's slice method */
 static int plans[GLIDE_GPU_PLAN_KINDS]; /* compressed chunks by GLIDE_GPU_PLAN_* */
 static int blended; /* GPU streams with a blended level (format 4's levels, in format 5 too) */
 
@@ -92,6 +94,7 @@ static int blended; /* GPU streams with a blended level (format 4's levels, in f
 static uint8_t *compare(const char *name, const glide_params *p, const void *x, size_t *out_len)
 {
     glide_encode_opts o = glide_default_encode_opts();
+    if (force_slice) o.slice = force_slice < 0 ? 0 : force_slice;
     size_t esz = p->dtype == GLIDE_FLOAT64 ? 8 : 4;
     uint64_t n = 1;
     for (unsigned i = 0; i < p->rank; i++) n *= p->dims[i];
@@ -140,7 +143,9 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
     if (p->predictor == GLIDE_PRED_AUTO) {
         auto_lorenzo += h.method == GLIDE_METHOD_LORENZO;
         auto_interp += h.method == GLIDE_METHOD_INTERP;
+        auto_slice += h.method == GLIDE_METHOD_SLICE;
     }
+    slice_streams += h.method == GLIDE_METHOD_SLICE;
     if (verbose) printf("ok %s: %zu -> %zu bytes (method %u, book %u/%u)\n", name, n * esz, lg, h.method, h.book_kind, h.book_id);
     if (write_golden) {
         spit(golden_dir, name, "input", x, n * esz);
@@ -347,7 +352,7 @@ static void synthetic(void)
                     else ((float *)x)[i] = (float)v;
                 }
                 for (size_t ei = 0; ei < sizeof ebs / sizeof *ebs; ei++)
-                    for (int variant = 0; variant < 4; variant++) {
+                    for (int variant = 0; variant < 6; variant++) {
                         if (kind >= 2 && ei % 2) continue;
                         if (quick && ei != 1 && ei != 3) continue;
                         if (race && (ei != 3 || (f64 && variant != 2) || (si == 15 && variant != 3))) continue;
@@ -363,10 +368,14 @@ static void synthetic(void)
                             p.fill_bits = f64 ? 0xC08F380000000000ull : 0xC479C000u; /* -999 */
                         }
                         if (variant == 3 && sh->rank >= 2) p.block_log2 = (si % 2) ? 2 : 5; /* 5: global-memory path */
+                        /* format 6: a forced slice order (3-D grids; others as the default), anchor strides 16, 8, 32 */
+                        force_slice = variant >= 4 ? variant - 3 : 0;
+                        if (variant == 5 && sh->rank >= 2) p.block_log2 = (si % 2) ? 3 : 5;
                         snprintf(name, sizeof name, "syn %s %s kind%d eb%g v%d", sh->tag, f64 ? "f64" : "f32", kind, p.eb,
                                  variant);
                         size_t len = 0;
                         uint8_t *s = compare(name, &p, x, &len);
+                        force_slice = 0;
                         if (s && kind == 1 && ei == (quick ? 3u : 2u) && n > 100) damage(name, s, len, n, f64 ? 8 : 4, race ? 4 : quick ? 20 : 200);
                         free(s);
                     }
@@ -546,7 +555,9 @@ static void dict_versions(void)
         p.has_fill = k == 0;
         p.fill_bits = 0;
         size_t len = 0;
+        force_slice = k == 2 ? -1 : 0; /* format 5's methods: the book this field's interpolation gets */
         uint8_t *s = compare(names[k], &p, x, &len);
+        force_slice = 0;
         if (!s) continue;
         const unsigned book = get_u16(s + 10);
         CHECK(s[5] == (k < 2 ? 2 : 1) && s[9] == GLIDE_BOOKKIND_DICT && (k < 2) == (book >= 96),
@@ -630,10 +641,14 @@ int main(int argc, char **argv)
     blend_decode();
     if (fdir) fields(fdir);
     if (big) large();
-    printf("predictor choice (auto): %d streams interpolation, %d Lorenzo\n", auto_interp, auto_lorenzo);
+    printf("predictor choice (auto): %d streams interpolation, %d Lorenzo, %d slices\n", auto_interp, auto_lorenzo,
+           auto_slice);
+    printf("slice method (format 6): %d GPU streams\n", slice_streams);
+    CHECK(slice_streams > 0, "GPU streams of the slice method");
     printf("blended levels (format 4): %d GPU streams\n", blended);
     if (!quick) CHECK(blended > 0, "tuning blended levels in some GPU streams");
-    if (fdir) CHECK(auto_interp > 0 && auto_lorenzo > 0, "the real fields exercise both choices of the auto predictor");
+    if (fdir) CHECK(auto_interp > 0 && auto_lorenzo > 0 && auto_slice > 0,
+                    "the real fields exercise every choice of the auto predictor");
     printf("entropy plans: %d by the device, %d RAW by the device, %d custom-book candidates by the host, %d by the host, "
            "%d disagreed\n",
            plans[GLIDE_GPU_PLAN_DEVICE], plans[GLIDE_GPU_PLAN_RAW], plans[GLIDE_GPU_PLAN_HOST_BOOK],

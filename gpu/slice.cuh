@@ -1,0 +1,182 @@
+/* Format 6's slice method (docs/FORMAT.md §9a) and the block trial that
+ * chooses it, as cpu/slice_tmpl.h and cpu/codec_tmpl.h block_trial compute
+ * them. Included by predict.cu after the Lorenzo kernel (it uses that
+ * file's helpers: visit, ipredict, outlier_at, block_box, anchor_index).
+ *
+ * One thread block owns one anchor block: a run of at most B slices (axis
+ * 0) of a B x B box, its far edge lines included. The slices of a run go
+ * one after the other (each prediction adds the previous slice's residual
+ * at that point); inside a slice the levels and passes go as the CPU's
+ * sweep, a barrier after each. The edge lines a block shares with the next
+ * box are 1-D hierarchies of their own, so both blocks compute the same
+ * values; only the owner (coordinates below lo + B) writes symbols and
+ * output values. r (reconstructions) and sp (each point's 2-D prediction)
+ * are global scratch of count elements: a shared edge point may be written
+ * by both blocks, always with the same value. */
+
+/* Whether point i is a fill point: its value when encoding (a symbol of
+ * another block's point may not be written yet), its symbol when decoding. */
+template <class T, int OP>
+__device__ __forceinline__ bool slice_fill(const gg_grid &g, const T *x, const DecodeIn &in, uint64_t i)
+{
+    if (OP == OP_ENCODE) return is_fill(g, x[i]);
+    return in.sym[i] == GLIDE_SYM_FILL;
+}
+
+/* order: 0 x before y, 1 y before x, -1 the trial's choice (st->slice;
+ * none: return at once) */
+template <class T, int OP>
+__global__ void __launch_bounds__(GG_THREADS)
+    slice_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *r, T *sp,
+            int order)
+{
+    if (order < 0) {
+        const unsigned c = st->slice;
+        if (!c) return;
+        order = (int)c - 1;
+    }
+    __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
+    if (OP == OP_ENCODE) {
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) hist[t] = 0;
+        __syncthreads();
+    }
+    Box bx;
+    block_box(g, blockIdx.x, bx);
+    const uint32_t B = 1u << g.blog;
+    const uint32_t ey = (uint32_t)(bx.hi[1] - bx.lo[1] + 1), ex = (uint32_t)(bx.hi[2] - bx.lo[2] + 1);
+    const uint64_t zr = bx.hi[0] - bx.lo[0] + 1;
+    const uint32_t nz = zr < B ? (uint32_t)zr : B;
+    const uint64_t s0 = g.st[0], s1 = g.st[1];
+    const T subst = Bits<T>::from((typename Bits<T>::U)lv->subst_bits);
+    const double eb = lv->eb_abs;
+    const T e2 = (T)(2.0 * eb);
+    const bool fa = g.has_fill != 0;
+    for (uint32_t zl = 0; zl < nz; zl++) {
+        const uint64_t z = bx.lo[0] + zl;
+        const bool first = zl == 0;
+        const uint64_t base = z * s0 + bx.lo[1] * s1 + bx.lo[2];
+        /* the slice's 2-D anchors: the box's corners (the first slice of a
+         * run: the stream's anchors; else predicted by the slice before) */
+        const uint32_t ay = (ey - 1) / B + 1, ax = (ex - 1) / B + 1;
+        for (uint32_t t = threadIdx.x; t < ay * ax; t += blockDim.x) {
+            const uint32_t ly = t / ax * B, lx = t % ax * B;
+            const uint64_t i = base + ly * s1 + lx;
+            const bool owned = ly < B && lx < B;
+            sp[i] = (T)0;
+            if (first) {
+                T v;
+                if (OP == OP_ENCODE) v = x[i];
+                else v = load_le<T>(in.anchors + anchor_index(g, z, bx.lo[1] + ly, bx.lo[2] + lx) * sizeof(T));
+                const bool fill = is_fill(g, v), fin = isfinite(v);
+                const unsigned want = fill ? GLIDE_SYM_FILL : !fin ? GLIDE_SYM_OUTLIER : GLIDE_SYM_ZERO;
+                if (OP == OP_ENCODE) {
+                    r[i] = (fill || !fin) ? subst : v;
+                    if (owned) {
+                        sym[i] = (uint16_t)want;
+                        atomicAdd(&hist[want], 1u);
+                    }
+                } else {
+                    r[i] = anchor_r(in, i, want, v, subst);
+                    if (owned) {
+                        if (in.sym[i] != want) *in.err = GG_ERR_CORRUPT;
+                        y[i] = want == GLIDE_SYM_OUTLIER ? outlier_at(in, i, subst) : v;
+                    }
+                }
+            } else {
+                const T p = slice_fill<T, OP>(g, x, in, i - s0) ? subst : r[i - s0];
+                visit<T, OP>(g, x, sym, in, y, hist, i, owned, p, e2, eb, subst, &r[i]);
+            }
+        }
+        __syncthreads();
+        for (uint32_t s = B / 2; s >= 1; s /= 2)
+            for (int pass = 0; pass < 2; pass++) {
+                /* d: the axis the points are odd on (1 = y, 2 = x) */
+                const unsigned d = (pass == 0) != (order != 0) ? 2u : 1u;
+                const uint32_t ostep = pass == 0 ? 2 * s : s;
+                const uint32_t y0 = d == 1 ? s : 0, ys = d == 1 ? 2 * s : ostep;
+                const uint32_t x0 = d == 2 ? s : 0, xs = d == 2 ? 2 * s : ostep;
+                const uint32_t ny = ey > y0 ? (ey - 1 - y0) / ys + 1 : 0, nx = ex > x0 ? (ex - 1 - x0) / xs + 1 : 0;
+                const uint64_t o1 = (d == 1 ? s1 : 1) * s;
+                const uint32_t hi = (d == 1 ? ey : ex) - 1;
+                for (uint32_t t = threadIdx.x; t < ny * nx; t += blockDim.x) {
+                    const uint32_t ly = y0 + t / nx * ys, lx = x0 + t % nx * xs;
+                    const uint64_t i = base + ly * s1 + lx;
+                    const bool owned = ly < B && lx < B;
+                    T p = (T)0;
+                    if (slice_fill<T, OP>(g, x, in, i)) {
+                        sp[i] = (T)0;
+                    } else {
+                        const uint32_t c = d == 1 ? ly : lx;
+                        const T *rp = r + i;
+                        const T p2 = fa ? ipredict_fa(rp, (long long)o1, c, s, 0u, hi, GLIDE_SPLINE_CUBIC_NAK, subst,
+                                                      [&](long long off) {
+                                                          return slice_fill<T, OP>(g, x, in, (uint64_t)((long long)i + off));
+                                                      })
+                                        : ipredict(rp, (long long)o1, c, s, 0u, hi, GLIDE_SPLINE_CUBIC_NAK);
+                        sp[i] = p2;
+                        p = !first && !slice_fill<T, OP>(g, x, in, i - s0) ? p2 + (r[i - s0] - sp[i - s0]) : p2;
+                    }
+                    visit<T, OP>(g, x, sym, in, y, hist, i, owned, p, e2, eb, subst, &r[i]);
+                }
+                __syncthreads();
+            }
+    }
+    if (OP == OP_ENCODE)
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
+            if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
+}
+
+/* The block trial's sample (cpu/interp.c glide_trial_box_origin): box b of
+ * d[0] x d[1] x d[2] points copied to out + b * that. */
+template <class T> __global__ void trial_gather_k(const T *x, gg_grid g, gg_trial_boxes tb, T *out)
+{
+    const uint64_t b = blockIdx.x, per = tb.d[0] * tb.d[1] * tb.d[2];
+    const uint64_t bi[3] = {b / (tb.m[1] * tb.m[2]), b / tb.m[2] % tb.m[1], b % tb.m[2]};
+    const uint64_t B = 1ull << g.blog, n[3] = {g.slab_rows, g.n[1], g.n[2]};
+    const uint64_t slab = bi[0] * tb.k / g.nbl;
+    uint64_t lo[3] = {bi[0] * tb.k % g.nbl * B, bi[1] * tb.k * B, bi[2] * tb.k * B};
+    for (int a = 0; a < 3; a++)
+        if (lo[a] + tb.d[a] > n[a]) lo[a] = n[a] - tb.d[a];
+    const T *src = x + slab * g.slab_rows * g.st[0];
+    for (uint64_t t = threadIdx.x; t < per; t += blockDim.x) {
+        const uint64_t zz = t / (tb.d[1] * tb.d[2]), yy = t / tb.d[2] % tb.d[1], xx = t % tb.d[2];
+        out[b * per + t] = src[(lo[0] + zz) * g.st[0] + (lo[1] + yy) * g.st[1] + lo[2] + xx];
+    }
+}
+
+/* The block trial's decision (cpu/codec_tmpl.h block_trial): per method the
+ * best book's bits plus the outliers', the least wins, ties to the earlier;
+ * then the chosen method's level parameters as the CPU writes them. */
+__global__ void trial_pick_k(const gg_trial *tr, int lorenzo_ok, unsigned esz, unsigned blog, gg_state *st)
+{
+    if (threadIdx.x) return;
+    uint64_t best = UINT64_MAX;
+    unsigned c = 0;
+    for (unsigned m = 0; m < GG_TRIAL_METHODS; m++) {
+        if (m == 1 && !lorenzo_ok) continue;
+        const uint64_t bits = tr->sel[m].bits + tr->hist[m][GLIDE_SYM_OUTLIER] * 8ull * esz;
+        if (bits < best) {
+            best = bits;
+            c = m;
+        }
+    }
+    st->lorenzo = c == 1;
+    st->slice = c >= 2 ? c - 1 : 0;
+    if (c == 0) return;
+    st->lv.alpha = 1.0;
+    st->lv.blended = 0;
+    for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) {
+        st->lv.level_eb[l] = l < blog ? st->lv.eb_abs : 0.0;
+        st->lv.level_cfg[l] = 0;
+    }
+    if (c >= 2) st->lv.level_cfg[0] = (uint8_t)(c - 2);
+}
+
+/* A forced slice order (glide_encode_opts.slice 1 or 2) as the trial would
+ * leave it. */
+__global__ void slice_force_k(gg_state *st, unsigned order)
+{
+    if (threadIdx.x) return;
+    st->slice = order + 1;
+    st->lv.level_cfg[0] = (uint8_t)order;
+}
