@@ -70,6 +70,7 @@ static FILE *g_out; /* --out FILE, or NULL */
 static int g_quick;
 static int g_kernels; /* --kernels */
 static int g_no_planes; /* --no-planes: the stage timings with format 1-4's one book (A/B of format 5's planes) */
+static int g_slice = -1; /* --slice N: glide_encode_opts.slice = N (0 format 5's methods, 1/2 a forced slice order); -1 the default */
 static int g_gpu;   /* the GPU backend is built and usable */
 static const char *g_nogpu_why = NOGPU;
 
@@ -507,6 +508,7 @@ static void gpu_stage_runs(stageset *C, stageset *D, float **chunks, int nchunks
     cube_params(&p, s, GLIDE_BACKEND_GPU);
     glide_encode_opts o = glide_default_encode_opts();
     o.planes = !g_no_planes;
+    if (g_slice >= 0) o.slice = g_slice;
     size_t cap = glide_compress_bound(&p);
     uint8_t **st = calloc((size_t)nchunks, sizeof *st);
     size_t *sz = calloc((size_t)nchunks, sizeof *sz);
@@ -1241,6 +1243,8 @@ static void usage(void)
             "  --quick       fewer runs, no 512^3 parts (HDF5 part at 256^3)\n"
             "  --kernels     only the device's parts: kernel-only throughput (256^3, 512^3) and the stages\n"
             "  --no-planes   kernel-only and stages with format 1-4's one book instead of format 5's planes\n"
+            "  --slice N     kernel-only and stages with glide_encode_opts.slice = N (0: format 5's methods, no\n"
+            "                block trial; 1 or 2: the slice method forced, x or y first; default: the trial)\n"
             "  --out FILE    also write the Markdown report to FILE\n"
             "  --tmp DIR     folder for the HDF5 files (default /tmp)\n"
             "  --plugin DIR  folder of libh5z_glide.so (default $HDF5_PLUGIN_PATH, else ../plugin beside this program)\n");
@@ -1265,6 +1269,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--quick")) g_quick = 1;
         else if (!strcmp(argv[i], "--kernels")) g_kernels = 1;
         else if (!strcmp(argv[i], "--no-planes")) g_no_planes = 1;
+        else if (!strcmp(argv[i], "--slice") && i + 1 < argc) g_slice = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--tmp") && i + 1 < argc) tmpdir = argv[++i];
         else if (!strcmp(argv[i], "--plugin") && i + 1 < argc) plugin_opt = argv[++i];

@@ -5,11 +5,12 @@
 #   (device, carrying .bin and .devdata) OUT=out/pp bash h5tests/gpu/prebuilt_probe.sh
 # (.bin must be git-ignored, e.g. in .git/info/exclude; the carried tree stays under 64 MiB.)
 # Runs test_gpu_huff, test_gpu_codec on the synthetic and real fields,
-# ROUNDS (default 3) alternations of `glide_gpu_bench --kernels` with and
-# without --no-planes (rows: 64^3, 256^3, 512^3 kernel-only; stage medians),
+# ROUNDS (default 3) alternations of `glide_gpu_bench --kernels` over
+# VARIANTS ("label=flag,flag label=..."; default with and without --no-planes) (rows: 64^3, 256^3, 512^3 kernel-only; stage medians),
 # with NCU=REGEX the ncu medians of those kernels at 64^3 and 256^3, and
 # with SAN=huff or SAN=codec compute-sanitizer on that test (memcheck, and
-# racecheck for codec) as h5tests/gpu/run.sh runs it. ROUNDS=0: no A/B.
+# racecheck for codec) as h5tests/gpu/run.sh runs it, with GOLDEN=1 the GPU's
+# golden streams (test_gpu_codec --write-golden) into $OUT/golden.tgz. ROUNDS=0: no A/B.
 set -u
 cd "$(dirname "$0")/../.."
 if [ "${1:-}" = pack ]; then
@@ -40,17 +41,24 @@ rc=0
 timeout 300 $B/test_gpu_huff >"$OUT/huff.log" 2>&1 || rc=1
 echo "test_gpu_huff: $(tail -1 "$OUT/huff.log")"
 grep -m5 "FAIL" "$OUT/huff.log"
+if [ -n "${GOLDEN:-}" ]; then
+    rm -rf /tmp/glide_golden && mkdir -p /tmp/glide_golden
+    farg+=(--write-golden /tmp/glide_golden)
+fi
 timeout 300 $B/test_gpu_codec "${farg[@]}" >"$OUT/codec.log" 2>&1 || rc=1
 echo "test_gpu_codec: $(grep -m1 'passed,' "$OUT/codec.log")"
 grep -m5 -i "fail" "$OUT/codec.log" | grep -v " 0 failed"
+# VARIANTS: the A/B's label=flags pairs (default: format 5's planes against one book)
+read -r -a variants <<<"${VARIANTS:-planes= one=--no-planes}"
 for r in $(seq 1 "${ROUNDS:-3}"); do
-    for v in planes one; do
-        a=()
-        [ $v = one ] && a=(--no-planes)
+    for pair in "${variants[@]}"; do
+        v=${pair%%=*}
+        IFS=, read -r -a a <<<"${pair#*=}"
         $B/glide_gpu_bench --kernels "${a[@]}" --out "$OUT/k_${v}_$r.md" >/dev/null 2>&1 || rc=1
     done
 done
-for v in planes one; do
+for pair in "${variants[@]}"; do
+    v=${pair%%=*}
     for f in "$OUT"/k_${v}_*.md; do
         [ -f "$f" ] || continue
         echo "== $v $(basename "$f"): device us (compress, decompress)" \
@@ -78,5 +86,8 @@ codec)
 esac
 if [ -n "${NCU:-}" ]; then
     for s in 64 256; do bash h5tests/gpu/ncu_kernels.sh $B/gpu_probe $s "$NCU" 6; done 2>&1 | cut -c1-120 | tee "$OUT/ncu.txt"
+fi
+if [ -n "${GOLDEN:-}" ]; then # the GPU-made golden streams (h5tests/golden/gpu/), written by the test run above
+    tar czf "$OUT/golden.tgz" -C /tmp/glide_golden .
 fi
 exit $rc
