@@ -75,8 +75,9 @@ typedef struct {
     gbuf sym_p;                                  /* format 5: the symbols in plane order */
     /* format 6's block trial (gg_trial_run): its state, histograms and
      * scores, and the sample's values, symbols and scratch */
-    gg_state *d_tst;
+    gg_state *d_tst; /* GG_TRIAL_METHODS of them */
     gg_trial *d_trial;
+    gg_select_work *d_trial_work; /* GG_TRIAL_METHODS of them: the books are chosen side by side */
     gbuf tx, tsym, tr, tw;
     gbuf h_stage;          /* pinned: the chunk's values on their way in or out */
     unsigned copy_helpers; /* threads of the parallel host copy (0: pageable copies) */
@@ -183,8 +184,10 @@ static void ctx_init(void)
     free(he);
     if (!ok) goto fail;
     if (cudaMalloc((void **)&G.d_st, sizeof(gg_state)) != cudaSuccess ||
-        cudaMalloc((void **)&G.d_tst, sizeof(gg_state)) != cudaSuccess ||
+        cudaMalloc((void **)&G.d_tst, GG_TRIAL_METHODS * sizeof(gg_state)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_trial, sizeof(gg_trial)) != cudaSuccess ||
+        cudaMalloc((void **)&G.d_trial_work, GG_TRIAL_METHODS * sizeof(gg_select_work)) != cudaSuccess ||
+        cudaMemset(G.d_trial_work, 0, GG_TRIAL_METHODS * sizeof(gg_select_work)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_sel_work, sizeof(gg_select_work)) != cudaSuccess ||
         cudaMemset(G.d_sel_work, 0, sizeof(gg_select_work)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_enc, GLIDE_NPLANES * sizeof(glide_huff_enc)) != cudaSuccess ||
@@ -601,7 +604,7 @@ static cudaError_t front_enqueue(const void *arg, int timed)
         if (j->method == GG_CHOSEN3) {
             gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
             if ((e = gg_trial_run(G.x.p, j->g, j->tg, j->tb, j->lorenzo_ok, st, G.d_tst, G.d_trial, G.tx.p, G.tsym.p,
-                                  G.tr.p, G.tw.p, dict, G.d_sel_work, G.s)) != cudaSuccess)
+                                  G.tr.p, G.tw.p, dict, G.d_trial_work, &G.par, G.s)) != cudaSuccess)
                 return e;
             if (timed) stage("block trial");
         }
@@ -733,7 +736,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         (gg_needs_global_r(j.g, j.method, 1) && !grow_dev(&G.r, n * esz)) ||
         (gg_needs_global_w(j.g, j.method, 1) && !grow_dev(&G.w, n * esz)) || !grow_host(&G.h_out, j.raw_total) ||
         (j.planes && !grow_dev(&G.sym_p, gg_planes_len(n) * 2)) ||
-        (tcount && (!grow_dev(&G.tx, tcount * esz) || !grow_dev(&G.tsym, tcount * 2) || !grow_dev(&G.tr, tcount * esz) ||
+        (tcount && (!grow_dev(&G.tx, tcount * esz) || !grow_dev(&G.tsym, tcount * 2 * GG_TRIAL_METHODS) || !grow_dev(&G.tr, tcount * esz) ||
                     !grow_dev(&G.tw, tcount * esz)))) {
         r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
         goto done;

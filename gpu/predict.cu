@@ -2227,6 +2227,16 @@ static size_t box_bytes(const gg_grid &g, int kind)
     return e * per <= limit ? (size_t)(e * per) : 0;
 }
 
+/* shared bytes of slice_sh_k's box (two slices' reconstructions and 2-D
+ * predictions, one slice's values, symbols and two fill flags per point),
+ * or 0: slice_k with global scratch */
+static size_t slice_box_bytes(const gg_grid &g)
+{
+    const uint64_t B = 1ull << g.blog, e1 = g.n[1] < B + 1 ? g.n[1] : B + 1, e2 = g.n[2] < B + 1 ? g.n[2] : B + 1;
+    const size_t per = 5 * (g.dtype == GLIDE_FLOAT64 ? 8 : 4) + 4, bytes = (size_t)(e1 * e2) * per;
+    return bytes <= shared_max() ? bytes : 0;
+}
+
 /* lets a kernel take more than the default 48 KiB of dynamic shared memory */
 static cudaError_t allow_shared(const void *kernel, size_t bytes)
 {
@@ -2242,11 +2252,14 @@ static bool may_blend(const gg_grid &g, int method, int blend)
 }
 
 /* the slice method keeps its reconstructions and 2-D predictions in global r and w */
-static bool slices_may(int method) { return method == GG_CHOSEN3 || method == GG_SLICE_XY || method == GG_SLICE_YX; }
+static bool slices_may(const gg_grid &g, int method)
+{
+    return (method == GG_CHOSEN3 || method == GG_SLICE_XY || method == GG_SLICE_YX) && slice_box_bytes(g) == 0;
+}
 
 extern "C" int gg_needs_global_r(gg_grid g, int method, int blend)
 {
-    if (slices_may(method)) return 1;
+    if (slices_may(g, method)) return 1;
     return (method != GG_INTERP && box_bytes(g, BOX_LORENZO) == 0) ||
            (method != GG_LORENZO && box_bytes(g, BOX_INTERP) == 0) ||
            (may_blend(g, method, blend) && box_bytes(g, BOX_BLEND) == 0);
@@ -2254,7 +2267,7 @@ extern "C" int gg_needs_global_r(gg_grid g, int method, int blend)
 
 extern "C" int gg_needs_global_w(gg_grid g, int method, int blend)
 {
-    if (slices_may(method)) return 1;
+    if (slices_may(g, method)) return 1;
     return may_blend(g, method, blend) && box_bytes(g, BOX_BLEND) == 0;
 }
 
@@ -2447,6 +2460,26 @@ struct ParLanes {
     }
 };
 
+/* the slice method's kernel for this grid; order -2: both orders (the
+ * trial), order k with state st + k */
+template <class T, int OP>
+static cudaError_t launch_slice(gg_grid g, unsigned nb, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
+                                DecodeIn in, T *y, T *r, T *w, int order, cudaStream_t s)
+{
+    const size_t sh = slice_box_bytes(g);
+    if (sh) {
+        cudaError_t e = allow_shared((const void *)slice_sh_k<T, OP>, sh);
+        if (e != cudaSuccess) return e;
+        slice_sh_k<T, OP><<<dim3(nb, order == -2 ? 2 : 1), GG_SLICE_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, order);
+    } else if (order == -2) {
+        slice_k<T, OP><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, w, 0);
+        slice_k<T, OP><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st + 1, in, y, r, w, 1);
+    } else {
+        slice_k<T, OP><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, w, order);
+    }
+    return cudaGetLastError();
+}
+
 template <class T, int OP>
 static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const gg_levels *lv, const T *x,
                                   uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *r, T *w, const gg_par *par,
@@ -2460,8 +2493,10 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
     cudaStream_t s;
     cudaError_t e;
     if (slice_only || method == GG_CHOSEN3) {
-        if ((e = lanes.next(s)) != cudaSuccess) return e;
-        slice_k<T, OP><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, w, slice_only ? method - GG_SLICE_XY : -1);
+        if ((e = lanes.next(s)) != cudaSuccess ||
+            (e = launch_slice<T, OP>(g, nb, lv, x, sym, st, in, y, r, w, slice_only ? method - GG_SLICE_XY : -1, s)) !=
+                cudaSuccess)
+            return e;
         if (slice_only) {
             if ((e = cudaGetLastError()) != cudaSuccess) return e;
             return lanes.done();
@@ -2510,41 +2545,68 @@ extern "C" cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_stat
                                             (float *)d_r, (float *)d_w, par, s);
 }
 
+/* the trial's states: each method's histogram from zero, the chunk's levels */
+__global__ void trial_init_k(const gg_state *st, gg_state *tst)
+{
+    gg_state *t = tst + blockIdx.x;
+    for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) t->hist[i] = 0;
+    if (threadIdx.x == 0) t->lv = st->lv;
+}
+
 template <class T>
 static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok, gg_state *st,
                              gg_state *tst, gg_trial *tr, T *tx, uint16_t *tsym, T *tr_r, T *tr_w, gg_dict dict,
-                             gg_select_work *work, cudaStream_t s)
+                             gg_select_work *work, const gg_par *par, cudaStream_t s0)
 {
     const uint64_t boxes = tb.m[0] * tb.m[1] * tb.m[2];
-    trial_gather_k<T><<<(unsigned)boxes, GG_THREADS, 0, s>>>(x, g, tb, tx);
-    cudaError_t e;
-    if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaMemsetAsync(tst, 0, sizeof *tst, s)) != cudaSuccess ||
-        (e = cudaMemcpyAsync(&tst->lv, &st->lv, sizeof st->lv, cudaMemcpyDeviceToDevice, s)) != cudaSuccess)
-        return e;
-    DecodeIn in = {};
-    for (int m = 0; m < GG_TRIAL_METHODS; m++) {
-        if (m == 1 && !lorenzo_ok) continue;
-        const int method = m == 0 ? GG_INTERP : m == 1 ? GG_LORENZO : GG_SLICE_XY + m - 2;
-        if ((e = cudaMemsetAsync(tst->hist, 0, sizeof tst->hist, s)) != cudaSuccess ||
-            (e = launch_predict<T, OP_ENCODE>(tg, method, tg.has_fill ? -1 : 0, -1, &tst->lv, tx, tsym, tst, in, NULL,
-                                              tr_r, tr_w, NULL, s)) != cudaSuccess ||
-            (e = cudaMemcpyAsync(tr->hist[m], tst->hist, sizeof tst->hist, cudaMemcpyDeviceToDevice, s)) != cudaSuccess ||
-            (e = gg_book_select(tr->hist[m], dict, 0 /* GLIDE_SCORE_SIZE */, &tr->sel[m], work, s)) != cudaSuccess)
-            return e;
+    trial_gather_k<T><<<(unsigned)boxes, GG_THREADS, 0, s0>>>(x, g, tb, tx);
+    trial_init_k<<<GG_TRIAL_METHODS, GG_THREADS, 0, s0>>>(st, tst);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return e;
+    /* the methods side by side (forked before the first), unless one
+     * needs the global scratch */
+    const bool apart = par && !gg_needs_global_r(tg, GG_CHOSEN3, 1) && !gg_needs_global_w(tg, GG_CHOSEN3, 1);
+    cudaStream_t lane[3] = {s0, s0, s0};
+    if (apart) {
+        if ((e = cudaEventRecord(par->fork, s0)) != cudaSuccess) return e;
+        for (int k = 1; k < 3; k++) {
+            if ((e = cudaStreamWaitEvent(par->aux[k - 1], par->fork, 0)) != cudaSuccess) return e;
+            lane[k] = par->aux[k - 1];
+        }
     }
-    trial_pick_k<<<1, 32, 0, s>>>(tr, lorenzo_ok, (unsigned)sizeof(T), g.blog, st);
+    DecodeIn in = {};
+    const unsigned nb = (unsigned)n_blocks(tg);
+    const uint64_t tn = tg.count;
+    for (int m = 0; m < 3; m++) {
+        if (m == 1 && !lorenzo_ok) continue;
+        const cudaStream_t s = lane[m];
+        if (m == 2) e = launch_slice<T, OP_ENCODE>(tg, nb, &tst[2].lv, tx, slice_box_bytes(tg) ? NULL : tsym + 2 * tn, &tst[2], in,
+                                           NULL, tr_r, tr_w, -2, s);
+        else
+            e = launch_predict<T, OP_ENCODE>(tg, m == 0 ? GG_INTERP : GG_LORENZO, tg.has_fill ? -1 : 0, -1, &tst[m].lv, tx,
+                                             tsym + m * tn, &tst[m], in, NULL, tr_r, tr_w, NULL, s);
+        for (int k = m; e == cudaSuccess && k < (m == 2 ? 4 : m + 1); k++)
+            e = gg_book_select(tst[k].hist, dict, 0 /* GLIDE_SCORE_SIZE */, &tr->sel[k], work + k, s);
+        if (e != cudaSuccess) return e;
+    }
+    for (int k = 1; apart && k < 3; k++)
+        if ((e = cudaEventRecord(par->join[k - 1], lane[k])) != cudaSuccess ||
+            (e = cudaStreamWaitEvent(s0, par->join[k - 1], 0)) != cudaSuccess)
+            return e;
+    trial_pick_k<<<1, 32, 0, s0>>>(tst, tr, lorenzo_ok, (unsigned)sizeof(T), g.blog, st);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t gg_trial_run(const void *d_x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok,
                                     gg_state *d_st, gg_state *d_tst, gg_trial *d_tr, void *d_tx, uint16_t *d_tsym,
-                                    void *d_tr_r, void *d_tr_w, gg_dict dict, gg_select_work *d_work, cudaStream_t s)
+                                    void *d_tr_r, void *d_tr_w, gg_dict dict, gg_select_work *d_work, const gg_par *par,
+                                    cudaStream_t s)
 {
     if (g.dtype == GLIDE_FLOAT64)
         return trial_run<double>((const double *)d_x, g, tg, tb, lorenzo_ok, d_st, d_tst, d_tr, (double *)d_tx, d_tsym,
-                                 (double *)d_tr_r, (double *)d_tr_w, dict, d_work, s);
+                                 (double *)d_tr_r, (double *)d_tr_w, dict, d_work, par, s);
     return trial_run<float>((const float *)d_x, g, tg, tb, lorenzo_ok, d_st, d_tst, d_tr, (float *)d_tx, d_tsym,
-                            (float *)d_tr_r, (float *)d_tr_w, dict, d_work, s);
+                            (float *)d_tr_r, (float *)d_tr_w, dict, d_work, par, s);
 }
 
 extern "C" cudaError_t gg_slice_force(gg_state *d_st, unsigned order, cudaStream_t s)

@@ -25,6 +25,8 @@ __device__ __forceinline__ bool slice_fill(const gg_grid &g, const T *x, const D
 
 /* order: 0 x before y, 1 y before x, -1 the trial's choice (st->slice;
  * none: return at once) */
+#define GG_SLICE_THREADS 128 /* at most (B/2) x (B + 1) points a step (136 at B = 16) */
+
 template <class T, int OP>
 __global__ void __launch_bounds__(GG_THREADS)
     slice_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *r, T *sp,
@@ -126,6 +128,176 @@ __global__ void __launch_bounds__(GG_THREADS)
             if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
 }
 
+/* One point of slice_sh_k given its prediction p: encode (xv its value)
+ * or decode (sy its symbol) as visit() does, with the reconstruction to *r;
+ * the owner writes the symbol (if sym) and counts it, or writes y. */
+template <class T, int OP>
+__device__ __forceinline__ void slice_point(const gg_grid &g, T xv, unsigned sy, uint64_t gi, bool owned, T p, T e2,
+                                            double eb, T subst, T *r, uint16_t *sym, unsigned *hist, const DecodeIn &in,
+                                            T *y)
+{
+    if (OP == OP_ENCODE) {
+        T rv;
+        if (is_fill(g, xv)) {
+            sy = GLIDE_SYM_FILL;
+            rv = subst;
+        } else {
+            const int q = quantize(xv, p, e2, eb, &rv);
+            if (q >= 0) sy = (unsigned)q;
+            else {
+                sy = GLIDE_SYM_OUTLIER;
+                rv = isfinite(xv) ? xv : subst;
+            }
+        }
+        *r = rv;
+        if (owned) {
+            if (sym) sym[gi] = (uint16_t)sy;
+            atomicAdd(&hist[sy], 1u);
+        }
+    } else {
+        T rv, out;
+        if (sy < GLIDE_NQUANT) {
+            rv = out = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+        } else if (sy == GLIDE_SYM_FILL) {
+            if (!g.has_fill) *in.err = GG_ERR_CORRUPT;
+            rv = subst;
+            out = Bits<T>::from((typename Bits<T>::U)g.fill_bits);
+        } else {
+            out = outlier_at(in, gi, subst);
+            rv = isfinite(out) ? out : subst;
+        }
+        *r = rv;
+        if (owned) y[gi] = out;
+    }
+}
+
+/* slice_k with the box's slices in shared memory: each slice's values (or
+ * symbols) and fill flags are read once, the levels then work on shared
+ * memory only, and the previous slice's reconstructions and 2-D
+ * predictions stay there (two buffers, swapped per slice). order -2: the
+ * trial's both orders in one launch, order = blockIdx.y with state
+ * st + blockIdx.y. sym may be NULL (the trial needs the histogram only). */
+template <class T> __host__ __device__ constexpr size_t slice_sh_per_point() { return 5 * sizeof(T) + 4; }
+
+template <class T, int OP>
+__global__ void __launch_bounds__(GG_SLICE_THREADS)
+    slice_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, int order)
+{
+    if (order == -2) {
+        order = (int)blockIdx.y;
+        st += blockIdx.y;
+    } else if (order < 0) {
+        const unsigned c = st->slice;
+        if (!c) return;
+        order = (int)c - 1;
+    }
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
+    if (OP == OP_ENCODE)
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) hist[t] = 0;
+    Box bx;
+    block_box(g, blockIdx.x, bx);
+    const uint32_t B = 1u << g.blog;
+    const uint32_t ey = (uint32_t)(bx.hi[1] - bx.lo[1] + 1), ex = (uint32_t)(bx.hi[2] - bx.lo[2] + 1), E = ey * ex;
+    T *R[2] = {(T *)smem, (T *)smem + E}, *P[2] = {(T *)smem + 2 * E, (T *)smem + 3 * E}, *X = (T *)smem + 4 * E;
+    uint16_t *SY = (uint16_t *)(X + E);
+    uint8_t *F[2] = {(uint8_t *)(SY + E), (uint8_t *)(SY + E) + E};
+    const uint64_t zr = bx.hi[0] - bx.lo[0] + 1;
+    const uint32_t nz = zr < B ? (uint32_t)zr : B;
+    const uint64_t s0 = g.st[0], s1 = g.st[1];
+    const T subst = Bits<T>::from((typename Bits<T>::U)lv->subst_bits);
+    const double eb = lv->eb_abs;
+    const T e2 = (T)(2.0 * eb);
+    const bool fa = g.has_fill != 0;
+    const uint32_t ay = (ey - 1) / B + 1, ax = (ex - 1) / B + 1;
+    for (uint32_t zl = 0; zl < nz; zl++) {
+        const uint64_t z = bx.lo[0] + zl;
+        const bool first = zl == 0;
+        const uint64_t base = z * s0 + bx.lo[1] * s1 + bx.lo[2];
+        T *Rc = R[zl & 1], *Pc = P[zl & 1];
+        const T *Rp = R[(zl + 1) & 1], *Pp = P[(zl + 1) & 1];
+        uint8_t *Fc = F[zl & 1];
+        const uint8_t *Fp = F[(zl + 1) & 1];
+        for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
+            const uint64_t gi = base + (uint64_t)(t / ex) * s1 + t % ex;
+            if (OP == OP_ENCODE) {
+                const T xv = x[gi];
+                X[t] = xv;
+                Fc[t] = is_fill(g, xv);
+            } else {
+                const uint16_t sy = in.sym[gi];
+                SY[t] = sy;
+                Fc[t] = sy == GLIDE_SYM_FILL;
+            }
+        }
+        __syncthreads();
+        for (uint32_t t = threadIdx.x; t < ay * ax; t += blockDim.x) {
+            const uint32_t ly = t / ax * B, lx = t % ax * B, lt = ly * ex + lx;
+            const uint64_t i = base + (uint64_t)ly * s1 + lx;
+            const bool owned = ly < B && lx < B;
+            Pc[lt] = (T)0;
+            if (first) {
+                T v;
+                if (OP == OP_ENCODE) v = X[lt];
+                else v = load_le<T>(in.anchors + anchor_index(g, z, bx.lo[1] + ly, bx.lo[2] + lx) * sizeof(T));
+                const bool fill = is_fill(g, v), fin = isfinite(v);
+                const unsigned want = fill ? GLIDE_SYM_FILL : !fin ? GLIDE_SYM_OUTLIER : GLIDE_SYM_ZERO;
+                if (OP == OP_ENCODE) {
+                    Rc[lt] = (fill || !fin) ? subst : v;
+                    if (owned) {
+                        if (sym) sym[i] = (uint16_t)want;
+                        atomicAdd(&hist[want], 1u);
+                    }
+                } else {
+                    Rc[lt] = anchor_r(in, i, want, v, subst);
+                    if (owned) {
+                        if (SY[lt] != want) *in.err = GG_ERR_CORRUPT;
+                        y[i] = want == GLIDE_SYM_OUTLIER ? outlier_at(in, i, subst) : v;
+                    }
+                }
+            } else {
+                const T p = Fp[lt] ? subst : Rp[lt];
+                slice_point<T, OP>(g, OP == OP_ENCODE ? X[lt] : (T)0, OP == OP_ENCODE ? 0u : SY[lt], i, owned, p, e2, eb,
+                                   subst, &Rc[lt], sym, hist, in, y);
+            }
+        }
+        __syncthreads();
+        for (uint32_t s = B / 2; s >= 1; s /= 2)
+            for (int pass = 0; pass < 2; pass++) {
+                const unsigned d = (pass == 0) != (order != 0) ? 2u : 1u;
+                const uint32_t ostep = pass == 0 ? 2 * s : s;
+                const uint32_t y0 = d == 1 ? s : 0, ys = d == 1 ? 2 * s : ostep;
+                const uint32_t x0 = d == 2 ? s : 0, xs = d == 2 ? 2 * s : ostep;
+                const uint32_t ny = ey > y0 ? (ey - 1 - y0) / ys + 1 : 0, nx = ex > x0 ? (ex - 1 - x0) / xs + 1 : 0;
+                const int o1 = (int)((d == 1 ? ex : 1u) * s);
+                const uint32_t hi = (d == 1 ? ey : ex) - 1;
+                for (uint32_t t = threadIdx.x; t < ny * nx; t += blockDim.x) {
+                    const uint32_t ly = y0 + t / nx * ys, lx = x0 + t % nx * xs, lt = ly * ex + lx;
+                    const uint64_t i = base + (uint64_t)ly * s1 + lx;
+                    const bool owned = ly < B && lx < B;
+                    T p = (T)0;
+                    if (Fc[lt]) {
+                        Pc[lt] = (T)0;
+                    } else {
+                        const uint32_t c = d == 1 ? ly : lx;
+                        const T *rp = Rc + lt;
+                        const T p2 = fa ? ipredict_fa(rp, o1, c, s, 0u, hi, GLIDE_SPLINE_CUBIC_NAK, subst,
+                                                      [&](int off) { return Fc[(int)lt + off] != 0; })
+                                        : ipredict(rp, o1, c, s, 0u, hi, GLIDE_SPLINE_CUBIC_NAK);
+                        Pc[lt] = p2;
+                        p = !first && !Fp[lt] ? p2 + (Rp[lt] - Pp[lt]) : p2;
+                    }
+                    slice_point<T, OP>(g, OP == OP_ENCODE ? X[lt] : (T)0, OP == OP_ENCODE ? 0u : SY[lt], i, owned, p,
+                                       e2, eb, subst, &Rc[lt], sym, hist, in, y);
+                }
+                __syncthreads();
+            }
+    }
+    if (OP == OP_ENCODE)
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
+            if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
+}
+
 /* The block trial's sample (cpu/interp.c glide_trial_box_origin): box b of
  * d[0] x d[1] x d[2] points copied to out + b * that. */
 template <class T> __global__ void trial_gather_k(const T *x, gg_grid g, gg_trial_boxes tb, T *out)
@@ -147,14 +319,15 @@ template <class T> __global__ void trial_gather_k(const T *x, gg_grid g, gg_tria
 /* The block trial's decision (cpu/codec_tmpl.h block_trial): per method the
  * best book's bits plus the outliers', the least wins, ties to the earlier;
  * then the chosen method's level parameters as the CPU writes them. */
-__global__ void trial_pick_k(const gg_trial *tr, int lorenzo_ok, unsigned esz, unsigned blog, gg_state *st)
+__global__ void trial_pick_k(const gg_state *tst, const gg_trial *tr, int lorenzo_ok, unsigned esz, unsigned blog,
+                             gg_state *st)
 {
     if (threadIdx.x) return;
     uint64_t best = UINT64_MAX;
     unsigned c = 0;
     for (unsigned m = 0; m < GG_TRIAL_METHODS; m++) {
         if (m == 1 && !lorenzo_ok) continue;
-        const uint64_t bits = tr->sel[m].bits + tr->hist[m][GLIDE_SYM_OUTLIER] * 8ull * esz;
+        const uint64_t bits = tr->sel[m].bits + tst[m].hist[GLIDE_SYM_OUTLIER] * 8ull * esz;
         if (bits < best) {
             best = bits;
             c = m;
