@@ -2237,6 +2237,16 @@ static size_t slice_box_bytes(const gg_grid &g)
     return bytes <= shared_max() ? bytes : 0;
 }
 
+/* shared bytes of slice_wf_k's run (every slice's reconstructions, 2-D
+ * predictions, values or symbols and fill flags), or 0 */
+static size_t slice_run_bytes(const gg_grid &g)
+{
+    const uint64_t B = 1ull << g.blog, e1 = g.n[1] < B + 1 ? g.n[1] : B + 1, e2 = g.n[2] < B + 1 ? g.n[2] : B + 1;
+    const uint64_t nz = g.slab_rows < B ? g.slab_rows : B;
+    const size_t per = 3 * (g.dtype == GLIDE_FLOAT64 ? 8 : 4) + 1, bytes = (size_t)(nz * e1 * e2) * per;
+    return bytes <= shared_max() ? bytes : 0;
+}
+
 /* lets a kernel take more than the default 48 KiB of dynamic shared memory */
 static cudaError_t allow_shared(const void *kernel, size_t bytes)
 {
@@ -2466,8 +2476,12 @@ template <class T, int OP>
 static cudaError_t launch_slice(gg_grid g, unsigned nb, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
                                 DecodeIn in, T *y, T *r, T *w, int order, cudaStream_t s)
 {
-    const size_t sh = slice_box_bytes(g);
-    if (sh) {
+    const size_t wf = slice_run_bytes(g), sh = slice_box_bytes(g);
+    if (wf) {
+        cudaError_t e = allow_shared((const void *)slice_wf_k<T, OP>, wf);
+        if (e != cudaSuccess) return e;
+        slice_wf_k<T, OP><<<dim3(nb, order == -2 ? 2 : 1), GG_SLICE_WF_THREADS, wf, s>>>(g, lv, x, sym, st, in, y, order);
+    } else if (sh) {
         cudaError_t e = allow_shared((const void *)slice_sh_k<T, OP>, sh);
         if (e != cudaSuccess) return e;
         slice_sh_k<T, OP><<<dim3(nb, order == -2 ? 2 : 1), GG_SLICE_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, order);

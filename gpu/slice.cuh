@@ -26,6 +26,7 @@ __device__ __forceinline__ bool slice_fill(const gg_grid &g, const T *x, const D
 /* order: 0 x before y, 1 y before x, -1 the trial's choice (st->slice;
  * none: return at once) */
 #define GG_SLICE_THREADS 128 /* at most (B/2) x (B + 1) points a step (136 at B = 16) */
+#define GG_SLICE_WF_THREADS 256 /* slice_wf_k: up to nine slices' phases a step */
 
 template <class T, int OP>
 __global__ void __launch_bounds__(GG_THREADS)
@@ -152,7 +153,7 @@ __device__ __forceinline__ void slice_point(const gg_grid &g, T xv, unsigned sy,
         *r = rv;
         if (owned) {
             if (sym) sym[gi] = (uint16_t)sy;
-            atomicAdd(&hist[sy], 1u);
+            hist_add(hist, sy);
         }
     } else {
         T rv, out;
@@ -292,6 +293,153 @@ __global__ void __launch_bounds__(GG_SLICE_THREADS)
                 }
                 __syncthreads();
             }
+    }
+    if (OP == OP_ENCODE)
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
+            if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
+}
+
+/* One phase of a slice in a box of ey x ex points: 0 its 2-D anchors
+ * (every B-th point on both axes), then per level (s = B/2 .. 1) its two
+ * passes; the points are y0 + i ys, x0 + j xs, predicted along d (1 y, 2 x). */
+struct SlicePhase {
+    uint32_t y0, ys, x0, xs, ny, nx, s, d;
+};
+
+__device__ __forceinline__ SlicePhase slice_phase(unsigned ph, uint32_t B, uint32_t ey, uint32_t ex, int order)
+{
+    SlicePhase P;
+    if (ph == 0) {
+        P.y0 = P.x0 = 0;
+        P.ys = P.xs = B;
+        P.s = B;
+        P.d = 0;
+    } else {
+        const unsigned li = (ph - 1) >> 1, pass = (ph - 1) & 1;
+        const uint32_t s = (B >> 1) >> li;
+        P.d = (pass == 0) != (order != 0) ? 2u : 1u;
+        const uint32_t ostep = pass == 0 ? 2 * s : s;
+        P.y0 = P.d == 1 ? s : 0, P.ys = P.d == 1 ? 2 * s : ostep;
+        P.x0 = P.d == 2 ? s : 0, P.xs = P.d == 2 ? 2 * s : ostep;
+        P.s = s;
+    }
+    P.ny = ey > P.y0 ? (ey - 1 - P.y0) / P.ys + 1 : 0;
+    P.nx = ex > P.x0 ? (ex - 1 - P.x0) / P.xs + 1 : 0;
+    return P;
+}
+
+/* slice_k with a whole run in shared memory, as a wavefront: at step k,
+ * slice z does its phase k - z (a point needs the slice before it at the
+ * same point, done one step earlier, and its own slice's earlier phases),
+ * so a run of nz slices of P phases takes P + nz - 1 barrier steps instead
+ * of P nz. Every slice's values (or symbols) and fill flags are read at
+ * the start. order as slice_sh_k. */
+template <class T> __host__ __device__ constexpr size_t slice_wf_per_point() { return 3 * sizeof(T) + 1; }
+
+template <class T, int OP>
+__global__ void __launch_bounds__(GG_SLICE_WF_THREADS)
+    slice_wf_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, int order)
+{
+    if (order == -2) {
+        order = (int)blockIdx.y;
+        st += blockIdx.y;
+    } else if (order < 0) {
+        const unsigned c = st->slice;
+        if (!c) return;
+        order = (int)c - 1;
+    }
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
+    __shared__ SlicePhase ph[2 * GLIDE_MAX_LEVELS + 1];
+    if (OP == OP_ENCODE)
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) hist[t] = 0;
+    Box bx;
+    block_box(g, blockIdx.x, bx);
+    const uint32_t B = 1u << g.blog, NP = 2 * g.blog + 1;
+    const uint32_t ey = (uint32_t)(bx.hi[1] - bx.lo[1] + 1), ex = (uint32_t)(bx.hi[2] - bx.lo[2] + 1), E = ey * ex;
+    const uint64_t zr = bx.hi[0] - bx.lo[0] + 1;
+    const uint32_t nz = zr < B ? (uint32_t)zr : B, N = nz * E;
+    T *R = (T *)smem, *P = R + N, *X = P + N;
+    uint16_t *SY = (uint16_t *)X; /* decoding: the symbols where encoding keeps the values */
+    uint8_t *F = (uint8_t *)(X + N);
+    if (threadIdx.x < NP) ph[threadIdx.x] = slice_phase(threadIdx.x, B, ey, ex, order);
+    const uint64_t s0 = g.st[0], s1 = g.st[1];
+    const uint64_t base0 = bx.lo[0] * s0 + bx.lo[1] * s1 + bx.lo[2];
+    for (uint32_t t = threadIdx.x; t < N; t += blockDim.x) {
+        const uint32_t zl = t / E, lt = t - zl * E;
+        const uint64_t gi = base0 + zl * s0 + (uint64_t)(lt / ex) * s1 + lt % ex;
+        if (OP == OP_ENCODE) {
+            const T xv = x[gi];
+            X[t] = xv;
+            F[t] = is_fill(g, xv);
+        } else {
+            const uint16_t sy = in.sym[gi];
+            SY[t] = sy;
+            F[t] = sy == GLIDE_SYM_FILL;
+        }
+    }
+    __syncthreads();
+    const T subst = Bits<T>::from((typename Bits<T>::U)lv->subst_bits);
+    const double eb = lv->eb_abs;
+    const T e2 = (T)(2.0 * eb);
+    const bool fa = g.has_fill != 0;
+    for (uint32_t k = 0; k + 1 < NP + nz; k++) {
+        const uint32_t zlo = k >= NP ? k - NP + 1 : 0, zhi = k < nz ? k : nz - 1;
+        uint32_t total = 0;
+        for (uint32_t z = zlo; z <= zhi; z++) total += ph[k - z].ny * ph[k - z].nx;
+        for (uint32_t t = threadIdx.x; t < total; t += blockDim.x) {
+            uint32_t z = zlo, u = t;
+            while (u >= ph[k - z].ny * ph[k - z].nx) u -= ph[k - z].ny * ph[k - z].nx, z++;
+            const SlicePhase &Q = ph[k - z];
+            const uint32_t ly = Q.y0 + u / Q.nx * Q.ys, lx = Q.x0 + u % Q.nx * Q.xs, lt = ly * ex + lx, pt = z * E + lt;
+            const uint64_t i = base0 + z * s0 + (uint64_t)ly * s1 + lx;
+            const bool owned = ly < B && lx < B, first = z == 0;
+            if (Q.d == 0) { /* the slice's 2-D anchors */
+                P[pt] = (T)0;
+                if (first) {
+                    T v;
+                    if (OP == OP_ENCODE) v = X[pt];
+                    else v = load_le<T>(in.anchors + anchor_index(g, bx.lo[0], bx.lo[1] + ly, bx.lo[2] + lx) * sizeof(T));
+                    const bool fill = is_fill(g, v), fin = isfinite(v);
+                    const unsigned want = fill ? GLIDE_SYM_FILL : !fin ? GLIDE_SYM_OUTLIER : GLIDE_SYM_ZERO;
+                    if (OP == OP_ENCODE) {
+                        R[pt] = (fill || !fin) ? subst : v;
+                        if (owned) {
+                            if (sym) sym[i] = (uint16_t)want;
+                            hist_add(hist, want);
+                        }
+                    } else {
+                        R[pt] = anchor_r(in, i, want, v, subst);
+                        if (owned) {
+                            if (SY[pt] != want) *in.err = GG_ERR_CORRUPT;
+                            y[i] = want == GLIDE_SYM_OUTLIER ? outlier_at(in, i, subst) : v;
+                        }
+                    }
+                } else {
+                    const T p = F[pt - E] ? subst : R[pt - E];
+                    slice_point<T, OP>(g, OP == OP_ENCODE ? X[pt] : (T)0, OP == OP_ENCODE ? 0u : SY[pt], i, owned, p, e2,
+                                       eb, subst, &R[pt], sym, hist, in, y);
+                }
+                continue;
+            }
+            T p = (T)0;
+            if (F[pt]) {
+                P[pt] = (T)0;
+            } else {
+                const uint32_t c = Q.d == 1 ? ly : lx, s = Q.s;
+                const int o1 = (int)((Q.d == 1 ? ex : 1u) * s);
+                const uint32_t hi = (Q.d == 1 ? ey : ex) - 1;
+                const T *rp = R + pt;
+                const T p2 = fa ? ipredict_fa(rp, o1, c, s, 0u, hi, GLIDE_SPLINE_CUBIC_NAK, subst,
+                                              [&](int off) { return F[(int)pt + off] != 0; })
+                                : ipredict(rp, o1, c, s, 0u, hi, GLIDE_SPLINE_CUBIC_NAK);
+                P[pt] = p2;
+                p = !first && !F[pt - E] ? p2 + (R[pt - E] - P[pt - E]) : p2;
+            }
+            slice_point<T, OP>(g, OP == OP_ENCODE ? X[pt] : (T)0, OP == OP_ENCODE ? 0u : SY[pt], i, owned, p, e2, eb,
+                               subst, &R[pt], sym, hist, in, y);
+        }
+        __syncthreads();
     }
     if (OP == OP_ENCODE)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
