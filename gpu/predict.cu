@@ -2478,9 +2478,15 @@ static cudaError_t launch_slice(gg_grid g, unsigned nb, const gg_levels *lv, con
 {
     const size_t wf = slice_run_bytes(g), sh = slice_box_bytes(g);
     if (wf) {
-        cudaError_t e = allow_shared((const void *)slice_wf_k<T, OP>, wf);
+        /* a run's steps are sequential: with few runs (a 64^3 chunk has
+         * 64), more threads finish each step sooner */
+        const dim3 grid(nb, order == -2 ? 2 : 1);
+        const bool few = nb * grid.y < 512;
+        const void *k = few ? (const void *)slice_wf_k<T, OP, GG_THREADS_MAX> : (const void *)slice_wf_k<T, OP, GG_SLICE_WF_THREADS>;
+        cudaError_t e = allow_shared(k, wf);
         if (e != cudaSuccess) return e;
-        slice_wf_k<T, OP><<<dim3(nb, order == -2 ? 2 : 1), GG_SLICE_WF_THREADS, wf, s>>>(g, lv, x, sym, st, in, y, order);
+        if (few) slice_wf_k<T, OP, GG_THREADS_MAX><<<grid, GG_THREADS_MAX, wf, s>>>(g, lv, x, sym, st, in, y, order);
+        else slice_wf_k<T, OP, GG_SLICE_WF_THREADS><<<grid, GG_SLICE_WF_THREADS, wf, s>>>(g, lv, x, sym, st, in, y, order);
     } else if (sh) {
         cudaError_t e = allow_shared((const void *)slice_sh_k<T, OP>, sh);
         if (e != cudaSuccess) return e;

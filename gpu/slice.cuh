@@ -26,7 +26,7 @@ __device__ __forceinline__ bool slice_fill(const gg_grid &g, const T *x, const D
 /* order: 0 x before y, 1 y before x, -1 the trial's choice (st->slice;
  * none: return at once) */
 #define GG_SLICE_THREADS 128 /* at most (B/2) x (B + 1) points a step (136 at B = 16) */
-#define GG_SLICE_WF_THREADS 256 /* slice_wf_k: up to nine slices' phases a step */
+#define GG_SLICE_WF_THREADS 256 /* slice_wf_k: up to nine slices' phases a step; chunks of few runs take GG_THREADS_MAX */
 
 template <class T, int OP>
 __global__ void __launch_bounds__(GG_THREADS)
@@ -336,8 +336,8 @@ __device__ __forceinline__ SlicePhase slice_phase(unsigned ph, uint32_t B, uint3
  * the start. order as slice_sh_k. */
 template <class T> __host__ __device__ constexpr size_t slice_wf_per_point() { return 3 * sizeof(T) + 1; }
 
-template <class T, int OP>
-__global__ void __launch_bounds__(GG_SLICE_WF_THREADS)
+template <class T, int OP, int NT>
+__global__ void __launch_bounds__(NT)
     slice_wf_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, int order)
 {
     if (order == -2) {
