@@ -19,7 +19,7 @@
  * with a fill point, 2 only for chunks of more than three axes (and never
  * for RAW), so its other streams stay readable by GLIDE 1.0/1.1, and more by
  * 1.2, 1.3; that encoder is glide_encode_opts.planes = 0 now. */
-#define GLIDE_FORMAT_VERSION 6       /* the newest this build reads (6: branch proto-slice, not released) */
+#define GLIDE_FORMAT_VERSION 6       /* the newest this build reads */
 #define GLIDE_FORMAT_FIRST_VERSION 1 /* the oldest it reads */
 #define GLIDE_FORMAT_SLABS 2         /* the first with slabs */
 #define GLIDE_FORMAT_FILL_AWARE 3    /* the first with fill-aware stencils */
@@ -32,7 +32,7 @@
  * difference (docs/DESIGN.md, "Two symbol planes"). glide_encode_opts.planes
  * = 0 gives the formats 1-4 encoder (tests, benchmarks). */
 #define GLIDE_FORMAT_PLANES 5
-/* PROTOTYPE (branch proto-slice, not a released format): method 3, slices */
+/* GLIDE 1.6: method 3, slices (FORMAT.md §9a), and only method 3 */
 #define GLIDE_FORMAT_SLICE 6
 
 /* Symbol alphabet: quantization codes q in [-511, 511] map to q + 511, then
@@ -57,7 +57,7 @@
 #define GLIDE_METHOD_RAW 0
 #define GLIDE_METHOD_INTERP 1
 #define GLIDE_METHOD_LORENZO 2
-#define GLIDE_METHOD_SLICE 3 /* PROTOTYPE: format 6 only (branch proto-slice) */
+#define GLIDE_METHOD_SLICE 3 /* format 6 only */
 
 /* Codebook kinds */
 #define GLIDE_BOOKKIND_DICT 0

@@ -204,7 +204,7 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
     if (!dict) return GLIDE_ERROR(VERSION);
     if (h->dtype != GLIDE_FLOAT32 && h->dtype != GLIDE_FLOAT64) return GLIDE_ERROR(CORRUPT);
     if (h->method > GLIDE_METHOD_SLICE || h->mode > GLIDE_MODE_REL) return GLIDE_ERROR(CORRUPT);
-    /* PROTOTYPE: format 6 is the slice method's, and only its */
+    /* format 6 is the slice method's, and only its (rule 6a) */
     if ((h->method == GLIDE_METHOD_SLICE) != (h->format_version == GLIDE_FORMAT_SLICE)) return GLIDE_ERROR(CORRUPT);
     if (h->flags & ~GLIDE_FLAG_HAS_FILL || p[GLIDE_HDR_RESERVED] != 0) return GLIDE_ERROR(CORRUPT);
     if (h->rank < 1 || h->rank > GLIDE_MAX_RANK) return GLIDE_ERROR(CORRUPT);
@@ -269,7 +269,7 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
             if (h->format_version == GLIDE_FORMAT_BLEND && !glide_levels_blended(s.rank, h->block_log2, h->level_cfg))
                 return GLIDE_ERROR(CORRUPT);
         } else if (h->method == GLIDE_METHOD_SLICE) {
-            /* PROTOTYPE: level_cfg[0] bit 0 = the slices' axis order (y before x) */
+            /* level_cfg[0] = the slices' axis order (1: y before x), §9a */
             if (h->level_cfg[0] > 1 || s.rank < 3) return GLIDE_ERROR(CORRUPT);
             for (unsigned l = 1; l < GLIDE_MAX_LEVELS; l++)
                 if (h->level_cfg[l]) return GLIDE_ERROR(CORRUPT);

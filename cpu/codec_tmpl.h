@@ -189,7 +189,7 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
      * 4's fill-aware stencils wherever HAS_FILL, so the test option
      * no_fill_aware keeps formats 1-4 where a fill point occurs */
     if (slice) {
-        h->format_version = GLIDE_FORMAT_SLICE; /* PROTOTYPE: planes as format 5 */
+        h->format_version = GLIDE_FORMAT_SLICE; /* its planes as format 5's */
         if (!(ord = malloc(n * sizeof *ord))) goto done;
     } else if (o->planes && !(interp && fills && o->no_fill_aware)) {
         h->format_version = GLIDE_FORMAT_PLANES;
@@ -256,7 +256,7 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
         double level_eb[GLIDE_MAX_LEVELS];
         glide_level_bounds(h->eb_abs, h->alpha, h->block_log2, level_eb);
         FN(glide_interp_decode)(&g, out, w, sym, h->level_cfg, level_eb, subst);
-    } else if (h->method == GLIDE_METHOD_SLICE) { /* PROTOTYPE */
+    } else if (h->method == GLIDE_METHOD_SLICE) {
         T *sp = malloc(n * sizeof(T));
         if (!sp) { ret = GLIDE_ERROR(NOMEM); goto done; }
         g.fill_aware = (h->flags & GLIDE_FLAG_HAS_FILL) != 0;

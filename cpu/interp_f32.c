@@ -8,6 +8,6 @@
 #define GLIDE_T_IS_DOUBLE 0
 #include "tmpl_begin.h"
 #include "interp_tmpl.h"
-#include "slice_tmpl.h" /* PROTOTYPE (branch proto-slice) */
+#include "slice_tmpl.h"
 #include "tmpl_end.h"
 #undef GLIDE_T_IS_DOUBLE

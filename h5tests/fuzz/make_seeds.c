@@ -122,6 +122,17 @@ int main(int argc, char **argv)
                 bad |= interp_seed(dir, name, &shapes[s], fill,
                                    book == 0 ? GLIDE_BOOK_DICT : book == 1 ? GLIDE_BOOK_CUSTOM : GLIDE_BOOK_AUTO, &o);
             }
+    /* format 6: the slice method, both orders, with fill, NaN and inf */
+    static const seed_shape cubes[] = {{3, {9, 10, 11}}, {3, {17, 9, 18}}};
+    for (unsigned s = 0; s < 2; s++)
+        for (int order = 1; order <= 2; order++)
+            for (int fill = 0; fill < 2; fill++) {
+                glide_encode_opts o = glide_default_encode_opts();
+                o.slice = order;
+                char name[64];
+                snprintf(name, sizeof name, "slice%u%d%d.glide", s, order, fill);
+                bad |= interp_seed(dir, name, &cubes[s], fill, GLIDE_BOOK_AUTO, &o);
+            }
     /* random bytes (noise: a RAW stream) */
     {
         uint64_t d = 300;

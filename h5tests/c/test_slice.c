@@ -1,8 +1,9 @@
-/* PROTOTYPE (branch proto-slice): the slice method (format 6, method 3)
- * round trip through the public decoder: every finite value within the
- * bound, NaN, +-Inf and fill values exact, on 3-D and 4-D shapes with odd
- * and size-1 axes, float and double, both 2-D orders, ABS and REL; and a
- * corrupted slice stream fails cleanly. */
+/* The slice method (format 6, method 3, FORMAT.md §9a): round trips
+ * through the public decoder with each order forced (every finite value
+ * within the bound, NaN, +-Inf and fill values exact, on 3-D and 4-D shapes
+ * with odd and size-1 axes, float and double, ABS and REL); a corrupted
+ * slice stream fails cleanly; the header rules of method 3; and the block
+ * trial choosing slices where the slow axis repeats a rough pattern. */
 #include "glide.h"
 #include "codec.h"
 #include "check.h"
@@ -71,7 +72,7 @@ static void trip(glide_dtype dt, unsigned rank, const uint64_t *dims, int order,
     }
     CHECK(bad == 0, "rank %u order %d mode %d eb %g specials %d: %llu values off", rank, order, mode, eb, specials,
           (unsigned long long)bad);
-    /* the stream names the prototype's format and method, unless stored raw
+    /* the stream names format 6 and method 3, unless stored raw
      * (format 1, method 0) or the grid has fewer than three effective axes */
     unsigned eff = 0;
     for (unsigned i = 0; i < rank; i++) eff += dims[i] > 1;
@@ -88,8 +89,79 @@ out:
     free(v);
 }
 
+/* Header rules 6a and 13d (SLICE), on a valid slice stream. */
+static void header_rules(void)
+{
+    const uint64_t dims[3] = {20, 24, 28}, n = 20 * 24 * 28;
+    float *x = malloc(n * 4), *y = malloc(n * 4);
+    for (uint64_t i = 0; i < n; i++) x[i] = (float)(sin(0.01 * (double)i) + 0.1 * cos(0.3 * (double)(i % 28)));
+    glide_params p;
+    glide_params_init(&p, GLIDE_FLOAT32, 3, dims);
+    p.eb = 1e-3;
+    glide_encode_opts o = glide_default_encode_opts();
+    o.slice = 2;
+    const size_t cap = glide_compress_bound(&p);
+    uint8_t *s = malloc(cap), *m = malloc(cap);
+    const size_t len = glide_cpu_compress(&p, &o, x, s, cap);
+    CHECK(!glide_is_error(len) && s[4] == 6 && s[7] == 3 && s[80] == 1, "a y-before-x slice stream (format %u, method %u, "
+          "level_cfg[0] %u)", s[4], s[7], s[80]);
+    CHECK(glide_decompress(s, len, y, n * 4) == n * 4, "it decodes");
+    struct { size_t off; uint8_t val; const char *what; } bad[] = {
+        {4, 5, "method 3 in format 5"}, {7, 1, "format 6 with method 1"}, {7, 2, "format 6 with method 2"},
+        {80, 2, "level_cfg[0] 2"}, {81, 1, "level_cfg[1] set"}, {95, 1, "level_cfg[15] set"}, {7, 4, "method 4"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        memcpy(m, s, len);
+        m[bad[k].off] = bad[k].val;
+        CHECK(glide_get_error(glide_decompress(m, len, y, n * 4)) == GLIDE_ERR_CORRUPT, "%s: CORRUPT", bad[k].what);
+    }
+    /* a 2-D chunk may not name the slice method */
+    const uint64_t d2[2] = {60, 70};
+    glide_params_init(&p, GLIDE_FLOAT32, 2, d2);
+    p.eb = 1e-3;
+    o.slice = 0;
+    const size_t l2 = glide_cpu_compress(&p, &o, x, m, cap);
+    CHECK(!glide_is_error(l2) && m[4] == 5, "a 2-D stream of format 5");
+    m[4] = 6;
+    m[7] = 3;
+    m[80] = 0;
+    CHECK(glide_get_error(glide_decompress(m, l2, y, 60 * 70 * 4)) == GLIDE_ERR_CORRUPT, "slices on a 2-D grid: CORRUPT");
+    free(s), free(m), free(x), free(y);
+}
+
+/* The default encoder's block trial: slices where every slice repeats a
+ * rough pattern (3-D interpolation must predict it within the slice, the
+ * slice method carries it over), interpolation on a smooth field. */
+static void trial_choice(void)
+{
+    const uint64_t dims[3] = {32, 48, 40}, n = 32 * 48 * 40;
+    float *x = malloc(n * 4);
+    const size_t cap = n * 4 + 4096;
+    uint8_t *s = malloc(cap);
+    for (int kind = 0; kind < 2; kind++) {
+        for (uint64_t i = 0; i < n; i++) {
+            const uint64_t z = i / (48 * 40), yx = i % (48 * 40);
+            const uint64_t hsh = yx * 0x9E3779B97F4A7C15ull >> 40;
+            x[i] = kind == 0 ? (float)(280 + 0.05 * (double)z + (double)(hsh % 1000) / 100.0)
+                             : (float)(sin(0.1 * (double)z) * cos(0.07 * (double)(yx / 40)) + 0.5 * sin(0.05 * (double)(yx % 40)));
+        }
+        for (int pred = 0; pred < 2; pred++) { /* AUTO, INTERP */
+            glide_params p;
+            glide_params_init(&p, GLIDE_FLOAT32, 3, dims);
+            p.eb = 1e-3;
+            p.predictor = pred ? GLIDE_PRED_INTERP : GLIDE_PRED_AUTO;
+            const size_t len = glide_compress(&p, x, n * 4, s, cap);
+            CHECK(!glide_is_error(len) && s[7] == (kind == 0 ? 3 : 1), "%s field, predictor %s: method %u",
+                  kind == 0 ? "a repeated rough" : "a smooth", pred ? "INTERP" : "AUTO", s[7]);
+        }
+    }
+    free(x), free(s);
+}
+
 int main(void)
 {
+    header_rules();
+    trial_choice();
     static const uint64_t shapes[][4] = {{3, 17, 19, 0}, {33, 20, 47, 0}, {16, 16, 16, 0}, {40, 40, 40, 0},
                                          {2, 1, 30, 31}, {3, 5, 17, 19}, {17, 33, 1, 0}};
     static const unsigned ranks[] = {3, 3, 3, 3, 4, 4, 3};
