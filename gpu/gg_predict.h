@@ -48,16 +48,18 @@ cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, ui
                       const gg_par *par, cudaStream_t s);
 int gg_needs_global_r(gg_grid g, int method, int blend);
 int gg_needs_global_w(gg_grid g, int method, int blend);
-/* The block trial (cpu/codec_tmpl.h block_trial), after gg_tune: the
- * sample's boxes gathered into d_tx as the slabs of grid tg (host-made:
- * glide_trial_box and a 4-D shape of the sample's count of them), encoded
- * with each method under its own state (d_tst: GG_TRIAL_METHODS states,
- * the chunk's levels copied from d_st), side by side on par's streams,
- * each histogram's best book scored into d_tr (d_work: GG_TRIAL_METHODS
- * work areas), and the choice written to d_st (lorenzo, slice, and the
- * level parameters the CPU writes for it). lorenzo_ok: GLIDE_PRED_AUTO
- * (else interpolation or slices). d_tsym: GG_TRIAL_METHODS x tg.count
- * symbols; d_tr_r, d_tr_w: tg.count elements each. */
+/* The block trial (cpu/codec_tmpl.h block_trial), in two calls: phase 0
+ * after gg_range_plan, phase 1 after gg_tune. The sample's boxes gathered
+ * into d_tx as the slabs of grid tg (host-made: glide_trial_box and a 4-D
+ * shape of the sample's count of them), encoded with each method under its
+ * own state (d_tst: GG_TRIAL_METHODS states, the chunk's levels copied
+ * from d_st; Lorenzo and the slices beside tuning on par's side streams 2
+ * and 3), each histogram's best book scored into d_tr (d_work:
+ * GG_TRIAL_METHODS work areas), and the choice written to d_st (lorenzo,
+ * slice, and the level parameters the CPU writes for it). lorenzo_ok:
+ * GLIDE_PRED_AUTO (else interpolation or slices). d_tsym:
+ * GG_TRIAL_METHODS x tg.count symbols; d_tr_r, d_tr_w: tg.count elements
+ * each. */
 #define GG_TRIAL_METHODS 4 /* interpolation, Lorenzo, slices x before y, y before x */
 typedef struct {
     gg_select sel[GG_TRIAL_METHODS];
@@ -67,7 +69,7 @@ typedef struct {
 } gg_trial_boxes;
 cudaError_t gg_trial_run(const void *d_x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok, gg_state *d_st,
                          gg_state *d_tst, gg_trial *d_tr, void *d_tx, uint16_t *d_tsym, void *d_tr_r, void *d_tr_w,
-                         gg_dict dict, gg_select_work *d_work, const gg_par *par, cudaStream_t s);
+                         gg_dict dict, gg_select_work *d_work, const gg_par *par, int phase, cudaStream_t s);
 /* A forced slice order (glide_encode_opts.slice 1 or 2: order 0 or 1) into
  * d_st as the trial would leave it; then gg_encode with GG_CHOSEN3. */
 cudaError_t gg_slice_force(gg_state *d_st, unsigned order, cudaStream_t s);

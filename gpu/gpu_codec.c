@@ -592,9 +592,15 @@ static cudaError_t front_enqueue(const void *arg, int timed)
             cudaSuccess)
         return e;
     if (timed) stage("range+plan");
+    gg_dict tdict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
     if (j->force) {
         if ((e = gg_slice_force(st, (unsigned)j->force - 1, G.s)) != cudaSuccess) return e;
     } else if (j->method != GG_LORENZO) {
+        /* the block trial's Lorenzo and slices run beside tuning */
+        if (j->method == GG_CHOSEN3 &&
+            (e = gg_trial_run(G.x.p, j->g, j->tg, j->tb, j->lorenzo_ok, st, G.d_tst, G.d_trial, G.tx.p, G.tsym.p, G.tr.p,
+                              G.tw.p, tdict, G.d_trial_work, &G.par, 0, G.s)) != cudaSuccess)
+            return e;
         if ((e = gg_tune(G.x.p, j->g, a->k, j->method == GG_CHOSEN, st, &G.par, G.s)) != cudaSuccess) return e;
         if (timed) stage("tune");
         if (j->method == GG_CHOSEN) {
@@ -602,9 +608,8 @@ static cudaError_t front_enqueue(const void *arg, int timed)
             if (timed) stage("choose predictor");
         }
         if (j->method == GG_CHOSEN3) {
-            gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
             if ((e = gg_trial_run(G.x.p, j->g, j->tg, j->tb, j->lorenzo_ok, st, G.d_tst, G.d_trial, G.tx.p, G.tsym.p,
-                                  G.tr.p, G.tw.p, dict, G.d_trial_work, &G.par, G.s)) != cudaSuccess)
+                                  G.tr.p, G.tw.p, tdict, G.d_trial_work, &G.par, 1, G.s)) != cudaSuccess)
                 return e;
             if (timed) stage("block trial");
         }

@@ -2573,46 +2573,63 @@ __global__ void trial_init_k(const gg_state *st, gg_state *tst)
     if (threadIdx.x == 0) t->lv = st->lv;
 }
 
+/* interpolation's trial state takes the tuned levels */
+__global__ void trial_levels_k(const gg_state *st, gg_state *tst)
+{
+    if (threadIdx.x == 0) tst->lv = st->lv;
+}
+
+/* phase 0 (after the range scan, before tuning): the sample gathered and
+ * the states set; Lorenzo and both slice orders, which do not need tuning,
+ * start on side streams 2 and 3 (tuning's blends use side stream 0), so
+ * they run beside tuning. Phase 1 (after tuning): interpolation with the
+ * tuned levels, the join, the decision. Where an encoder needs the global
+ * scratch (large boxes) all of it runs in phase 1, one after the other. */
 template <class T>
 static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok, gg_state *st,
                              gg_state *tst, gg_trial *tr, T *tx, uint16_t *tsym, T *tr_r, T *tr_w, gg_dict dict,
-                             gg_select_work *work, const gg_par *par, cudaStream_t s0)
+                             gg_select_work *work, const gg_par *par, int phase, cudaStream_t s0)
 {
-    const uint64_t boxes = tb.m[0] * tb.m[1] * tb.m[2];
-    trial_gather_k<T><<<(unsigned)boxes, GG_THREADS, 0, s0>>>(x, g, tb, tx);
-    trial_init_k<<<GG_TRIAL_METHODS, GG_THREADS, 0, s0>>>(st, tst);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) return e;
-    /* the methods side by side (forked before the first), unless one
-     * needs the global scratch */
-    const bool apart = par && !gg_needs_global_r(tg, GG_CHOSEN3, 1) && !gg_needs_global_w(tg, GG_CHOSEN3, 1);
-    cudaStream_t lane[3] = {s0, s0, s0};
-    if (apart) {
-        if ((e = cudaEventRecord(par->fork, s0)) != cudaSuccess) return e;
-        for (int k = 1; k < 3; k++) {
-            if ((e = cudaStreamWaitEvent(par->aux[k - 1], par->fork, 0)) != cudaSuccess) return e;
-            lane[k] = par->aux[k - 1];
-        }
-    }
+    cudaError_t e;
+    const bool apart = par && GG_PAR_AUX >= 4 && !gg_needs_global_r(tg, GG_CHOSEN3, 1) &&
+                       !gg_needs_global_w(tg, GG_CHOSEN3, 1);
     DecodeIn in = {};
     const unsigned nb = (unsigned)n_blocks(tg);
     const uint64_t tn = tg.count;
-    for (int m = 0; m < 3; m++) {
-        if (m == 1 && !lorenzo_ok) continue;
-        const cudaStream_t s = lane[m];
-        if (m == 2) e = launch_slice<T, OP_ENCODE>(tg, nb, &tst[2].lv, tx, slice_box_bytes(tg) ? NULL : tsym + 2 * tn, &tst[2], in,
+    /* method m (1 Lorenzo, 2 both slice orders, 0 interpolation) and its books */
+    auto method = [&](int m, cudaStream_t s) -> cudaError_t {
+        cudaError_t r;
+        if (m == 2)
+            r = launch_slice<T, OP_ENCODE>(tg, nb, &tst[2].lv, tx, slice_box_bytes(tg) ? NULL : tsym + 2 * tn, &tst[2], in,
                                            NULL, tr_r, tr_w, -2, s);
         else
-            e = launch_predict<T, OP_ENCODE>(tg, m == 0 ? GG_INTERP : GG_LORENZO, tg.has_fill ? -1 : 0, -1, &tst[m].lv, tx,
-                                             tsym + m * tn, &tst[m], in, NULL, tr_r, tr_w, NULL, s);
-        for (int k = m; e == cudaSuccess && k < (m == 2 ? 4 : m + 1); k++)
-            e = gg_book_select(tst[k].hist, dict, 0 /* GLIDE_SCORE_SIZE */, &tr->sel[k], work + k, s);
+            r = launch_predict<T, OP_ENCODE>(tg, m == 0 ? GG_INTERP : GG_LORENZO, tg.has_fill ? -1 : 0, -1, &tst[m].lv,
+                                             tx, tsym + m * tn, &tst[m], in, NULL, tr_r, tr_w, NULL, s);
+        for (int k = m; r == cudaSuccess && k < (m == 2 ? 4 : m + 1); k++)
+            r = gg_book_select(tst[k].hist, dict, 0 /* GLIDE_SCORE_SIZE */, &tr->sel[k], work + k, s);
+        return r;
+    };
+    if (phase == 0) {
+        const uint64_t boxes = tb.m[0] * tb.m[1] * tb.m[2];
+        trial_gather_k<T><<<(unsigned)boxes, GG_THREADS, 0, s0>>>(x, g, tb, tx);
+        trial_init_k<<<GG_TRIAL_METHODS, GG_THREADS, 0, s0>>>(st, tst);
+        if ((e = cudaGetLastError()) != cudaSuccess || !apart) return e;
+        if ((e = cudaEventRecord(par->fork, s0)) != cudaSuccess) return e;
+        for (int m = 1; m <= 2; m++) {
+            if (m == 1 && !lorenzo_ok) continue;
+            if ((e = cudaStreamWaitEvent(par->aux[m + 1], par->fork, 0)) != cudaSuccess ||
+                (e = method(m, par->aux[m + 1])) != cudaSuccess || (e = cudaEventRecord(par->join[m + 1], par->aux[m + 1])) != cudaSuccess)
+                return e;
+        }
+        return cudaSuccess;
+    }
+    trial_levels_k<<<1, 32, 0, s0>>>(st, tst);
+    if ((e = cudaGetLastError()) != cudaSuccess || (e = method(0, s0)) != cudaSuccess) return e;
+    for (int m = 1; m <= 2; m++) {
+        if (m == 1 && !lorenzo_ok) continue;
+        e = apart ? cudaStreamWaitEvent(s0, par->join[m + 1], 0) : method(m, s0);
         if (e != cudaSuccess) return e;
     }
-    for (int k = 1; apart && k < 3; k++)
-        if ((e = cudaEventRecord(par->join[k - 1], lane[k])) != cudaSuccess ||
-            (e = cudaStreamWaitEvent(s0, par->join[k - 1], 0)) != cudaSuccess)
-            return e;
     trial_pick_k<<<1, 32, 0, s0>>>(tst, tr, lorenzo_ok, (unsigned)sizeof(T), g.blog, st);
     return cudaGetLastError();
 }
@@ -2620,13 +2637,13 @@ static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes t
 extern "C" cudaError_t gg_trial_run(const void *d_x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok,
                                     gg_state *d_st, gg_state *d_tst, gg_trial *d_tr, void *d_tx, uint16_t *d_tsym,
                                     void *d_tr_r, void *d_tr_w, gg_dict dict, gg_select_work *d_work, const gg_par *par,
-                                    cudaStream_t s)
+                                    int phase, cudaStream_t s)
 {
     if (g.dtype == GLIDE_FLOAT64)
         return trial_run<double>((const double *)d_x, g, tg, tb, lorenzo_ok, d_st, d_tst, d_tr, (double *)d_tx, d_tsym,
-                                 (double *)d_tr_r, (double *)d_tr_w, dict, d_work, par, s);
+                                 (double *)d_tr_r, (double *)d_tr_w, dict, d_work, par, phase, s);
     return trial_run<float>((const float *)d_x, g, tg, tb, lorenzo_ok, d_st, d_tst, d_tr, (float *)d_tx, d_tsym,
-                            (float *)d_tr_r, (float *)d_tr_w, dict, d_work, par, s);
+                            (float *)d_tr_r, (float *)d_tr_w, dict, d_work, par, phase, s);
 }
 
 extern "C" cudaError_t gg_slice_force(gg_state *d_st, unsigned order, cudaStream_t s)
