@@ -1,7 +1,27 @@
-/* PROTOTYPE (branch proto-slice; not a released format, no GPU side): the
- * slice method of docs/DESIGN.md ("Proposed: format 6's slice method").
- * Each slice across axis 0 of a slab is a 2-D hierarchy (levels B/2 .. 1,
- * x then y, or y then x with yx; the block boxes, splines' neighbour rule
+/* One point given its prediction p: encoding, its symbol and
+ * reconstruction (a fill point FILL and the substitute); decoding, its
+ * reconstruction from the symbol (an OUTLIER's is placed already). */
+static inline void FN(slice_point)(const glide_grid *g, int encode, const T *x, T *r, uint16_t *sym, size_t i, T p, T e2,
+                                   double eb, T subst)
+{
+    if (encode) {
+        const T xv = x[i];
+        T rv;
+        int q;
+        if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; }
+        else if ((q = FN(quantize)(xv, p, e2, eb, &rv)) >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
+        else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
+    } else {
+        const unsigned sy = sym[i];
+        if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+        else if (sy == GLIDE_SYM_FILL) r[i] = subst;
+    }
+}
+
+/* Format 6's slice method (docs/FORMAT.md §9a, DESIGN.md "The slice
+ * method"); gpu/slice.cuh computes the same. Each slice across axis 0 of a
+ * slab is a 2-D hierarchy (levels B/2 .. 1, x then y, or y then x with yx;
+ * the block boxes, splines' neighbour rule
  * and fill-aware stencils of interpolation, cubic not-a-knot), and every
  * prediction adds the previous slice's residual at that point (its
  * reconstructed value less the 2-D prediction it had), except in the first
@@ -26,20 +46,8 @@ static void FN(slice_sweep)(const glide_grid *g, const int encode, const T *x, T
                     const size_t i = base + (size_t)y * s1 + (size_t)xx;
                     sp[i] = 0;
                     if (first) continue; /* the stream's anchors, set already */
-                    const int pfill = sym[i - s0] == GLIDE_SYM_FILL;
-                    const T p = pfill ? subst : r[i - s0];
-                    if (encode) {
-                        const T xv = x[i];
-                        if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; continue; }
-                        T rv;
-                        const int q = FN(quantize)(xv, p, e2, eb, &rv);
-                        if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
-                        else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
-                    } else {
-                        const unsigned sy = sym[i];
-                        if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
-                        else if (sy == GLIDE_SYM_FILL) r[i] = subst;
-                    }
+                    const T p = sym[i - s0] == GLIDE_SYM_FILL ? subst : r[i - s0];
+                    FN(slice_point)(g, encode, x, r, sym, i, p, e2, eb, subst);
                 }
             for (uint64_t s = B / 2; s >= 1; s /= 2)
                 for (int pass = 0; pass < 2; pass++) {
@@ -56,23 +64,16 @@ static void FN(slice_sweep)(const glide_grid *g, const int encode, const T *x, T
                             const uint64_t c = d == 1 ? y : xx;
                             const uint64_t lo = c & ~(B - 1), hi = lo + B < nd1 ? lo + B : nd1;
                             const size_t i = base + (size_t)y * s1 + (size_t)xx;
-                            if (encode && FN(is_fill)(g, x[i])) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; sp[i] = 0; continue; }
-                            if (!encode && sym[i] == GLIDE_SYM_FILL) { r[i] = subst; sp[i] = 0; continue; }
-                            const T p2 = fa ? FN(interp_predict_fa)(g, r, sym, i, st, c, s, lo, hi, GLIDE_SPLINE_CUBIC_NAK, subst)
-                                            : FN(interp_predict)(r, i, st, c, s, lo, hi, GLIDE_SPLINE_CUBIC_NAK);
-                            sp[i] = p2;
-                            const int shift = !first && sym[i - s0] != GLIDE_SYM_FILL;
-                            const T p = shift ? p2 + (r[i - s0] - sp[i - s0]) : p2;
-                            if (encode) {
-                                const T xv = x[i];
-                                T rv;
-                                const int q = FN(quantize)(xv, p, e2, eb, &rv);
-                                if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
-                                else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
+                            T p = 0;
+                            if (encode ? FN(is_fill)(g, x[i]) : sym[i] == GLIDE_SYM_FILL) {
+                                sp[i] = 0;
                             } else {
-                                const unsigned sy = sym[i];
-                                if (sy < GLIDE_NQUANT) r[i] = p + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+                                const T p2 = fa ? FN(interp_predict_fa)(g, r, sym, i, st, c, s, lo, hi, GLIDE_SPLINE_CUBIC_NAK, subst)
+                                                : FN(interp_predict)(r, i, st, c, s, lo, hi, GLIDE_SPLINE_CUBIC_NAK);
+                                sp[i] = p2;
+                                p = !first && sym[i - s0] != GLIDE_SYM_FILL ? p2 + (r[i - s0] - sp[i - s0]) : p2;
                             }
+                            FN(slice_point)(g, encode, x, r, sym, i, p, e2, eb, subst);
                         }
                 }
         }
