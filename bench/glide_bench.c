@@ -1,5 +1,7 @@
 /* CPU benchmarks and design measurements of the codec, single-threaded.
- *   glide_bench [--data FILE] [--reps N] [--nyx N] [--hist-dir DIR] [--oracle-blog N] TABLE...
+ *   glide_bench [--data FILE] [--reps N] [--nyx N] [--hist-dir DIR] [--oracle-blog N] [--slice N] TABLE...
+ * --slice N: glide_encode_opts.slice = N in every table's configurations
+ * (0: format 5's methods without the block trial) unless a table sets it.
  * TABLE: rd (CR/PSNR, dictionary vs custom, interpolation vs Lorenzo),
  *        speed (MB/s per chunk size), blocks (anchor stride), alpha (level
  *        factor), dict (dictionary size and scoring rule), stack (format 1's
@@ -225,6 +227,8 @@ static result run(const field *f, const config *cfg, int timed)
     return res;
 }
 
+static int g_slice = -1; /* --slice N */
+
 static config base_config(double eb)
 {
     config c;
@@ -234,6 +238,7 @@ static config base_config(double eb)
     c.p.mode = GLIDE_MODE_REL;
     c.p.eb = eb;
     c.o = glide_default_encode_opts();
+    if (g_slice >= 0) c.o.slice = g_slice;
     return c;
 }
 
@@ -860,6 +865,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--nyx") && i + 1 < argc) nyx = (size_t)atol(argv[++i]);
         else if (!strcmp(argv[i], "--hist-dir") && i + 1 < argc) hist_dir = argv[++i];
         else if (!strcmp(argv[i], "--oracle-blog") && i + 1 < argc) oracle_blog = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--slice") && i + 1 < argc) g_slice = atoi(argv[++i]);
         else if (ntab < 16) tabs[ntab++] = argv[i];
     }
     if (reps < 1) reps = 1;
