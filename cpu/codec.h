@@ -23,10 +23,21 @@ typedef struct {
     int planes;                   /* 1 (default): format 5, a book per symbol plane; 0: formats 1-4 as GLIDE 1.4
                                      wrote them (tests, benchmarks) */
     int slice;                    /* the slice method (format 6) on 3-D grids: 0 never (format 5's encoder), 1 = forced
-                                     with x before y, 2 = y before x; GLIDE_SLICE_TRIAL (default): the auto predictor
-                                     chooses among interpolation, Lorenzo and both orders by a block trial */
+                                     with x before y, 2 = y before x; GLIDE_SLICE_TRIAL (default): the block trial
+                                     chooses among interpolation, both orders and (auto predictor) Lorenzo */
 } glide_encode_opts;
 #define GLIDE_SLICE_TRIAL 3
+
+/* How a chunk of effective rank eff_rank takes the slice method: 0 not at
+ * all, 1 or 2 that order forced, GLIDE_SLICE_TRIAL by the block trial
+ * (interpolation and auto predictors). Both backends decide by it, so that
+ * they write the same bytes. */
+static inline int glide_slice_mode(const glide_params *p, const glide_encode_opts *o, unsigned eff_rank)
+{
+    if (eff_rank != 3 || !o->slice || !o->planes || o->force_blend || o->level_cfg) return 0;
+    if (o->slice <= 2) return o->slice;
+    return o->slice == GLIDE_SLICE_TRIAL && p->predictor != GLIDE_PRED_LORENZO ? GLIDE_SLICE_TRIAL : 0;
+}
 
 /* The options glide_compress uses. */
 glide_encode_opts glide_default_encode_opts(void);

@@ -128,11 +128,8 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
 
     FN(glide_anchors_encode)(&g, x, r, sym, anc, subst);
     int interp = p->predictor != GLIDE_PRED_LORENZO;
-    /* o->slice 1 or 2 forces the slice method (that 2-D order) on 3-D
-     * grids; GLIDE_SLICE_TRIAL lets the auto predictor choose among
-     * interpolation, Lorenzo and both slice orders */
-    const int slices_ok = g.eff_rank == 3 && o->slice && o->planes && !o->force_blend && !o->level_cfg;
-    int slice = slices_ok && o->slice <= 2 ? o->slice : 0;
+    const int slice_mode = glide_slice_mode(p, o, g.eff_rank);
+    int slice = slice_mode <= 2 ? slice_mode : 0; /* the order + 1 */
     if (!slice && interp) {
         /* format 3's stencils wherever a fill point occurs (elsewhere they
          * are format 1's, which every GLIDE version reads) */
@@ -147,7 +144,7 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         if ((g.blend || o->level_cfg) && g.eff_rank >= 2 && !(w = malloc(n * sizeof(T)))) goto done;
         if (o->level_cfg) memcpy(h->level_cfg, o->level_cfg, sizeof h->level_cfg);
         else FN(glide_interp_tune)(&g, x, w, unit, subst, h->level_cfg);
-        if (slices_ok && o->slice == GLIDE_SLICE_TRIAL) {
+        if (slice_mode == GLIDE_SLICE_TRIAL) {
             const double alpha = o->alpha >= 1.0 ? o->alpha : glide_level_alpha(range > 0 ? eb_abs / range : 1.0);
             const int c = FN(block_trial)(&g, x, h->level_cfg, eb_abs, alpha, subst, o->dict,
                                            p->predictor == GLIDE_PRED_AUTO);
@@ -159,19 +156,13 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         if (!interp) memset(h->level_cfg, 0, sizeof h->level_cfg);
     }
     if (slice) {
-        T *sp = malloc(n * sizeof(T));
-        if (!sp) goto done;
+        /* w: each point's 2-D prediction */
+        if (!w && !(w = malloc(n * sizeof(T)))) goto done;
         g.fill_aware = p->has_fill;
-        g.blend = GLIDE_TUNE_NO_BLEND;
         h->method = GLIDE_METHOD_SLICE;
         memset(h->level_cfg, 0, sizeof h->level_cfg);
         h->level_cfg[0] = (uint8_t)(slice - 1);
-        FN(glide_slice_encode)(&g, x, r, sp, sym, eb_abs, subst, slice - 1);
-        free(sp);
-        interp = 0;
-    }
-    if (slice) {
-        /* done above */
+        FN(glide_slice_encode)(&g, x, r, w, sym, eb_abs, subst, slice - 1);
     } else if (interp) {
         double level_eb[GLIDE_MAX_LEVELS];
         h->method = GLIDE_METHOD_INTERP;

@@ -45,7 +45,6 @@ void glide_sample_block(const glide_grid *g, const glide_sample_lattice *s, uint
     }
 }
 
-
 void glide_trial_box(const glide_grid *g, uint64_t d[3])
 {
     const uint64_t B = 1ull << g->blog, n[3] = {g->slab_rows, g->n[1], g->n[2]};

@@ -700,12 +700,12 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     j.method = p->predictor == GLIDE_PRED_LORENZO ? GG_LORENZO : p->predictor == GLIDE_PRED_INTERP ? GG_INTERP : GG_CHOSEN;
     j.planes = o->planes != 0, j.n0 = glide_plane0_count(&sh);
     /* format 6: as cpu/codec_tmpl.h compress() decides */
-    const int slices_ok = cg.eff_rank == 3 && o->slice && o->planes && !o->force_blend && !o->level_cfg;
+    const int slice_mode = glide_slice_mode(p, o, cg.eff_rank);
     uint64_t tcount = 0;
-    if (slices_ok && o->slice <= 2) {
+    if (slice_mode && slice_mode <= 2) {
         j.method = GG_CHOSEN3;
-        j.force = o->slice;
-    } else if (slices_ok && o->slice == GLIDE_SLICE_TRIAL && p->predictor != GLIDE_PRED_LORENZO) {
+        j.force = slice_mode;
+    } else if (slice_mode == GLIDE_SLICE_TRIAL) {
         j.method = GG_CHOSEN3;
         j.lorenzo_ok = p->predictor == GLIDE_PRED_AUTO;
         glide_sample_lattice sl;
