@@ -13,6 +13,8 @@
  * Format 5's two planes are scored in the same launch (blockIdx.y, or
  * one CE block each): plane 0's histogram as counted, plane 1's as the
  * chunk's less plane 0's, which one warp also stores for the later steps.
+ * Two unrelated histograms (the block trial's slice orders) go the same
+ * way, the second one stride counts after the first.
  *
  * CE score: one block of 1024 threads. The histogram is first compacted to
  * its nonzero symbols (in increasing symbol order, as the CPU visits them).
@@ -59,12 +61,13 @@ __device__ __forceinline__ uint64_t group_bits(const uint8_t *row, unsigned g, c
 }
 
 /* Count of symbol i in the histogram of this launch's plane (blockIdx.y
- * for SIZE, blockIdx.x for CE): hist itself without hist0; with it, hist0
- * for plane 0 and hist less hist0 for plane 1. */
+ * for SIZE, blockIdx.x for CE): without hist0, plane p's histogram at
+ * hist + p * stride (two unrelated ones, or one); with it, hist0 for
+ * plane 0 and hist less hist0 for plane 1. */
 __device__ __forceinline__ uint64_t count_of(const uint64_t *__restrict__ hist, const uint64_t *__restrict__ hist0,
-                                             unsigned plane, unsigned i)
+                                             size_t stride, unsigned plane, unsigned i)
 {
-    if (!hist0) return __ldg(hist + i);
+    if (!hist0) return __ldg(hist + plane * stride + i);
     return plane ? __ldg(hist + i) - __ldg(hist0 + i) : __ldg(hist0 + i);
 }
 
@@ -73,7 +76,7 @@ __device__ __forceinline__ uint64_t count_of(const uint64_t *__restrict__ hist, 
  * work->ticket[plane] is zero before and after. */
 __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *__restrict__ hist,
                                                                 const uint64_t *__restrict__ hist0,
-                                                                uint64_t *__restrict__ hist1,
+                                                                uint64_t *__restrict__ hist1, size_t stride,
                                                                 const uint8_t *__restrict__ len, unsigned n_books,
                                                                 gg_select_work *__restrict__ work,
                                                                 gg_select *__restrict__ out)
@@ -85,7 +88,7 @@ __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *_
     /* the plane's counts, loaded once per block (every warp reads them all) */
     __shared__ __align__(16) uint64_t s_h[kGroups4 * 4];
     for (unsigned i = threadIdx.x; i < kGroups4 * 4; i += blockDim.x) {
-        const uint64_t v = i < GLIDE_NSYM ? count_of(hist, hist0, plane, i) : 0;
+        const uint64_t v = i < GLIDE_NSYM ? count_of(hist, hist0, stride, plane, i) : 0;
         s_h[i] = v;
         if (hist1 && plane == 1 && blockIdx.x == 0 && i < GLIDE_NSYM) hist1[i] = v; /* kept for the later steps */
     }
@@ -145,7 +148,7 @@ __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *_
 
 __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict__ hist,
                                                           const uint64_t *__restrict__ hist0,
-                                                          uint64_t *__restrict__ hist1,
+                                                          uint64_t *__restrict__ hist1, size_t stride,
                                                           const uint8_t *__restrict__ len,
                                                           const float *__restrict__ log2q, unsigned n_books,
                                                           gg_select *__restrict__ out)
@@ -173,7 +176,7 @@ __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict
 #pragma unroll
     for (unsigned r = 0; r < 2; r++) {
         const unsigned ch = warp + r * n_warps, i = ch * 32 + lane;
-        hv[r] = ch < kChunks && i < GLIDE_NSYM ? count_of(hist, hist0, plane, i) : 0;
+        hv[r] = ch < kChunks && i < GLIDE_NSYM ? count_of(hist, hist0, stride, plane, i) : 0;
         if (hist1 && plane == 1 && ch < kChunks && i < GLIDE_NSYM) hist1[i] = hv[r];
     }
 #pragma unroll
@@ -288,7 +291,7 @@ __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict
         const uint8_t *bl = len + (size_t)best * GLIDE_NSYM;
         uint64_t bits = 0;
         for (unsigned k = lane; k < m; k += 32) /* s_h holds doubles now */
-            bits += count_of(hist, hist0, plane, s_nz[k]) * (uint64_t)__ldg(bl + s_nz[k]);
+            bits += count_of(hist, hist0, stride, plane, s_nz[k]) * (uint64_t)__ldg(bl + s_nz[k]);
         for (int o = 16; o > 0; o >>= 1) bits += __shfl_xor_sync(0xFFFFFFFFu, bits, o);
         if (lane == 0) {
             out->book = best;
@@ -300,26 +303,26 @@ __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict
 
 } /* namespace */
 
-static cudaError_t book_select(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1, gg_dict dict,
-                               int score, gg_select *d_out, gg_select_work *d_work, cudaStream_t s)
+static cudaError_t book_select(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1, size_t stride,
+                               gg_dict dict, int score, gg_select *d_out, gg_select_work *d_work, cudaStream_t s)
 {
     if (!d_hist || !d_out || !dict.len || dict.n_books == 0 || dict.n_books > kMaxBooks) return cudaErrorInvalidValue;
-    const unsigned planes = d_hist0 ? 2u : 1u;
+    const unsigned planes = d_hist0 || stride ? 2u : 1u;
     if (score == 0) {
         if (!d_work) return cudaErrorInvalidValue;
         const dim3 grid((dict.n_books + kSizeWarps - 1) / kSizeWarps, planes);
-        k_book_size<<<grid, kSizeWarps * 32, 0, s>>>(d_hist, d_hist0, d_hist1, dict.len, dict.n_books, d_work, d_out);
+        k_book_size<<<grid, kSizeWarps * 32, 0, s>>>(d_hist, d_hist0, d_hist1, stride, dict.len, dict.n_books, d_work, d_out);
         return cudaGetLastError();
     }
     if (!dict.log2q) return cudaErrorInvalidValue;
-    k_book_ce<<<planes, kThreads, 0, s>>>(d_hist, d_hist0, d_hist1, dict.len, dict.log2q, dict.n_books, d_out);
+    k_book_ce<<<planes, kThreads, 0, s>>>(d_hist, d_hist0, d_hist1, stride, dict.len, dict.log2q, dict.n_books, d_out);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_select *d_out,
                                       gg_select_work *d_work, cudaStream_t s)
 {
-    return book_select(d_hist, nullptr, nullptr, dict, score, d_out, d_work, s);
+    return book_select(d_hist, nullptr, nullptr, 0, dict, score, d_out, d_work, s);
 }
 
 extern "C" cudaError_t gg_book_select_planes(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1,
@@ -327,5 +330,12 @@ extern "C" cudaError_t gg_book_select_planes(const uint64_t *d_hist, const uint6
                                              cudaStream_t s)
 {
     if (!d_hist0) return cudaErrorInvalidValue;
-    return book_select(d_hist, d_hist0, d_hist1, dict, score, d_out, d_work, s);
+    return book_select(d_hist, d_hist0, d_hist1, 0, dict, score, d_out, d_work, s);
+}
+
+extern "C" cudaError_t gg_book_select_two(const uint64_t *d_hist, size_t stride, gg_dict dict, int score,
+                                          gg_select *d_out, gg_select_work *d_work, cudaStream_t s)
+{
+    if (!stride) return cudaErrorInvalidValue;
+    return book_select(d_hist, nullptr, nullptr, stride, dict, score, d_out, d_work, s);
 }

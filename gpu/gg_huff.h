@@ -62,6 +62,11 @@ cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_s
  * NULL). */
 cudaError_t gg_book_select_planes(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1, gg_dict dict,
                                   int score, gg_select *d_out, gg_select_work *d_work, cudaStream_t s);
+/* Two unrelated histograms' books in one launch, each as gg_book_select
+ * would choose it: d_out[0] for d_hist, d_out[1] for d_hist + stride
+ * (stride > 0 counts; the block trial's two slice orders). */
+cudaError_t gg_book_select_two(const uint64_t *d_hist, size_t stride, gg_dict dict, int score, gg_select *d_out,
+                               gg_select_work *d_work, cudaStream_t s);
 
 /* Scratch of the encoder and decoder below: for n symbols in one plane or
  * split into two. */

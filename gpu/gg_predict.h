@@ -24,6 +24,7 @@ cudaError_t gg_range_plan(const void *d_x, gg_grid g, int mode, double eb, doubl
 typedef struct {
     cudaStream_t aux[GG_PAR_AUX];
     cudaEvent_t fork, join[GG_PAR_AUX];
+    cudaEvent_t ready; /* the block trial's sample gathered (side stream 2) */
 } gg_par;
 /* tuning costs on the sample lattice (every k-th block per axis), then the
  * choice; at effective rank 2 and 3 then the blends (format 4), with bits
@@ -53,8 +54,8 @@ int gg_needs_global_w(gg_grid g, int method, int blend);
  * into d_tx as the slabs of grid tg (host-made: glide_trial_box and a 4-D
  * shape of the sample's count of them), encoded with each method under its
  * own state (d_tst: GG_TRIAL_METHODS states, the chunk's levels copied
- * from d_st; Lorenzo and the slices beside tuning on par's side streams 2
- * and 3), each histogram's best book scored into d_tr (d_work:
+ * from d_st; the gather, Lorenzo and the slices beside tuning on par's
+ * side streams 2 and 3), each histogram's best book scored into d_tr (d_work:
  * GG_TRIAL_METHODS work areas), and the choice written to d_st (lorenzo,
  * slice, and the level parameters the CPU writes for it). lorenzo_ok:
  * GLIDE_PRED_AUTO (else interpolation or slices). d_tsym:

@@ -203,7 +203,8 @@ static void ctx_init(void)
     for (int i = 0; i <= GG_MAX_STAGES; i++)
         if (cudaEventCreate(&G.ev[i]) != cudaSuccess) goto fail;
     if (cudaEventCreateWithFlags(&G.ev_plan, cudaEventDisableTiming) != cudaSuccess ||
-        cudaEventCreateWithFlags(&G.par.fork, cudaEventDisableTiming) != cudaSuccess)
+        cudaEventCreateWithFlags(&G.par.fork, cudaEventDisableTiming) != cudaSuccess ||
+        cudaEventCreateWithFlags(&G.par.ready, cudaEventDisableTiming) != cudaSuccess)
         goto fail;
     for (unsigned i = 0; i < GG_PAR_AUX; i++)
         if (cudaStreamCreateWithFlags(&G.par.aux[i], cudaStreamNonBlocking) != cudaSuccess ||

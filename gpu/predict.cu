@@ -2565,26 +2565,13 @@ extern "C" cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_stat
                                             (float *)d_r, (float *)d_w, par, s);
 }
 
-/* the trial's states: each method's histogram from zero, the chunk's levels */
-__global__ void trial_init_k(const gg_state *st, gg_state *tst)
-{
-    gg_state *t = tst + blockIdx.x;
-    for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) t->hist[i] = 0;
-    if (threadIdx.x == 0) t->lv = st->lv;
-}
-
-/* interpolation's trial state takes the tuned levels */
-__global__ void trial_levels_k(const gg_state *st, gg_state *tst)
-{
-    if (threadIdx.x == 0) tst->lv = st->lv;
-}
-
 /* phase 0 (after the range scan, before tuning): the sample gathered and
- * the states set; Lorenzo and both slice orders, which do not need tuning,
- * start on side streams 2 and 3 (tuning's blends use side stream 0), so
- * they run beside tuning. Phase 1 (after tuning): interpolation with the
- * tuned levels, the join, the decision. Where an encoder needs the global
- * scratch (large boxes) all of it runs in phase 1, one after the other. */
+ * the states set, then Lorenzo and both slice orders, which do not need
+ * tuning: all of it on side streams 2 and 3 (tuning's blends use side
+ * stream 0), beside tuning. Phase 1 (after tuning): interpolation with the
+ * tuned levels (st's own: the trial's state holds only its histogram),
+ * the join, the decision. Where an encoder needs the global scratch (large
+ * boxes) all of it runs on s0, the methods in phase 1 one after the other. */
 template <class T>
 static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok, gg_state *st,
                              gg_state *tst, gg_trial *tr, T *tx, uint16_t *tsym, T *tr_r, T *tr_w, gg_dict dict,
@@ -2602,29 +2589,41 @@ static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes t
         if (m == 2)
             r = launch_slice<T, OP_ENCODE>(tg, nb, &tst[2].lv, tx, slice_box_bytes(tg) ? NULL : tsym + 2 * tn, &tst[2], in,
                                            NULL, tr_r, tr_w, -2, s);
-        else
-            r = launch_predict<T, OP_ENCODE>(tg, m == 0 ? GG_INTERP : GG_LORENZO, tg.has_fill ? -1 : 0, -1, &tst[m].lv,
-                                             tx, tsym + m * tn, &tst[m], in, NULL, tr_r, tr_w, NULL, s);
-        for (int k = m; r == cudaSuccess && k < (m == 2 ? 4 : m + 1); k++)
-            r = gg_book_select(tst[k].hist, dict, 0 /* GLIDE_SCORE_SIZE */, &tr->sel[k], work + k, s);
-        return r;
+        else /* interpolation's instances side by side, as the chunk's */
+            r = launch_predict<T, OP_ENCODE>(tg, m == 0 ? GG_INTERP : GG_LORENZO, tg.has_fill ? -1 : 0, -1,
+                                             m == 0 ? &st->lv : &tst[m].lv, tx, tsym + m * tn, &tst[m], in, NULL, tr_r,
+                                             tr_w, m == 0 && apart ? par : NULL, s);
+        if (r != cudaSuccess) return r;
+        if (m == 2) /* both orders' books in one launch */
+            return gg_book_select_two(tst[2].hist, (size_t)(tst[3].hist - tst[2].hist), dict, 0 /* GLIDE_SCORE_SIZE */,
+                                      &tr->sel[2], work + 2, s);
+        return gg_book_select(tst[m].hist, dict, 0 /* GLIDE_SCORE_SIZE */, &tr->sel[m], work + m, s);
     };
     if (phase == 0) {
-        const uint64_t boxes = tb.m[0] * tb.m[1] * tb.m[2];
-        trial_gather_k<T><<<(unsigned)boxes, GG_THREADS, 0, s0>>>(x, g, tb, tx);
-        trial_init_k<<<GG_TRIAL_METHODS, GG_THREADS, 0, s0>>>(st, tst);
-        if ((e = cudaGetLastError()) != cudaSuccess || !apart) return e;
-        if ((e = cudaEventRecord(par->fork, s0)) != cudaSuccess) return e;
+        const unsigned boxes = (unsigned)(tb.m[0] * tb.m[1] * tb.m[2]);
+        const dim3 grid(boxes > GG_TRIAL_METHODS ? boxes : GG_TRIAL_METHODS, (unsigned)tb.d[0]);
+        if (!apart) {
+            trial_gather_k<T><<<grid, GG_THREADS, 0, s0>>>(x, g, tb, boxes, tx, st, tst);
+            return cudaGetLastError();
+        }
+        /* side stream 2 gathers, then runs Lorenzo; 3 waits for the sample */
+        if ((e = cudaEventRecord(par->fork, s0)) != cudaSuccess ||
+            (e = cudaStreamWaitEvent(par->aux[2], par->fork, 0)) != cudaSuccess)
+            return e;
+        trial_gather_k<T><<<grid, GG_THREADS, 0, par->aux[2]>>>(x, g, tb, boxes, tx, st, tst);
+        if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaEventRecord(par->ready, par->aux[2])) != cudaSuccess ||
+            (e = cudaStreamWaitEvent(par->aux[3], par->ready, 0)) != cudaSuccess)
+            return e;
         for (int m = 1; m <= 2; m++) {
             if (m == 1 && !lorenzo_ok) continue;
-            if ((e = cudaStreamWaitEvent(par->aux[m + 1], par->fork, 0)) != cudaSuccess ||
-                (e = method(m, par->aux[m + 1])) != cudaSuccess || (e = cudaEventRecord(par->join[m + 1], par->aux[m + 1])) != cudaSuccess)
+            if ((e = method(m, par->aux[m + 1])) != cudaSuccess ||
+                (e = cudaEventRecord(par->join[m + 1], par->aux[m + 1])) != cudaSuccess)
                 return e;
         }
         return cudaSuccess;
     }
-    trial_levels_k<<<1, 32, 0, s0>>>(st, tst);
-    if ((e = cudaGetLastError()) != cudaSuccess || (e = method(0, s0)) != cudaSuccess) return e;
+    if (apart && (e = cudaStreamWaitEvent(s0, par->ready, 0)) != cudaSuccess) return e;
+    if ((e = method(0, s0)) != cudaSuccess) return e;
     for (int m = 1; m <= 2; m++) {
         if (m == 1 && !lorenzo_ok) continue;
         e = apart ? cudaStreamWaitEvent(s0, par->join[m + 1], 0) : method(m, s0);

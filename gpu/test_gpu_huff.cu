@@ -857,6 +857,10 @@ static void test_planes(const glide_dictionary *d, int n_scores)
     dev_dict dd = upload_dict(d);
     uint64_t *d_hist = dalloc<uint64_t>(GLIDE_NSYM), *d_hist0 = dalloc<uint64_t>(GLIDE_NSYM);
     uint64_t *d_hist1 = dalloc<uint64_t>(GLIDE_NSYM);
+    /* gg_book_select_two: the two planes' histograms apart, an odd stride between */
+    const size_t two_stride = GLIDE_NSYM + 3;
+    uint64_t *d_two = dalloc<uint64_t>(two_stride + GLIDE_NSYM);
+    int bad_two = 0;
     gg_select *d_out = dalloc<gg_select>(2);
     std::vector<uint64_t> hist(GLIDE_NSYM), hist0(GLIDE_NSYM), hist1(GLIDE_NSYM), got1(GLIDE_NSYM);
     for (int score = 0; score < n_scores; score++) {
@@ -892,10 +896,22 @@ static void test_planes(const glide_dictionary *d, int n_scores)
             if (!ok && bad++ < 5)
                 printf("     planes select score %d trial %d: gpu %u/%u cpu %u/%u\n", score, trial, g[0].book, g[1].book,
                        cbook[0], cbook[1]);
+            CK(cudaMemcpy(d_two, hist0.data(), GLIDE_NSYM * 8, cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(d_two + two_stride, hist1.data(), GLIDE_NSYM * 8, cudaMemcpyHostToDevice));
+            CK(cudaMemset(d_out, 0xEE, 2 * sizeof(gg_select)));
+            CK(gg_book_select_two(d_two, two_stride, dd.g, score, d_out, sel_work(), 0));
+            CK(cudaMemcpy(g, d_out, sizeof g, cudaMemcpyDeviceToHost));
+            if (!(g[0].book == cbook[0] && g[0].bits == cb[0] && g[1].book == cbook[1] && g[1].bits == cb[1] &&
+                  g[0].pad == 0 && g[1].pad == 0) &&
+                bad_two++ < 5)
+                printf("     two select score %d trial %d: gpu %u/%u cpu %u/%u\n", score, trial, g[0].book, g[1].book,
+                       cbook[0], cbook[1]);
         }
         check(bad == 0, "book_select_planes v%u score %d: both planes' books (and plane 1's histogram) as the CPU's, "
               "120 random splits, %d wrong", d->version, score, bad);
     }
+    check(bad_two == 0, "book_select_two v%u: two histograms' books as the CPU's, each score's 120 pairs, %d wrong",
+          d->version, bad_two);
     uint32_t tickets[GLIDE_NPLANES] = {1, 1};
     CK(cudaMemcpy(tickets, sel_work()->ticket, sizeof tickets, cudaMemcpyDeviceToHost));
     check(tickets[0] == 0 && tickets[1] == 0, "book_select_planes: both planes' counters are back to zero");

@@ -6,7 +6,9 @@
 # (.bin must be git-ignored, e.g. in .git/info/exclude; the carried tree stays under 64 MiB.)
 # Runs test_gpu_huff, test_gpu_codec on the synthetic and real fields,
 # ROUNDS (default 3) alternations of `glide_gpu_bench --kernels` over
-# VARIANTS ("label=flag,flag label=..."; default with and without --no-planes) (rows: 64^3, 256^3, 512^3 kernel-only; stage medians),
+# VARIANTS ("label=flag,flag label=..."; default with and without --no-planes) (rows: 64^3, 256^3, 512^3 kernel-only; stage medians;
+# a first flag bin:NAME runs the packed binary NAME instead, for A/B of builds:
+# pack with EXTRA="path:NAME ...", e.g. another revision's glide_gpu_bench),
 # with NCU=REGEX the ncu medians of those kernels at 64^3 and 256^3, and
 # with SAN=huff or SAN=codec compute-sanitizer on that test (memcheck, and
 # racecheck for codec) as h5tests/gpu/run.sh runs it, with GOLDEN=1 the GPU's
@@ -20,9 +22,10 @@ if [ "${1:-}" = pack ]; then
     t=$(mktemp -d)
     cp build-g90/bench/glide_gpu_bench build-g90/bench/gpu_probe build-g90/h5tests/gpu/test_gpu_codec \
         build-g90/gpu/test_gpu_huff "$t"/
+    for e in ${EXTRA:-}; do cp "${e%%:*}" "$t/${e##*:}"; done
     strip "$t"/*
     mkdir -p .bin
-    tar cJf .bin/bins.tar.xz -C "$t" .
+    tar cf - -C "$t" . | xz -9e -T0 >.bin/bins.tar.xz # -9e: its window spans the similar binaries
     rm -rf "$t"
     ls -l .bin/bins.tar.xz
     exit 0
@@ -38,6 +41,7 @@ if [ -f "$data/real_fields_dev.h5" ]; then
     farg=(--fields /tmp/glide_fields)
 fi
 rc=0
+if [ "${TESTS:-1}" = 0 ]; then :; else # TESTS=0: the A/B alone
 timeout 300 $B/test_gpu_huff >"$OUT/huff.log" 2>&1 || rc=1
 echo "test_gpu_huff: $(tail -1 "$OUT/huff.log")"
 grep -m5 "FAIL" "$OUT/huff.log"
@@ -48,13 +52,17 @@ fi
 timeout 300 $B/test_gpu_codec "${farg[@]}" >"$OUT/codec.log" 2>&1 || rc=1
 echo "test_gpu_codec: $(grep -m1 'passed,' "$OUT/codec.log")"
 grep -m5 -i "fail" "$OUT/codec.log" | grep -v " 0 failed"
+fi
 # VARIANTS: the A/B's label=flags pairs (default: format 5's planes against one book)
 read -r -a variants <<<"${VARIANTS:-planes= one=--no-planes}"
 for r in $(seq 1 "${ROUNDS:-3}"); do
     for pair in "${variants[@]}"; do
         v=${pair%%=*}
         IFS=, read -r -a a <<<"${pair#*=}"
-        $B/glide_gpu_bench --kernels "${a[@]}" --out "$OUT/k_${v}_$r.md" >/dev/null 2>&1 || rc=1
+        prog=glide_gpu_bench
+        first=${a[0]-}
+        if [ "$first" != "${first#bin:}" ]; then prog=${first#bin:}; a=("${a[@]:1}"); fi
+        $B/$prog --kernels "${a[@]}" --out "$OUT/k_${v}_$r.md" >/dev/null 2>&1 || rc=1
     done
 done
 for pair in "${variants[@]}"; do
