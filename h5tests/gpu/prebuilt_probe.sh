@@ -13,6 +13,8 @@
 # with SAN=huff or SAN=codec compute-sanitizer on that test (memcheck, and
 # racecheck for codec) as h5tests/gpu/run.sh runs it, with GOLDEN=1 the GPU's
 # golden streams (test_gpu_codec --write-golden) into $OUT/golden.tgz. ROUNDS=0: no A/B.
+# The A/B's reports (k_LABEL_ROUND.md) come back in $OUT/reports.tgz, its summary in $OUT/ab.txt;
+# TESTS=0 skips the two tests.
 set -u
 cd "$(dirname "$0")/../.."
 if [ "${1:-}" = pack ]; then
@@ -97,5 +99,10 @@ if [ -n "${NCU:-}" ]; then
 fi
 if [ -n "${GOLDEN:-}" ]; then # the GPU-made golden streams (h5tests/golden/gpu/), written by the test run above
     tar czf "$OUT/golden.tgz" -C /tmp/glide_golden .
+fi
+# the device returns at most 8 files: the A/B's reports go back as one archive
+reports=$(cd "$OUT" && ls k_*.md 2>/dev/null)
+if [ -n "$reports" ]; then
+    (cd "$OUT" && tar czf reports.tgz $reports && rm -f $reports)
 fi
 exit $rc
