@@ -1,7 +1,7 @@
 /* One raw float32 chunk through the CPU codec (default options), best of N
  * compress and decompress timings; built against two libglide.a by
  * bench/ab_cpu.sh to compare revisions.
- *   ab_cpu FILE RANK D0 .. REPS [FILL_BITS_HEX] */
+ *   [GLIDE_AB_PREDICTOR=0|1|2] ab_cpu FILE RANK D0 .. REPS [FILL_BITS_HEX] */
 #define _POSIX_C_SOURCE 200809L
 #include "glide.h"
 #include <stdio.h>
@@ -32,6 +32,8 @@ int main(int argc, char **argv)
     glide_params_init(&p, GLIDE_FLOAT32, rank, dims);
     p.backend = GLIDE_BACKEND_CPU;
     if (argc > 4 + (int)rank) { p.has_fill = 1; p.fill_bits = strtoull(argv[4 + rank], NULL, 16); }
+    const char *pred = getenv("GLIDE_AB_PREDICTOR"); /* 0 auto (default), 1 Lorenzo, 2 interpolation */
+    if (pred && *pred) p.predictor = (glide_predictor)atoi(pred);
     size_t cap = glide_compress_bound(&p), s = 0;
     void *d = malloc(cap);
     double tc = 1e30, td = 1e30;

@@ -36,17 +36,32 @@ FN(lorenzo_sweep)(const glide_grid *g, const int encode, const T *x, T *r, uint1
     const T e2 = (T)(2.0 * eb);
     /* Each point waits on its left neighbour's reconstruction (a division
      * and a rounding deep), so a row walked left to right is one long
-     * dependency chain. Blocks are independent: walking a row as column j
-     * of every block, then column j + 1, gives the CPU one chain per block
-     * to overlap. Every point still sees the same reconstructed neighbours,
-     * so the values and symbols are the same in any order. */
-    const uint64_t nx = g->n[2], bx = M + 1 < nx ? M + 1 : nx;
-    /* zl: the row within its slab, whose blocks start again at row 0 */
-    for (uint64_t z = 0, zl = 0; z < g->n[0]; z++, zl = zl + 1 == g->slab_rows ? 0 : zl + 1)
-        for (uint64_t y = 0; y < g->n[1]; y++)
-            for (uint64_t j = 0; j < bx; j++)
-            for (uint64_t xx = j; xx < nx; xx += M + 1) {
-                int pz = (zl & M) != 0, py = (y & M) != 0, px = (xx & M) != 0;
+     * dependency chain. Blocks are independent: walking the points of a
+     * block in order, each step taken in a group of blocks side by side
+     * (all blocks of a row, and enough rows and planes of blocks for about
+     * 16 of them), gives the CPU one chain per block to overlap. Every point
+     * still sees the same reconstructed neighbours, so the values and
+     * symbols are the same in any order. */
+    const uint64_t B = M + 1, n0 = g->slab_rows, n1 = g->n[1], n2 = g->n[2];
+    const uint64_t nb0 = (n0 + M) / B, nb1 = (n1 + M) / B, nb2 = (n2 + M) / B;
+    const uint64_t g1 = (16 + nb2 - 1) / nb2 < nb1 ? (16 + nb2 - 1) / nb2 : nb1;
+    const uint64_t g0 = (16 + nb2 * g1 - 1) / (nb2 * g1) < nb0 ? (16 + nb2 * g1 - 1) / (nb2 * g1) : nb0;
+    const uint64_t ex = B < n2 ? B : n2;
+    for (uint64_t sl = 0; sl < g->slabs; sl++)
+    for (uint64_t zb0 = 0; zb0 < nb0; zb0 += g0)
+    for (uint64_t yb0 = 0; yb0 < nb1; yb0 += g1) {
+        /* the group's blocks: rows z0 + zl + k B (k < g0) of its slab, y0 + yl + k B (k < g1) */
+        const uint64_t z0 = zb0 * B, y0 = yb0 * B;
+        const uint64_t ez = B < n0 - z0 ? B : n0 - z0, ey = B < n1 - y0 ? B : n1 - y0;
+        const uint64_t zend = z0 + g0 * B < n0 ? z0 + g0 * B : n0, yend = y0 + g1 * B < n1 ? y0 + g1 * B : n1;
+        for (uint64_t zl = 0; zl < ez; zl++)
+        for (uint64_t yl = 0; yl < ey; yl++)
+        for (uint64_t xl = 0; xl < ex; xl++)
+        for (uint64_t zs = z0 + zl; zs < zend; zs += B)
+        for (uint64_t y = y0 + yl; y < yend; y += B)
+            for (uint64_t xx = xl; xx < n2; xx += B) {
+                const uint64_t z = sl * n0 + zs;
+                int pz = zl != 0, py = yl != 0, px = xl != 0;
                 if (!pz && !py && !px) continue; /* anchor */
                 size_t i = (size_t)z * s0 + (size_t)y * s1 + (size_t)xx;
                 if (encode) {
@@ -64,6 +79,7 @@ FN(lorenzo_sweep)(const glide_grid *g, const int encode, const T *x, T *r, uint1
                         r[i] = subst;
                 }
             }
+    }
 }
 
 void FN(glide_lorenzo_encode)(const glide_grid *g, const T *x, T *r, uint16_t *sym, double eb, T subst)
