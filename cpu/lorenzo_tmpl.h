@@ -44,8 +44,11 @@ FN(lorenzo_sweep)(const glide_grid *g, const int encode, const T *x, T *r, uint1
      * symbols are the same in any order. */
     const uint64_t B = M + 1, n0 = g->slab_rows, n1 = g->n[1], n2 = g->n[2];
     const uint64_t nb0 = (n0 + M) / B, nb1 = (n1 + M) / B, nb2 = (n2 + M) / B;
-    const uint64_t g1 = (16 + nb2 - 1) / nb2 < nb1 ? (16 + nb2 - 1) / nb2 : nb1;
-    const uint64_t g0 = (16 + nb2 * g1 - 1) / (nb2 * g1) < nb0 ? (16 + nb2 * g1 - 1) / (nb2 * g1) : nb0;
+    /* g1 rows and g0 planes of blocks a group: at least 16 blocks, or all */
+    uint64_t g1 = (16 + nb2 - 1) / nb2, g0;
+    if (g1 > nb1) g1 = nb1;
+    g0 = (16 + nb2 * g1 - 1) / (nb2 * g1);
+    if (g0 > nb0) g0 = nb0;
     const uint64_t ex = B < n2 ? B : n2;
     for (uint64_t sl = 0; sl < g->slabs; sl++)
     for (uint64_t zb0 = 0; zb0 < nb0; zb0 += g0)
