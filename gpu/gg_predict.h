@@ -53,8 +53,8 @@ int gg_needs_global_w(gg_grid g, int method, int blend);
  * after gg_range_plan, phase 1 after gg_tune. The sample's boxes gathered
  * into d_tx as the slabs of grid tg (host-made: glide_trial_box and a 4-D
  * shape of the sample's count of them), encoded with each method under its
- * own state (d_tst: GG_TRIAL_METHODS states, the chunk's levels copied
- * from d_st; the gather, Lorenzo and the slices beside tuning on par's
+ * own state (d_tst: GG_TRIAL_METHODS states, Lorenzo's and the slices'
+ * levels copied from d_st; the gather, Lorenzo and the slices beside tuning on par's
  * side streams 2 and 3), each histogram's best book scored into d_tr (d_work:
  * GG_TRIAL_METHODS work areas), and the choice written to d_st (lorenzo,
  * slice, and the level parameters the CPU writes for it). lorenzo_ok:

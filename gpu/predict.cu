@@ -373,6 +373,32 @@ __device__ __forceinline__ void block_box(const gg_grid &g, uint64_t b, Box &bx)
     bx.hi[0] = bx.lo[0] + B < last ? bx.lo[0] + B : last;
 }
 
+/* A closed box that ends on its grid's last point along an axis (axis 0:
+ * its slab's last row) owns that far face too, so the one-point-thin box
+ * beyond it (n = kB + 1 points: a trial box of 17^3 at B = 16 is seven
+ * such boxes beside one whole one) owns nothing and returns at once; both
+ * compute the face from the face's own points, the same values. own[a]:
+ * the box owns its points below lo[a] + own[a]. Axes from a0 (the slice
+ * kernels pass 1: a run never holds its slab's last row). False: a spare
+ * box. working_blocks counts the others. */
+__device__ __forceinline__ bool box_own(const gg_grid &g, uint64_t b, const Box &bx, int a0, uint32_t own[3])
+{
+    const uint32_t B = 1u << g.blog;
+    own[0] = own[1] = own[2] = B;
+    for (int a = a0; a < 3; a++) {
+        uint64_t first = 0, last = g.n[a] - 1;
+        if (a == 0) {
+            const uint64_t s = g.nbl != g.nb[0] ? b / (g.nb[1] * g.nb[2]) / g.nbl : 0;
+            first = s * g.slab_rows;
+            last = first + g.slab_rows - 1;
+        }
+        if (bx.hi[a] != last) continue;
+        if (bx.lo[a] == last && last != first) return false;
+        own[a] = (uint32_t)(bx.hi[a] - bx.lo[a] + 1);
+    }
+    return true;
+}
+
 /* Index of the anchor at (z, y, x), all anchor coordinates, in the anchor
  * section (blocks in index order, a slab's own on axis 0). */
 __device__ __forceinline__ uint64_t anchor_index(const gg_grid &g, uint64_t z, uint64_t y, uint64_t x)
@@ -1585,6 +1611,8 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
     Box bx;
     block_box(g, blockIdx.x, bx);
+    uint32_t own[3];
+    if (!box_own(g, blockIdx.x, bx, 0, own)) return;
     const uint64_t B = 1ull << g.blog;
     uint32_t e[3];
     const uint32_t E = box_ext(bx, e);
@@ -1722,7 +1750,7 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
 
     /* the points this block owns, in row order */
     uint32_t o[3];
-    for (int a = 0; a < 3; a++) o[a] = e[a] < B ? e[a] : (uint32_t)B;
+    for (int a = 0; a < 3; a++) o[a] = e[a] < own[a] ? e[a] : own[a];
     const uint32_t O = o[0] * o[1] * o[2];
     const Walk Wo = walk_make(o[1], o[2], O);
     for (uint32_t t = threadIdx.x; t < O; t += NT) {
@@ -2171,6 +2199,19 @@ static unsigned grid_for(uint64_t n)
 
 static uint64_t n_blocks(const gg_grid &g) { return g.nb[0] * g.nb[1] * g.nb[2]; }
 
+/* the blocks box_own leaves working (from axis a0 on) */
+static uint64_t working_blocks(const gg_grid &g, int a0)
+{
+    const uint64_t B = 1ull << g.blog;
+    uint64_t w = 1;
+    for (int a = 0; a < 3; a++) {
+        const uint64_t n = a ? g.n[a] : g.slab_rows;
+        const uint64_t spare = a >= a0 && n > 1 && (n - 1) % B == 0 ? (a ? 1 : g.nb[0] / g.nbl) : 0;
+        w *= g.nb[a] - spare;
+    }
+    return w;
+}
+
 /* sample blocks of tuning and the predictor choice (every k-th per axis) */
 static uint64_t n_samples(const gg_grid &g, uint64_t k)
 {
@@ -2227,23 +2268,33 @@ static size_t box_bytes(const gg_grid &g, int kind)
     return e * per <= limit ? (size_t)(e * per) : 0;
 }
 
+/* a slice's points in the largest box of slice_sh_k or slice_wf_k */
+static uint64_t slice_box_points(const gg_grid &g)
+{
+    const uint64_t B = 1ull << g.blog, e1 = g.n[1] < B + 1 ? g.n[1] : B + 1, e2 = g.n[2] < B + 1 ? g.n[2] : B + 1;
+    return e1 * e2;
+}
+
 /* shared bytes of slice_sh_k's box (two slices' reconstructions and 2-D
  * predictions, one slice's values, symbols and two fill flags per point),
  * or 0: slice_k with global scratch */
 static size_t slice_box_bytes(const gg_grid &g)
 {
-    const uint64_t B = 1ull << g.blog, e1 = g.n[1] < B + 1 ? g.n[1] : B + 1, e2 = g.n[2] < B + 1 ? g.n[2] : B + 1;
-    const size_t per = 5 * (g.dtype == GLIDE_FLOAT64 ? 8 : 4) + 4, bytes = (size_t)(e1 * e2) * per;
+    const size_t per = g.dtype == GLIDE_FLOAT64 ? slice_sh_per_point<double>() : slice_sh_per_point<float>();
+    const size_t bytes = (size_t)slice_box_points(g) * per;
     return bytes <= shared_max() ? bytes : 0;
 }
 
 /* shared bytes of slice_wf_k's run (every slice's reconstructions, 2-D
- * predictions, values or symbols and fill flags), or 0 */
+ * predictions, values or symbols and fill flags; a slice's point table),
+ * or 0 */
 static size_t slice_run_bytes(const gg_grid &g)
 {
-    const uint64_t B = 1ull << g.blog, e1 = g.n[1] < B + 1 ? g.n[1] : B + 1, e2 = g.n[2] < B + 1 ? g.n[2] : B + 1;
+    const uint64_t B = 1ull << g.blog, E = slice_box_points(g);
     const uint64_t nz = g.slab_rows < B ? g.slab_rows : B;
-    const size_t per = 3 * (g.dtype == GLIDE_FLOAT64 ? 8 : 4) + 1, bytes = (size_t)(nz * e1 * e2) * per;
+    const bool f64 = g.dtype == GLIDE_FLOAT64;
+    const size_t per = f64 ? slice_wf_per_point<double>() : slice_wf_per_point<float>();
+    const size_t bytes = (size_t)(nz * E) * per + (size_t)E * slice_wf_per_table();
     return bytes <= shared_max() ? bytes : 0;
 }
 
@@ -2421,7 +2472,7 @@ static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, co
          * device idle, so their blocks get more threads per step. Two
          * instantiations: the launch bound sets the register budget,
          * and the large one's would cost the many-block case occupancy. */
-        const bool few = nb < 512;
+        const bool few = working_blocks(g, 0) < 512;
         const void *k = few ? (const void *)interp_sh_k<T, OP, GG_THREADS_MAX, FA, BL>
                             : (const void *)interp_sh_k<T, OP, GG_THREADS, FA, BL>;
         cudaError_t e = allow_shared(k, sh);
@@ -2478,14 +2529,14 @@ static cudaError_t launch_slice(gg_grid g, unsigned nb, const gg_levels *lv, con
 {
     const size_t wf = slice_run_bytes(g), sh = slice_box_bytes(g);
     if (wf) {
-        /* a run's steps are sequential: with few runs (a 64^3 chunk has
-         * 64), more threads finish each step sooner */
+        /* a run's steps are sequential: a thread a point of a slice does
+         * each step in one pass (17 x 17 = 289 points at B = 16) */
         const dim3 grid(nb, order == -2 ? 2 : 1);
-        const bool few = nb * grid.y < 512;
-        const void *k = few ? (const void *)slice_wf_k<T, OP, GG_THREADS_MAX> : (const void *)slice_wf_k<T, OP, GG_SLICE_WF_THREADS>;
+        const bool wide = slice_box_points(g) > GG_SLICE_WF_THREADS;
+        const void *k = wide ? (const void *)slice_wf_k<T, OP, GG_THREADS_MAX> : (const void *)slice_wf_k<T, OP, GG_SLICE_WF_THREADS>;
         cudaError_t e = allow_shared(k, wf);
         if (e != cudaSuccess) return e;
-        if (few) slice_wf_k<T, OP, GG_THREADS_MAX><<<grid, GG_THREADS_MAX, wf, s>>>(g, lv, x, sym, st, in, y, order);
+        if (wide) slice_wf_k<T, OP, GG_THREADS_MAX><<<grid, GG_THREADS_MAX, wf, s>>>(g, lv, x, sym, st, in, y, order);
         else slice_wf_k<T, OP, GG_SLICE_WF_THREADS><<<grid, GG_SLICE_WF_THREADS, wf, s>>>(g, lv, x, sym, st, in, y, order);
     } else if (sh) {
         cudaError_t e = allow_shared((const void *)slice_sh_k<T, OP>, sh);

@@ -9,10 +9,11 @@
  * at that point); inside a slice the levels and passes go as the CPU's
  * sweep, a barrier after each. The edge lines a block shares with the next
  * box are 1-D hierarchies of their own, so both blocks compute the same
- * values; only the owner (coordinates below lo + B) writes symbols and
- * output values. r (reconstructions) and sp (each point's 2-D prediction)
- * are global scratch of count elements: a shared edge point may be written
- * by both blocks, always with the same value. */
+ * values; only the owner (coordinates below lo + B, or the grid's far
+ * edge: box_own) writes symbols and output values. r (reconstructions)
+ * and sp (each point's 2-D prediction) are global scratch of count
+ * elements: a shared edge point may be written by both blocks, always
+ * with the same value. */
 
 /* Whether point i is a fill point: its value when encoding (a symbol of
  * another block's point may not be written yet), its symbol when decoding. */
@@ -26,7 +27,7 @@ __device__ __forceinline__ bool slice_fill(const gg_grid &g, const T *x, const D
 /* order: 0 x before y, 1 y before x, -1 the trial's choice (st->slice;
  * none: return at once) */
 #define GG_SLICE_THREADS 128 /* at most (B/2) x (B + 1) points a step (136 at B = 16) */
-#define GG_SLICE_WF_THREADS 256 /* slice_wf_k: up to nine slices' phases a step; chunks of few runs take GG_THREADS_MAX */
+#define GG_SLICE_WF_THREADS 320 /* slice_wf_k: a slice of at most this many points, else GG_THREADS_MAX */
 
 template <class T, int OP>
 __global__ void __launch_bounds__(GG_THREADS)
@@ -45,6 +46,8 @@ __global__ void __launch_bounds__(GG_THREADS)
     }
     Box bx;
     block_box(g, blockIdx.x, bx);
+    uint32_t own[3];
+    if (!box_own(g, blockIdx.x, bx, 1, own)) return;
     const uint32_t B = 1u << g.blog;
     const uint32_t ey = (uint32_t)(bx.hi[1] - bx.lo[1] + 1), ex = (uint32_t)(bx.hi[2] - bx.lo[2] + 1);
     const uint64_t zr = bx.hi[0] - bx.lo[0] + 1;
@@ -64,7 +67,7 @@ __global__ void __launch_bounds__(GG_THREADS)
         for (uint32_t t = threadIdx.x; t < ay * ax; t += blockDim.x) {
             const uint32_t ly = t / ax * B, lx = t % ax * B;
             const uint64_t i = base + ly * s1 + lx;
-            const bool owned = ly < B && lx < B;
+            const bool owned = ly < own[1] && lx < own[2];
             sp[i] = (T)0;
             if (first) {
                 T v;
@@ -104,7 +107,7 @@ __global__ void __launch_bounds__(GG_THREADS)
                 for (uint32_t t = threadIdx.x; t < ny * nx; t += blockDim.x) {
                     const uint32_t ly = y0 + t / nx * ys, lx = x0 + t % nx * xs;
                     const uint64_t i = base + ly * s1 + lx;
-                    const bool owned = ly < B && lx < B;
+                    const bool owned = ly < own[1] && lx < own[2];
                     T p = (T)0;
                     if (slice_fill<T, OP>(g, x, in, i)) {
                         sp[i] = (T)0;
@@ -198,6 +201,8 @@ __global__ void __launch_bounds__(GG_SLICE_THREADS)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) hist[t] = 0;
     Box bx;
     block_box(g, blockIdx.x, bx);
+    uint32_t own[3];
+    if (!box_own(g, blockIdx.x, bx, 1, own)) return;
     const uint32_t B = 1u << g.blog;
     const uint32_t ey = (uint32_t)(bx.hi[1] - bx.lo[1] + 1), ex = (uint32_t)(bx.hi[2] - bx.lo[2] + 1), E = ey * ex;
     T *R[2] = {(T *)smem, (T *)smem + E}, *P[2] = {(T *)smem + 2 * E, (T *)smem + 3 * E}, *X = (T *)smem + 4 * E;
@@ -235,7 +240,7 @@ __global__ void __launch_bounds__(GG_SLICE_THREADS)
         for (uint32_t t = threadIdx.x; t < ay * ax; t += blockDim.x) {
             const uint32_t ly = t / ax * B, lx = t % ax * B, lt = ly * ex + lx;
             const uint64_t i = base + (uint64_t)ly * s1 + lx;
-            const bool owned = ly < B && lx < B;
+            const bool owned = ly < own[1] && lx < own[2];
             Pc[lt] = (T)0;
             if (first) {
                 T v;
@@ -275,7 +280,7 @@ __global__ void __launch_bounds__(GG_SLICE_THREADS)
                 for (uint32_t t = threadIdx.x; t < ny * nx; t += blockDim.x) {
                     const uint32_t ly = y0 + t / nx * ys, lx = x0 + t % nx * xs, lt = ly * ex + lx;
                     const uint64_t i = base + (uint64_t)ly * s1 + lx;
-                    const bool owned = ly < B && lx < B;
+                    const bool owned = ly < own[1] && lx < own[2];
                     T p = (T)0;
                     if (Fc[lt]) {
                         Pc[lt] = (T)0;
@@ -333,8 +338,13 @@ __device__ __forceinline__ SlicePhase slice_phase(unsigned ph, uint32_t B, uint3
  * same point, done one step earlier, and its own slice's earlier phases),
  * so a run of nz slices of P phases takes P + nz - 1 barrier steps instead
  * of P nz. Every slice's values (or symbols) and fill flags are read at
- * the start. order as slice_sh_k. */
+ * the start. A table made once lists a slice's points by phase (its
+ * coordinates, and its phase apart), so a step's thread reads its point's
+ * phase, hence its slice, in one look-up: the steps are a run's critical
+ * path (24 at B = 16), and walking the active slices' phases to find a
+ * point took most of each. order as slice_sh_k. */
 template <class T> __host__ __device__ constexpr size_t slice_wf_per_point() { return 3 * sizeof(T) + 1; }
+__host__ __device__ constexpr size_t slice_wf_per_table() { return sizeof(uint32_t) + 1; }
 
 template <class T, int OP, int NT>
 __global__ void __launch_bounds__(NT)
@@ -351,17 +361,21 @@ __global__ void __launch_bounds__(NT)
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
     __shared__ SlicePhase ph[2 * GLIDE_MAX_LEVELS + 1];
+    __shared__ uint32_t cum[2 * GLIDE_MAX_LEVELS + 2];
     if (OP == OP_ENCODE)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) hist[t] = 0;
     Box bx;
     block_box(g, blockIdx.x, bx);
+    uint32_t own[3];
+    if (!box_own(g, blockIdx.x, bx, 1, own)) return;
     const uint32_t B = 1u << g.blog, NP = 2 * g.blog + 1;
     const uint32_t ey = (uint32_t)(bx.hi[1] - bx.lo[1] + 1), ex = (uint32_t)(bx.hi[2] - bx.lo[2] + 1), E = ey * ex;
     const uint64_t zr = bx.hi[0] - bx.lo[0] + 1;
     const uint32_t nz = zr < B ? (uint32_t)zr : B, N = nz * E;
     T *R = (T *)smem, *P = R + N, *X = P + N;
     uint16_t *SY = (uint16_t *)X; /* decoding: the symbols where encoding keeps the values */
-    uint8_t *F = (uint8_t *)(X + N);
+    uint32_t *TYX = (uint32_t *)(X + N); /* the table: ly << 16 | lx (both below 2^15: E fits the run's bytes) */
+    uint8_t *TP = (uint8_t *)(TYX + E), *F = TP + E; /* its phases; the fill flags */
     if (threadIdx.x < NP) ph[threadIdx.x] = slice_phase(threadIdx.x, B, ey, ex, order);
     const uint64_t s0 = g.st[0], s1 = g.st[1];
     const uint64_t base0 = bx.lo[0] * s0 + bx.lo[1] * s1 + bx.lo[2];
@@ -379,21 +393,36 @@ __global__ void __launch_bounds__(NT)
         }
     }
     __syncthreads();
+    if (threadIdx.x == 0) {
+        uint32_t c = 0;
+        for (uint32_t p = 0; p < NP; p++) {
+            cum[p] = c;
+            c += ph[p].ny * ph[p].nx;
+        }
+        cum[NP] = c; /* = E: the phases split the slice */
+    }
+    __syncthreads();
+    for (uint32_t u = threadIdx.x; u < E; u += blockDim.x) {
+        uint32_t p = 0;
+        while (u >= cum[p + 1]) p++;
+        const SlicePhase &Q = ph[p];
+        const uint32_t v = u - cum[p], ly = Q.y0 + v / Q.nx * Q.ys, lx = Q.x0 + v % Q.nx * Q.xs;
+        TYX[u] = ly << 16 | lx;
+        TP[u] = (uint8_t)p;
+    }
+    __syncthreads();
     const T subst = Bits<T>::from((typename Bits<T>::U)lv->subst_bits);
     const double eb = lv->eb_abs;
     const T e2 = (T)(2.0 * eb);
     const bool fa = g.has_fill != 0;
     for (uint32_t k = 0; k + 1 < NP + nz; k++) {
-        const uint32_t zlo = k >= NP ? k - NP + 1 : 0, zhi = k < nz ? k : nz - 1;
-        uint32_t total = 0;
-        for (uint32_t z = zlo; z <= zhi; z++) total += ph[k - z].ny * ph[k - z].nx;
-        for (uint32_t t = threadIdx.x; t < total; t += blockDim.x) {
-            uint32_t z = zlo, u = t;
-            while (u >= ph[k - z].ny * ph[k - z].nx) u -= ph[k - z].ny * ph[k - z].nx, z++;
-            const SlicePhase &Q = ph[k - z];
-            const uint32_t ly = Q.y0 + u / Q.nx * Q.ys, lx = Q.x0 + u % Q.nx * Q.xs, lt = ly * ex + lx, pt = z * E + lt;
+        for (uint32_t u = threadIdx.x; u < E; u += NT) {
+            const uint32_t p = TP[u], z = k - p; /* k < p wraps above nz */
+            if (z >= nz) continue;
+            const SlicePhase &Q = ph[p];
+            const uint32_t yx = TYX[u], ly = yx >> 16, lx = yx & 0xffffu, lt = ly * ex + lx, pt = z * E + lt;
             const uint64_t i = base0 + z * s0 + (uint64_t)ly * s1 + lx;
-            const bool owned = ly < B && lx < B, first = z == 0;
+            const bool owned = ly < own[1] && lx < own[2], first = z == 0;
             if (Q.d == 0) { /* the slice's 2-D anchors */
                 P[pt] = (T)0;
                 if (first) {
@@ -416,13 +445,13 @@ __global__ void __launch_bounds__(NT)
                         }
                     }
                 } else {
-                    const T p = F[pt - E] ? subst : R[pt - E];
-                    slice_point<T, OP>(g, OP == OP_ENCODE ? X[pt] : (T)0, OP == OP_ENCODE ? 0u : SY[pt], i, owned, p, e2,
-                                       eb, subst, &R[pt], sym, hist, in, y);
+                    const T pa = F[pt - E] ? subst : R[pt - E];
+                    slice_point<T, OP>(g, OP == OP_ENCODE ? X[pt] : (T)0, OP == OP_ENCODE ? 0u : SY[pt], i, owned, pa,
+                                       e2, eb, subst, &R[pt], sym, hist, in, y);
                 }
                 continue;
             }
-            T p = (T)0;
+            T pr = (T)0;
             if (F[pt]) {
                 P[pt] = (T)0;
             } else {
@@ -434,9 +463,9 @@ __global__ void __launch_bounds__(NT)
                                               [&](int off) { return F[(int)pt + off] != 0; })
                                 : ipredict(rp, o1, c, s, 0u, hi, GLIDE_SPLINE_CUBIC_NAK);
                 P[pt] = p2;
-                p = !first && !F[pt - E] ? p2 + (R[pt - E] - P[pt - E]) : p2;
+                pr = !first && !F[pt - E] ? p2 + (R[pt - E] - P[pt - E]) : p2;
             }
-            slice_point<T, OP>(g, OP == OP_ENCODE ? X[pt] : (T)0, OP == OP_ENCODE ? 0u : SY[pt], i, owned, p, e2, eb,
+            slice_point<T, OP>(g, OP == OP_ENCODE ? X[pt] : (T)0, OP == OP_ENCODE ? 0u : SY[pt], i, owned, pr, e2, eb,
                                subst, &R[pt], sym, hist, in, y);
         }
         __syncthreads();
@@ -450,7 +479,9 @@ __global__ void __launch_bounds__(NT)
  * d[0] x d[1] x d[2] points copied to out + b * that, block (b, z) its
  * plane z (one block a box took 12.5 us for a 64^3 chunk's single box, H100).
  * Blocks (m, 0), m < GG_TRIAL_METHODS, also set method m's state: its
- * histogram from zero, the chunk's levels; so the grid is at least that wide. */
+ * histogram from zero, and for Lorenzo and the slices (interpolation reads
+ * the chunk's tuned levels in place) the chunk's levels; so the grid is at
+ * least that wide. */
 template <class T>
 __global__ void trial_gather_k(const T *x, gg_grid g, gg_trial_boxes tb, unsigned boxes, T *out, const gg_state *st,
                                gg_state *tst)
@@ -459,7 +490,7 @@ __global__ void trial_gather_k(const T *x, gg_grid g, gg_trial_boxes tb, unsigne
     if (z == 0 && b < GG_TRIAL_METHODS) {
         gg_state *t = tst + b;
         for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) t->hist[i] = 0;
-        if (threadIdx.x == 0) t->lv = st->lv;
+        if (threadIdx.x == 0 && (b == 1 || b == 2)) t->lv = st->lv;
     }
     if (b >= boxes) return;
     const uint64_t bi[3] = {b / (tb.m[1] * tb.m[2]), b / tb.m[2] % tb.m[1], b % tb.m[2]};
