@@ -45,6 +45,9 @@ enum { GG_INTERP = 0, GG_LORENZO = 1, GG_CHOSEN = 2 };
  * the slice method with that order (decoding; encoding a forced order
  * after gg_slice_force). */
 enum { GG_CHOSEN3 = 3, GG_SLICE_XY = 4, GG_SLICE_YX = 5 };
+/* GG_CHOSEN3 after a trial that speculated (gg_spec): the chunk's
+ * interpolation is done, Lorenzo and the slices run if chosen */
+enum { GG_CHOSEN3_SPEC = 6 };
 cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r, void *d_w,
                       const gg_par *par, cudaStream_t s);
 int gg_needs_global_r(gg_grid g, int method, int blend);
@@ -64,13 +67,26 @@ int gg_needs_global_w(gg_grid g, int method, int blend);
 #define GG_TRIAL_METHODS 4 /* interpolation, Lorenzo, slices x before y, y before x */
 typedef struct {
     gg_select sel[GG_TRIAL_METHODS];
+    uint32_t choice; /* the method picked (speculation: for the commit) */
 } gg_trial;
+/* Speculation (small chunks, where latency counts): in phase 1 the chunk's
+ * own interpolation into sym and d_st's histogram runs beside the trial's
+ * (r, w: gg_encode's scratch), and is kept if the trial picks
+ * interpolation; then gg_encode with GG_CHOSEN3_SPEC. on: asked for; the
+ * call clears it where it could not (the trial's boxes need the global
+ * scratch, or no side streams). */
+typedef struct {
+    int on;
+    uint16_t *sym;
+    void *r, *w;
+} gg_spec;
 typedef struct {
     uint64_t k, m[3], d[3]; /* glide_sample_lattice's k and m, glide_trial_box's d */
 } gg_trial_boxes;
 cudaError_t gg_trial_run(const void *d_x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok, gg_state *d_st,
                          gg_state *d_tst, gg_trial *d_tr, void *d_tx, uint16_t *d_tsym, void *d_tr_r, void *d_tr_w,
-                         gg_dict dict, gg_select_work *d_work, const gg_par *par, int phase, cudaStream_t s);
+                         gg_dict dict, gg_select_work *d_work, const gg_par *par, int phase, gg_spec *spec,
+                         cudaStream_t s);
 /* A forced slice order (glide_encode_opts.slice 1 or 2: order 0 or 1) into
  * d_st as the trial would leave it; then gg_encode with GG_CHOSEN3. */
 cudaError_t gg_slice_force(gg_state *d_st, unsigned order, cudaStream_t s);

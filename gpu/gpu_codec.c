@@ -114,6 +114,13 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 #define GG_STAGE_MAX ((size_t)256 << 20)
 #define GG_COPY_SPIN_NS 50000L
 
+/* Chunks of at most this many points speculate in the block trial
+ * (gg_spec): their interpolation runs beside the trial's, off the latency
+ * path when the trial picks it; a chunk that picks another method then
+ * pays one wasted interpolation (about 25 us of device time at 64^3,
+ * beside the trial), too much to risk on large chunks. */
+#define GLIDE_GPU_SPEC_POINTS ((uint64_t)1 << 19)
+
 static int env_int(const char *name, long *out)
 {
     const char *v = getenv(name);
@@ -586,6 +593,7 @@ static cudaError_t front_enqueue(const void *arg, int timed)
     const front_args *a = arg;
     const enc_job *j = a->j;
     gg_state *st = G.d_st;
+    gg_spec spec = {0, G.sym.p, G.r.p, G.w.p};
     cudaError_t e;
     if ((e = cudaMemsetAsync(st, 0, sizeof *st, G.s)) != cudaSuccess ||
         (e = cudaMemsetAsync(&st->lo_key, 0xFF, sizeof st->lo_key, G.s)) != cudaSuccess ||
@@ -600,7 +608,7 @@ static cudaError_t front_enqueue(const void *arg, int timed)
         /* the block trial's Lorenzo and slices run beside tuning */
         if (j->method == GG_CHOSEN3 &&
             (e = gg_trial_run(G.x.p, j->g, j->tg, j->tb, j->lorenzo_ok, st, G.d_tst, G.d_trial, G.tx.p, G.tsym.p, G.tr.p,
-                              G.tw.p, tdict, G.d_trial_work, &G.par, 0, G.s)) != cudaSuccess)
+                              G.tw.p, tdict, G.d_trial_work, &G.par, 0, NULL, G.s)) != cudaSuccess)
             return e;
         if ((e = gg_tune(G.x.p, j->g, a->k, j->method == GG_CHOSEN, st, &G.par, G.s)) != cudaSuccess) return e;
         if (timed) stage("tune");
@@ -609,13 +617,16 @@ static cudaError_t front_enqueue(const void *arg, int timed)
             if (timed) stage("choose predictor");
         }
         if (j->method == GG_CHOSEN3) {
+            spec.on = j->n <= GLIDE_GPU_SPEC_POINTS;
             if ((e = gg_trial_run(G.x.p, j->g, j->tg, j->tb, j->lorenzo_ok, st, G.d_tst, G.d_trial, G.tx.p, G.tsym.p,
-                                  G.tr.p, G.tw.p, tdict, G.d_trial_work, &G.par, 1, G.s)) != cudaSuccess)
+                                  G.tr.p, G.tw.p, tdict, G.d_trial_work, &G.par, 1, &spec, G.s)) != cudaSuccess)
                 return e;
             if (timed) stage("block trial");
         }
     }
-    if ((e = gg_encode(G.x.p, j->g, j->method, st, G.sym.p, G.r.p, G.w.p, &G.par, G.s)) != cudaSuccess) return e;
+    if ((e = gg_encode(G.x.p, j->g, spec.on ? GG_CHOSEN3_SPEC : j->method, st, G.sym.p, G.r.p, G.w.p, &G.par, G.s)) !=
+        cudaSuccess)
+        return e;
     if (timed) stage("predict+quantize+histogram");
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
     if (j->planes) { /* format 5: the planes and their histograms, a book each */

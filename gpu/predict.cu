@@ -2495,10 +2495,11 @@ static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, co
 struct ParLanes {
     const gg_par *par;
     cudaStream_t s;
+    unsigned naux = GG_PAR_AUX; /* side streams it may take, from par->aux[0] */
     unsigned used = 0, aux = 0;
     cudaError_t next(cudaStream_t &out)
     {
-        if (!par || used == 0 || aux == GG_PAR_AUX) {
+        if (!par || used == 0 || aux == naux) {
             used++;
             out = s;
             return cudaSuccess;
@@ -2554,16 +2555,17 @@ static cudaError_t launch_slice(gg_grid g, unsigned nb, const gg_levels *lv, con
 template <class T, int OP>
 static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const gg_levels *lv, const T *x,
                                   uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *r, T *w, const gg_par *par,
-                                  cudaStream_t s0)
+                                  cudaStream_t s0, unsigned naux = GG_PAR_AUX)
 {
     unsigned nb = (unsigned)n_blocks(g);
-    /* GG_CHOSEN launches both, GG_CHOSEN3 the slices too; those not chosen return at once */
-    const bool gate = method == GG_CHOSEN || method == GG_CHOSEN3;
+    /* GG_CHOSEN launches both, GG_CHOSEN3 the slices too (GG_CHOSEN3_SPEC:
+     * all but interpolation); those not chosen return at once */
+    const bool gate = method == GG_CHOSEN || method == GG_CHOSEN3 || method == GG_CHOSEN3_SPEC;
     const bool slice_only = method == GG_SLICE_XY || method == GG_SLICE_YX;
-    ParLanes lanes{par, s0};
+    ParLanes lanes{par, s0, naux};
     cudaStream_t s;
     cudaError_t e;
-    if (slice_only || method == GG_CHOSEN3) {
+    if (slice_only || method == GG_CHOSEN3 || method == GG_CHOSEN3_SPEC) {
         if ((e = lanes.next(s)) != cudaSuccess ||
             (e = launch_slice<T, OP>(g, nb, lv, x, sym, st, in, y, r, w, slice_only ? method - GG_SLICE_XY : -1, s)) !=
                 cudaSuccess)
@@ -2579,7 +2581,7 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
         if (sh) lorenzo_k<T, OP, true><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, r, gate);
         else lorenzo_k<T, OP, false><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, gate);
     }
-    if (method != GG_LORENZO) {
+    if (method != GG_LORENZO && method != GG_CHOSEN3_SPEC) {
         if (g.eff_rank < 2) bl = 0;
         if (bl != 1 && fa != 1 &&
             ((e = lanes.next(s)) != cudaSuccess ||
@@ -2626,11 +2628,13 @@ extern "C" cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_stat
 template <class T>
 static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok, gg_state *st,
                              gg_state *tst, gg_trial *tr, T *tx, uint16_t *tsym, T *tr_r, T *tr_w, gg_dict dict,
-                             gg_select_work *work, const gg_par *par, int phase, cudaStream_t s0)
+                             gg_select_work *work, const gg_par *par, int phase, gg_spec *spec, cudaStream_t s0)
 {
     cudaError_t e;
     const bool apart = par && GG_PAR_AUX >= 4 && !gg_needs_global_r(tg, GG_CHOSEN3, 1) &&
                        !gg_needs_global_w(tg, GG_CHOSEN3, 1);
+    const bool speculate = phase == 1 && spec && spec->on && apart;
+    if (spec && phase == 1) spec->on = speculate;
     DecodeIn in = {};
     const unsigned nb = (unsigned)n_blocks(tg);
     const uint64_t tn = tg.count;
@@ -2643,7 +2647,7 @@ static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes t
         else /* interpolation's instances side by side, as the chunk's */
             r = launch_predict<T, OP_ENCODE>(tg, m == 0 ? GG_INTERP : GG_LORENZO, tg.has_fill ? -1 : 0, -1,
                                              m == 0 ? &st->lv : &tst[m].lv, tx, tsym + m * tn, &tst[m], in, NULL, tr_r,
-                                             tr_w, m == 0 && apart ? par : NULL, s);
+                                             tr_w, m == 0 && apart && !speculate ? par : NULL, s);
         if (r != cudaSuccess) return r;
         if (m == 2) /* both orders' books in one launch */
             return gg_book_select_two(tst[2].hist, (size_t)(tst[3].hist - tst[2].hist), dict, 0 /* GLIDE_SCORE_SIZE */,
@@ -2674,26 +2678,42 @@ static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes t
         return cudaSuccess;
     }
     if (apart && (e = cudaStreamWaitEvent(s0, par->ready, 0)) != cudaSuccess) return e;
+    if (speculate) {
+        /* the chunk's interpolation (its tuned levels are final) on side
+         * streams 0 and 1 beside the trial's, kept if the trial picks it */
+        if ((e = cudaEventRecord(par->fork, s0)) != cudaSuccess ||
+            (e = cudaStreamWaitEvent(par->aux[0], par->fork, 0)) != cudaSuccess)
+            return e;
+        gg_par sp = *par;
+        sp.aux[0] = par->aux[1], sp.join[0] = par->join[1];
+        if ((e = launch_predict<T, OP_ENCODE>(g, GG_INTERP, g.has_fill ? -1 : 0, -1, &st->lv, x, spec->sym, st, in,
+                                              NULL, (T *)spec->r, (T *)spec->w, &sp, par->aux[0], 1)) != cudaSuccess ||
+            (e = cudaEventRecord(par->join[0], par->aux[0])) != cudaSuccess)
+            return e;
+    }
     if ((e = method(0, s0)) != cudaSuccess) return e;
     for (int m = 1; m <= 2; m++) {
         if (m == 1 && !lorenzo_ok) continue;
         e = apart ? cudaStreamWaitEvent(s0, par->join[m + 1], 0) : method(m, s0);
         if (e != cudaSuccess) return e;
     }
-    trial_pick_k<<<1, 32, 0, s0>>>(tst, tr, lorenzo_ok, (unsigned)sizeof(T), g.blog, st);
+    trial_pick_k<<<1, 32, 0, s0>>>(tst, tr, lorenzo_ok, (unsigned)sizeof(T), g.blog, st, !speculate);
+    if ((e = cudaGetLastError()) != cudaSuccess || !speculate) return e;
+    if ((e = cudaStreamWaitEvent(s0, par->join[0], 0)) != cudaSuccess) return e;
+    trial_commit_k<<<1, 256, 0, s0>>>(tr, g.blog, st);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t gg_trial_run(const void *d_x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok,
                                     gg_state *d_st, gg_state *d_tst, gg_trial *d_tr, void *d_tx, uint16_t *d_tsym,
                                     void *d_tr_r, void *d_tr_w, gg_dict dict, gg_select_work *d_work, const gg_par *par,
-                                    int phase, cudaStream_t s)
+                                    int phase, gg_spec *spec, cudaStream_t s)
 {
     if (g.dtype == GLIDE_FLOAT64)
         return trial_run<double>((const double *)d_x, g, tg, tb, lorenzo_ok, d_st, d_tst, d_tr, (double *)d_tx, d_tsym,
-                                 (double *)d_tr_r, (double *)d_tr_w, dict, d_work, par, phase, s);
+                                 (double *)d_tr_r, (double *)d_tr_w, dict, d_work, par, phase, spec, s);
     return trial_run<float>((const float *)d_x, g, tg, tb, lorenzo_ok, d_st, d_tst, d_tr, (float *)d_tx, d_tsym,
-                            (float *)d_tr_r, (float *)d_tr_w, dict, d_work, par, phase, s);
+                            (float *)d_tr_r, (float *)d_tr_w, dict, d_work, par, phase, spec, s);
 }
 
 extern "C" cudaError_t gg_slice_force(gg_state *d_st, unsigned order, cudaStream_t s)

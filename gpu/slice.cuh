@@ -509,11 +509,26 @@ __global__ void trial_gather_k(const T *x, gg_grid g, gg_trial_boxes tb, unsigne
     }
 }
 
+/* The chosen method's level parameters as the CPU writes them (c: 1
+ * Lorenzo, 2 + k slice order k; interpolation keeps the tuned ones). */
+__device__ __forceinline__ void trial_levels(gg_state *st, unsigned c, unsigned blog)
+{
+    st->lv.alpha = 1.0;
+    st->lv.blended = 0;
+    for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) {
+        st->lv.level_eb[l] = l < blog ? st->lv.eb_abs : 0.0;
+        st->lv.level_cfg[l] = 0;
+    }
+    if (c >= 2) st->lv.level_cfg[0] = (uint8_t)(c - 2);
+}
+
 /* The block trial's decision (cpu/codec_tmpl.h block_trial): per method the
  * best book's bits plus the outliers', the least wins, ties to the earlier;
- * then the chosen method's level parameters as the CPU writes them. */
-__global__ void trial_pick_k(const gg_state *tst, const gg_trial *tr, int lorenzo_ok, unsigned esz, unsigned blog,
-                             gg_state *st)
+ * st->lorenzo and st->slice, and with commit the chosen method's levels;
+ * else the choice to tr->choice for trial_commit_k (the chunk's
+ * interpolation may still be reading the tuned levels). */
+__global__ void trial_pick_k(const gg_state *tst, gg_trial *tr, int lorenzo_ok, unsigned esz, unsigned blog,
+                             gg_state *st, int commit)
 {
     if (threadIdx.x) return;
     uint64_t best = UINT64_MAX;
@@ -528,14 +543,19 @@ __global__ void trial_pick_k(const gg_state *tst, const gg_trial *tr, int lorenz
     }
     st->lorenzo = c == 1;
     st->slice = c >= 2 ? c - 1 : 0;
-    if (c == 0) return;
-    st->lv.alpha = 1.0;
-    st->lv.blended = 0;
-    for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) {
-        st->lv.level_eb[l] = l < blog ? st->lv.eb_abs : 0.0;
-        st->lv.level_cfg[l] = 0;
-    }
-    if (c >= 2) st->lv.level_cfg[0] = (uint8_t)(c - 2);
+    if (!commit) tr->choice = c;
+    else if (c) trial_levels(st, c, blog);
+}
+
+/* After the speculative interpolation: where the trial chose another
+ * method, its histogram dropped (that method's kernels write every symbol
+ * again) and the chosen method's levels set. */
+__global__ void trial_commit_k(const gg_trial *tr, unsigned blog, gg_state *st)
+{
+    const unsigned c = tr->choice;
+    if (!c) return;
+    for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) st->hist[i] = 0;
+    if (threadIdx.x == 0) trial_levels(st, c, blog);
 }
 
 /* A forced slice order (glide_encode_opts.slice 1 or 2) as the trial would
