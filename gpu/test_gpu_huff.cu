@@ -22,6 +22,7 @@ extern "C" {
 #include "dict.h"
 }
 #include "gg_huff.h"
+#include "gg_planes.h"
 
 static int g_checks, g_fails;
 static bool g_quick, g_timing, g_checks_on = true, g_profile;
@@ -1032,6 +1033,70 @@ static void test_planes(const glide_dictionary *d, int n_scores)
     CK(cudaFree(dd.log2q));
 }
 
+/* Format 5's planes on the device (gg_planes_split, gg_planes_merge)
+ * against FORMAT.md §10.6 written out as plainly as possible: symbols on
+ * a grid are split by their coordinates (plane 0: all even within the
+ * slab), and the GPU's split must give both planes where the codec puts
+ * them, with plane 0's histogram, and its merge the raster order back.
+ * Shapes cover odd and even extents (rows of whole groups of 8 take the
+ * vector kernels), extents of 1, slabs with a short last slab, and grids
+ * small and large enough for both vector widths. */
+static void test_planes_order(void)
+{
+    struct shp {
+        uint32_t nz, ny, nx, rows;
+    };
+    const shp shapes[] = {{1, 1, 1, 1},     {1, 1, 37, 1},    {1, 9, 1, 1},       {1, 33, 20, 1},  {5, 6, 7, 5},
+                          {2, 1, 8, 2},     {33, 20, 47, 33}, {91, 91, 91, 91},   {40, 9, 16, 16}, {37, 5, 8, 16},
+                          {64, 64, 64, 64}, {300, 17, 13, 32}, {129, 130, 128, 129}, {256, 64, 72, 256}};
+    int bad = 0;
+    gg_state *d_st = dalloc<gg_state>(1);
+    for (const shp &sh : shapes) {
+        const uint64_t n = (uint64_t)sh.nz * sh.ny * sh.nx;
+        if (g_quick && n > 2000000) continue;
+        std::vector<uint16_t> sym = make_symbols(DIST_LAPLACE, n), s0, s1;
+        std::vector<uint64_t> h0(GLIDE_NSYM, 0);
+        for (uint32_t z = 0; z < sh.nz; z++)
+            for (uint32_t y = 0; y < sh.ny; y++)
+                for (uint32_t x = 0; x < sh.nx; x++) {
+                    const uint16_t v = sym[((uint64_t)z * sh.ny + y) * sh.nx + x];
+                    if (((z % sh.rows) | y | x) & 1u) s1.push_back(v);
+                    else s0.push_back(v), h0[v]++;
+                }
+        const uint64_t n0 = s0.size(), base1 = gg_plane1_base(n0), len = gg_planes_len(n);
+        std::vector<uint16_t> planes(len, 0);
+        std::copy(s0.begin(), s0.end(), planes.begin());
+        std::copy(s1.begin(), s1.end(), planes.begin() + base1);
+        gg_grid g;
+        memset(&g, 0, sizeof g);
+        g.n[0] = sh.nz, g.n[1] = sh.ny, g.n[2] = sh.nx, g.slab_rows = sh.rows, g.count = n;
+        uint16_t *d_sym = dalloc<uint16_t>(n), *d_pl = dalloc<uint16_t>(len);
+        CK(cudaMemcpy(d_sym, sym.data(), n * 2, cudaMemcpyHostToDevice));
+        CK(cudaMemset(d_pl, 0, len * 2));
+        CK(cudaMemset(d_st, 0, sizeof *d_st));
+        CK(gg_planes_split(d_sym, g, n0, d_pl, d_st, 0));
+        std::vector<uint16_t> got(len);
+        std::vector<uint64_t> gh(GLIDE_NSYM);
+        CK(cudaMemcpy(got.data(), d_pl, len * 2, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(gh.data(), d_st->hist_pl[0], GLIDE_NSYM * 8, cudaMemcpyDeviceToHost));
+        const bool split_ok = got == planes && gh == h0;
+        CK(cudaMemcpy(d_pl, planes.data(), len * 2, cudaMemcpyHostToDevice));
+        CK(cudaMemset(d_sym, 0xFF, n * 2));
+        CK(gg_planes_merge(d_pl, g, n0, d_sym, 0));
+        std::vector<uint16_t> back(n);
+        CK(cudaMemcpy(back.data(), d_sym, n * 2, cudaMemcpyDeviceToHost));
+        const bool merge_ok = back == sym;
+        if ((!split_ok || !merge_ok) && bad++ < 5)
+            printf("     planes %ux%ux%u slab %u: split %s, merge %s\n", sh.nz, sh.ny, sh.nx, sh.rows,
+                   split_ok ? "ok" : "WRONG", merge_ok ? "ok" : "WRONG");
+        CK(cudaFree(d_pl));
+        CK(cudaFree(d_sym));
+    }
+    CK(cudaFree(d_st));
+    check(bad == 0, "planes split (with plane 0's histogram) and merge on %zu grids (slabs, odd extents, extents of 1) "
+          "as FORMAT.md orders them, %d wrong", sizeof shapes / sizeof *shapes, bad);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -1058,6 +1123,7 @@ int main(int argc, char **argv)
     test_huffman();
     test_planes(glide_dict_get(1), 2);
     test_planes(glide_dict_get(GLIDE_DICT_VERSION), 1);
+    test_planes_order();
     CK(cudaDeviceSynchronize());
     printf("test_gpu_huff: %d checks, %d failures\n", g_checks, g_fails);
     return g_fails ? 1 : 0;
