@@ -48,8 +48,13 @@ static size_t plan_book(const glide_params *p, const glide_encode_opts *o, const
     }
     int custom = p->codebook == GLIDE_BOOK_CUSTOM && n;
     if (p->codebook == GLIDE_BOOK_AUTO) {
-        double floor_bits = fmax(glide_hist_entropy_bits(hist), (double)n); /* Huffman pays >= 1 bit */
-        custom = (double)dict_bits > (1.0 + o->auto_slack) * floor_bits;
+        /* custom iff dict_bits > slack * max(entropy, n) (Huffman pays >= 1
+         * bit); max(entropy, n) >= n, so where dict_bits <= slack * n the
+         * entropy's logarithms (a few microseconds on the GPU path's
+         * critical one) decide nothing. */
+        const double slack = 1.0 + o->auto_slack;
+        custom = (double)dict_bits > slack * (double)n &&
+                 (double)dict_bits > slack * fmax(glide_hist_entropy_bits(hist), (double)n);
     }
     b->bytes = 0;
     if (custom) {

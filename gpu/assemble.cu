@@ -133,7 +133,52 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
     }
 }
 
-__global__ void set_place_k(gg_state *st, gg_place pl) { st->place = pl; }
+/* Up to kApplyPer bytes a thread (head and two codes: at most 8.5 KB over
+ * kApplyBlocks x 256 threads), all loaded before any is stored: one block
+ * copying byte by byte waited for a load per round, 6.8 us (ncu, H200). */
+constexpr unsigned kApplyBlocks = 8, kApplyThreads = 256, kApplyPer = 5;
+static_assert(kApplyBlocks * kApplyThreads * kApplyPer >= GG_APPLY_HEAD_MAX + GLIDE_NPLANES * sizeof(glide_huff_enc),
+              "apply_plan_k covers every byte");
+
+__global__ void __launch_bounds__(kApplyThreads) apply_plan_k(const gg_apply *a, const glide_huff_enc *dict_enc,
+                                                              glide_huff_enc *enc, uint8_t *buf, gg_state *st)
+{
+    constexpr uint32_t E = sizeof(glide_huff_enc);
+    const uint32_t hb = a->head_bytes, stride = kApplyBlocks * kApplyThreads;
+    const uint8_t *src[GLIDE_NPLANES];
+    for (unsigned k = 0; k < GLIDE_NPLANES; k++) {
+        const uint32_t b = a->book[k];
+        src[k] = b == GG_APPLY_NONE ? nullptr
+                                    : reinterpret_cast<const uint8_t *>(b == GG_APPLY_CUSTOM ? &a->enc[k] : &dict_enc[b]);
+    }
+    /* bytes 0 .. hb - 1: the head; then each plane's code */
+    uint8_t v[kApplyPer];
+    uint8_t *dst[kApplyPer];
+#pragma unroll
+    for (unsigned u = 0; u < kApplyPer; u++) {
+        const uint32_t i = blockIdx.x * kApplyThreads + threadIdx.x + u * stride;
+        dst[u] = nullptr;
+        if (i < hb) {
+            v[u] = a->head[i];
+            dst[u] = buf + i;
+        } else if (i - hb < GLIDE_NPLANES * E) {
+            const uint32_t k = (i - hb) / E, o = (i - hb) - k * E;
+            if (src[k]) {
+                v[u] = src[k][o];
+                dst[u] = reinterpret_cast<uint8_t *>(&enc[k]) + o;
+            }
+        }
+    }
+#pragma unroll
+    for (unsigned u = 0; u < kApplyPer; u++)
+        if (dst[u]) *dst[u] = v[u];
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        gg_place p = a->place;
+        p.ok = 1;
+        p.outlier_ticket = 0;
+        st->place = p;
+    }
+}
 
 __global__ void finish_k(uint8_t *buf, gg_state *st)
 {
@@ -157,11 +202,10 @@ extern "C" cudaError_t gg_plan(gg_plan_in in, const glide_huff_enc *d_dict_enc, 
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t gg_set_place(gg_state *d_st, gg_place pl, cudaStream_t s)
+extern "C" cudaError_t gg_apply_plan(const gg_apply *d_a, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc,
+                                     uint8_t *d_buf, gg_state *d_st, cudaStream_t s)
 {
-    pl.ok = 1;
-    pl.outlier_ticket = 0;
-    set_place_k<<<1, 1, 0, s>>>(d_st, pl);
+    apply_plan_k<<<kApplyBlocks, kApplyThreads, 0, s>>>(d_a, d_dict_enc, d_enc, d_buf, d_st);
     return cudaGetLastError();
 }
 

@@ -45,9 +45,25 @@ enum { GG_PLAN_FLAG_DEVICE = 1, GG_PLAN_FLAG_RAW = 2, GG_PLAN_FLAG_HOST = 3 };
  * pinned memory. */
 cudaError_t gg_plan(gg_plan_in in, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc, uint8_t *d_buf,
                     gg_state *d_st, gg_state *h_st, uint64_t *h_flag, cudaStream_t s);
-/* The host's plan instead of gg_plan's: st->place = {the offsets, cap,
- * ok = 1}, outlier ticket rewound. */
-cudaError_t gg_set_place(gg_state *d_st, gg_place pl, cudaStream_t s);
+/* The host's plan instead of gg_plan's, as one upload of this (head
+ * last, only its head_bytes sent) and one gg_apply_plan: the header with
+ * its custom books to d_buf, each plane's code to d_enc (its own here, or
+ * dictionary book `book` from d_dict_enc), st->place = place with ok = 1
+ * and the outlier ticket rewound. Three copies and a kernel before, each
+ * waited for by the next on a chunk's critical path. */
+#define GG_APPLY_CUSTOM 0xFFFFFFFFu /* book[k]: the code is enc[k] */
+#define GG_APPLY_NONE 0xFFFFFFFEu   /* book[1] of a stream without planes */
+#define GG_APPLY_HEAD_MAX \
+    (GLIDE_HEADER_FIXED + 8 * GLIDE_MAX_RANK + GLIDE_HEADER_PLANES_EXT + GLIDE_NPLANES * GLIDE_NSYM)
+typedef struct {
+    gg_place place;
+    uint32_t book[GLIDE_NPLANES];
+    uint32_t head_bytes;
+    glide_huff_enc enc[GLIDE_NPLANES];
+    uint8_t head[GG_APPLY_HEAD_MAX];
+} gg_apply;
+cudaError_t gg_apply_plan(const gg_apply *d_a, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc,
+                          uint8_t *d_buf, gg_state *d_st, cudaStream_t s);
 /* After the Huffman encode: patch stream_bytes into the header, CRC
  * header to stream end, store the CRC; st->total = stream size (0 if the
  * plan declined or the Huffman stream did not fit). n_max bounds the CRC

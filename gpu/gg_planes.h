@@ -17,8 +17,13 @@ extern "C" {
  * zero before; plane 1's is left to gg_book_select). Only enqueues. */
 cudaError_t gg_planes_split(const uint16_t *d_sym, gg_grid g, uint64_t n0, uint16_t *d_out, gg_state *d_st,
                             cudaStream_t s);
-/* d_sym = the plane-order symbols d_in (laid out as above) back in raster order. */
-cudaError_t gg_planes_merge(const uint16_t *d_in, gg_grid g, uint64_t n0, uint16_t *d_sym, cudaStream_t s);
+/* d_sym = the plane-order symbols d_in (laid out as above) back in raster
+ * order. With d_words, where the merge can (*made = 1), it also writes the
+ * decoder's outlier words there as gg_outlier_scan does (each word's
+ * OUTLIER bits, then the words' counts), which saves that scan a pass over
+ * the symbols; else *made = 0. */
+cudaError_t gg_planes_merge(const uint16_t *d_in, gg_grid g, uint64_t n0, uint16_t *d_sym, uint32_t *d_words,
+                            int *made, cudaStream_t s);
 #ifdef __cplusplus
 }
 #endif

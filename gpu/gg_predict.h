@@ -96,7 +96,9 @@ cudaError_t gg_slice_force(gg_state *d_st, unsigned order, cudaStream_t s);
 cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_buf, const gg_state *d_st, cudaStream_t s);
 /* Decoder: the ranks of OUTLIER symbols (per word of 32 symbols its bits,
  * then the count before it) into d_pos, gg_outlier_scan_bytes(n) bytes;
- * the total into st->n_outliers. gg_decode reads them. */
+ * the total into st->n_outliers. gg_decode reads them. d_sym NULL: the
+ * words' bits and counts are in d_pos already (gg_planes_merge made them),
+ * only the counts' scan and the total are left. */
 size_t gg_outlier_scan_scratch(uint64_t n);
 size_t gg_outlier_scan_bytes(uint64_t n);
 cudaError_t gg_outlier_scan(const uint16_t *d_sym, uint64_t n, uint32_t *d_pos, gg_state *d_st, void *d_scratch,

@@ -32,6 +32,7 @@
 
 #include <cuda_runtime.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,8 @@ typedef struct {
     gg_select_work *d_sel_work;
     uint64_t *h_flag, *dh_flag;    /* gg_plan's word to the host (mapped), and the chunk number */
     uint64_t seq;
-    glide_huff_enc *d_enc, *h_enc; /* GLIDE_NPLANES each: format 5's planes' codes (else the first) */
+    glide_huff_enc *d_enc;         /* GLIDE_NPLANES: format 5's planes' codes (else the first) */
+    gg_apply *h_apply, *d_apply;   /* the host's plan on its way to the device (pinned, device) */
     glide_huff_dec *d_dec, *h_dec;
     uint8_t *h_head; /* header + custom books, uploaded */
     gbuf x, sym, pos, buf, r, w, scratch, h_out; /* r, w: interpolation scratch for boxes too large for shared memory */
@@ -95,8 +97,6 @@ typedef struct {
 
 static gg_ctx G = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
-
-#define HEAD_BYTES (GLIDE_HEADER_FIXED + 8 * GLIDE_MAX_RANK + GLIDE_HEADER_PLANES_EXT + GLIDE_NPLANES * GLIDE_NSYM)
 
 /* Staging of the chunk's values through pinned memory (staged() below):
  * from (downloads, uploads), up to, and how long idle copy helpers watch
@@ -203,9 +203,10 @@ static void ctx_init(void)
         cudaHostGetDevicePointer((void **)&G.dh_st, G.h_st, 0) != cudaSuccess ||
         cudaHostAlloc((void **)&G.h_flag, 3 * sizeof(uint64_t), cudaHostAllocMapped) != cudaSuccess ||
         cudaHostGetDevicePointer((void **)&G.dh_flag, G.h_flag, 0) != cudaSuccess ||
-        cudaMallocHost((void **)&G.h_enc, GLIDE_NPLANES * sizeof(glide_huff_enc)) != cudaSuccess ||
+        cudaMallocHost((void **)&G.h_apply, sizeof(gg_apply)) != cudaSuccess ||
+        cudaMalloc((void **)&G.d_apply, sizeof(gg_apply)) != cudaSuccess ||
         cudaMallocHost((void **)&G.h_dec, GLIDE_NPLANES * sizeof(glide_huff_dec)) != cudaSuccess ||
-        cudaMallocHost((void **)&G.h_head, HEAD_BYTES) != cudaSuccess)
+        cudaMallocHost((void **)&G.h_head, GG_APPLY_HEAD_MAX) != cudaSuccess)
         goto fail;
     for (int i = 0; i <= GG_MAX_STAGES; i++)
         if (cudaEventCreate(&G.ev[i]) != cudaSuccess) goto fail;
@@ -865,26 +866,31 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     if (glide_is_error(r)) goto done;
     stage("host plan"); /* the device idles meanwhile: the benchmarks keep it out of kernel time */
     if (hh.method != GLIDE_METHOD_RAW) {
-        glide_header_write(&hh, G.h_head);
-        memcpy(G.h_head + plan.lay.book_off, plan.book, hh.book_bytes);
-        if (j.planes) memcpy(G.h_head + plan.lay.book_off + hh.book_bytes, plan.book1, hh.book_bytes1);
-        CK(cudaMemcpyAsync(buf, G.h_head, plan.lay.anchors_off, cudaMemcpyHostToDevice, G.s), "upload header");
-        for (unsigned k = 0; k < (j.planes ? GLIDE_NPLANES : 1u); k++) {
+        /* one upload and one kernel put the plan on the device */
+        gg_apply *ap = G.h_apply;
+        if (plan.lay.anchors_off > sizeof ap->head) { r = gpu_fail(cudaErrorInvalidValue, "header size"); goto done; }
+        glide_header_write(&hh, ap->head);
+        memcpy(ap->head + plan.lay.book_off, plan.book, hh.book_bytes);
+        if (j.planes) memcpy(ap->head + plan.lay.book_off + hh.book_bytes, plan.book1, hh.book_bytes1);
+        ap->head_bytes = (uint32_t)plan.lay.anchors_off;
+        for (unsigned k = 0; k < GLIDE_NPLANES; k++) {
             const unsigned kind = k ? hh.book_kind1 : hh.book_kind, id = k ? hh.book_id1 : hh.book_id;
-            if (kind == GLIDE_BOOKKIND_DICT && o->dict == G.dict) {
-                /* the tail reads G.d_enc, whatever the book: one graph serves all */
-                CK(cudaMemcpyAsync(G.d_enc + k, G.d_dict_enc + id, sizeof *G.d_enc, cudaMemcpyDeviceToDevice, G.s),
-                   "copy code");
+            if (k && !j.planes) {
+                ap->book[k] = GG_APPLY_NONE;
+            } else if (kind == GLIDE_BOOKKIND_DICT && o->dict == G.dict) {
+                ap->book[k] = id; /* the tail reads G.d_enc, whatever the book: one graph serves all */
             } else {
-                glide_huff_enc_init(G.h_enc + k, k ? plan.len1 : plan.len);
-                CK(cudaMemcpyAsync(G.d_enc + k, G.h_enc + k, sizeof *G.h_enc, cudaMemcpyHostToDevice, G.s),
-                   "upload code");
+                ap->book[k] = GG_APPLY_CUSTOM;
+                glide_huff_enc_init(&ap->enc[k], k ? plan.len1 : plan.len);
             }
         }
         /* never larger than the raw stream */
-        gg_place pl = {plan.lay.anchors_off, plan.lay.outliers_off, plan.lay.segtab_off, plan.lay.stream_off,
-                       plan.raw_total - GLIDE_CRC_BYTES - plan.lay.stream_off, 1, 0};
-        CK(gg_set_place(st, pl, G.s), "plan");
+        const gg_place pl = {plan.lay.anchors_off, plan.lay.outliers_off, plan.lay.segtab_off, plan.lay.stream_off,
+                             plan.raw_total - GLIDE_CRC_BYTES - plan.lay.stream_off, 1, 0};
+        ap->place = pl;
+        CK(cudaMemcpyAsync(G.d_apply, ap, offsetof(gg_apply, head) + plan.lay.anchors_off, cudaMemcpyHostToDevice, G.s),
+           "upload plan");
+        CK(gg_apply_plan(G.d_apply, G.d_dict_enc, G.d_enc, buf, st, G.s), "plan");
         r = encode_tail(&j);
         if (r) goto done;
         r = download(plan.lay.total);
@@ -989,6 +995,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     stage("upload");
     CK(gg_check_crc(buf, lay->crc_off, st, G.scratch.p, G.scratch.cap, G.s), "crc");
     stage("crc");
+    int words = 0; /* the merge made the outlier words */
     if (!planes) {
         CK(gg_huff_decode(dec[0], buf + lay->segtab_off, h->n_segments, buf + lay->stream_off, h->stream_bytes, G.sym.p,
                           n, &st->err, G.scratch.p, G.scratch.cap, G.s),
@@ -1001,11 +1008,12 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
                                  G.scratch.cap, G.s),
            "huffman decode");
         stage("huffman decode");
-        CK(gg_planes_merge(sp, g, n0, G.sym.p, G.s), "planes");
+        CK(gg_planes_merge(sp, g, n0, G.sym.p, h->n_outliers ? G.pos.p : NULL, &words, G.s), "planes");
         stage("planes merge");
     }
     /* with no outliers announced, any OUTLIER symbol is caught by the reconstruction */
-    if (h->n_outliers) CK(gg_outlier_scan(G.sym.p, n, G.pos.p, st, G.scratch.p, G.scratch.cap, G.s), "outlier scan");
+    if (h->n_outliers)
+        CK(gg_outlier_scan(words ? NULL : G.sym.p, n, G.pos.p, st, G.scratch.p, G.scratch.cap, G.s), "outlier scan");
     CK(gg_decode(g, method, (int)hs->lv.fill_aware, blend, st, G.sym.p, G.pos.p, buf + lay->anchors_off,
                  buf + lay->outliers_off, h->n_outliers, G.x.p, G.r.p, G.w.p, &st->err, G.s),
        "reconstruct");

@@ -233,17 +233,37 @@ __global__ void __launch_bounds__(kThreads) split_vec_k(const uint16_t *__restri
         if (h[t]) atomicAdd(&hist0[t], (unsigned long long)h[t]);
 }
 
-template <unsigned V>
-__global__ void __launch_bounds__(kThreads) merge_vec_k(const uint16_t *__restrict__ in, plane_map m,
-                                                         uint16_t *__restrict__ sym)
+/* The merge also makes the decoder's outlier words when asked (words not
+ * NULL: predict.cu's outlier_words_k, whose pass over the symbols it
+ * spares: at 512^3, 3368 -> 3305 us kernel-only decompression, H200): a
+ * word is 32 symbols' OUTLIER bits, four consecutive groups, so four
+ * consecutive lanes; the loop test is the warp's, so whole warps shuffle.
+ * W is a template argument: the words' code cost the merge 17.1 -> 19.6 us
+ * at 256^3 (ncu, H200) even where it made none. */
+__device__ __forceinline__ unsigned outlier_bits(const uint4 &v)
 {
-    const uint32_t groups = m.n / 8, stride = gridDim.x * kThreads * V;
+    const uint32_t p[4] = {v.x, v.y, v.z, v.w};
+    unsigned m = 0;
+#pragma unroll
+    for (unsigned j = 0; j < 4; j++)
+        m |= (unsigned)((p[j] & 0xFFFFu) == GLIDE_SYM_OUTLIER) << (2 * j) |
+             (unsigned)((p[j] >> 16) == GLIDE_SYM_OUTLIER) << (2 * j + 1);
+    return m;
+}
+
+template <unsigned V, bool W>
+__global__ void __launch_bounds__(kThreads) merge_vec_k(const uint16_t *__restrict__ in, plane_map m,
+                                                         uint16_t *__restrict__ sym, uint32_t *__restrict__ words)
+{
+    const uint32_t groups = m.n / 8, stride = gridDim.x * kThreads * V, nw = (m.n + 31) / 32;
+    const unsigned lane = threadIdx.x & 31;
     uint4 *dst = reinterpret_cast<uint4 *>(sym);
-    for (uint32_t base = blockIdx.x * kThreads * V + threadIdx.x; base < groups; base += stride) {
+    for (uint32_t wb = blockIdx.x * kThreads * V + (threadIdx.x & ~31u); wb < groups; wb += stride) {
         uint2 a[V], b[V];
 #pragma unroll
         for (unsigned u = 0; u < V; u++) {
-            const uint32_t gi = base + kThreads * u, i = gi * 8;
+            const uint32_t gi = wb + lane + kThreads * u, i = gi * 8;
+            a[u] = b[u] = make_uint2(0, 0);
             if (gi >= groups) continue;
             const row_info r = row_of(m, quot(m.n2, i));
             const uint32_t half = (i - r.start) / 2;
@@ -259,8 +279,18 @@ __global__ void __launch_bounds__(kThreads) merge_vec_k(const uint16_t *__restri
         }
 #pragma unroll
         for (unsigned u = 0; u < V; u++) {
-            const uint32_t gi = base + kThreads * u;
-            if (gi < groups) dst[gi] = make_uint4(a[u].x, a[u].y, b[u].x, b[u].y);
+            const uint32_t gi = wb + lane + kThreads * u;
+            const uint4 v = make_uint4(a[u].x, a[u].y, b[u].x, b[u].y);
+            if (gi < groups) dst[gi] = v;
+            if (W) {
+                unsigned w = (gi < groups ? outlier_bits(v) : 0u) << ((lane & 3u) * 8u);
+                w |= __shfl_xor_sync(0xFFFFFFFFu, w, 1);
+                w |= __shfl_xor_sync(0xFFFFFFFFu, w, 2);
+                if ((lane & 3u) == 0 && gi < groups) {
+                    words[gi / 4] = w;
+                    words[nw + gi / 4] = (uint32_t)__popc(w);
+                }
+            }
         }
     }
 }
@@ -323,14 +353,21 @@ extern "C" cudaError_t gg_planes_split(const uint16_t *d_sym, gg_grid g, uint64_
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t gg_planes_merge(const uint16_t *d_in, gg_grid g, uint64_t n0, uint16_t *d_sym, cudaStream_t s)
+extern "C" cudaError_t gg_planes_merge(const uint16_t *d_in, gg_grid g, uint64_t n0, uint16_t *d_sym, uint32_t *d_words,
+                                       int *made, cudaStream_t s)
 {
     const plane_map m = map_of(g, n0);
-    if (!vec_ok(g, d_sym, d_in))
+    *made = 0;
+    if (!vec_ok(g, d_sym, d_in)) {
         merge_k<<<grid_for(m), kThreads, 0, s>>>(d_in, m, d_sym);
-    else if (vec_blocks(m, kVecBig) >= kVecMinBlocks)
-        merge_vec_k<kVecBig><<<vec_blocks(m, kVecBig), kThreads, 0, s>>>(d_in, m, d_sym);
-    else
-        merge_vec_k<1><<<vec_blocks(m, 1), kThreads, 0, s>>>(d_in, m, d_sym);
+        return cudaGetLastError();
+    }
+    *made = d_words != nullptr;
+    const bool big = vec_blocks(m, kVecBig) >= kVecMinBlocks;
+    const unsigned grid = vec_blocks(m, big ? kVecBig : 1);
+    if (big && d_words) merge_vec_k<kVecBig, true><<<grid, kThreads, 0, s>>>(d_in, m, d_sym, d_words);
+    else if (big) merge_vec_k<kVecBig, false><<<grid, kThreads, 0, s>>>(d_in, m, d_sym, nullptr);
+    else if (d_words) merge_vec_k<1, true><<<grid, kThreads, 0, s>>>(d_in, m, d_sym, d_words);
+    else merge_vec_k<1, false><<<grid, kThreads, 0, s>>>(d_in, m, d_sym, nullptr);
     return cudaGetLastError();
 }

@@ -2768,7 +2768,7 @@ extern "C" cudaError_t gg_outlier_scan(const uint16_t *d_sym, uint64_t n, uint32
 {
     const uint64_t nw = outlier_words(n);
     uint32_t *mask = d_pos, *pre = d_pos + nw;
-    outlier_words_k<<<grid_for(nw * 4), GG_THREADS, 0, s>>>(d_sym, n, mask, pre);
+    if (d_sym) outlier_words_k<<<grid_for(nw * 4), GG_THREADS, 0, s>>>(d_sym, n, mask, pre);
     cudaError_t e = cub::DeviceScan::ExclusiveSum(d_scratch, scratch_bytes, pre, pre, (int)nw, s);
     if (e != cudaSuccess) return e;
     outlier_total_k<<<1, 1, 0, s>>>(nw, mask, pre, d_st);

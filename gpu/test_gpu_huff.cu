@@ -1082,10 +1082,20 @@ static void test_planes_order(void)
         const bool split_ok = got == planes && gh == h0;
         CK(cudaMemcpy(d_pl, planes.data(), len * 2, cudaMemcpyHostToDevice));
         CK(cudaMemset(d_sym, 0xFF, n * 2));
-        CK(gg_planes_merge(d_pl, g, n0, d_sym, 0));
+        /* with the outlier words (gg_outlier_scan's: each word's OUTLIER bits, then the counts) */
+        const uint64_t nw = (n + 31) / 32;
+        uint32_t *d_words = dalloc<uint32_t>(2 * nw);
+        CK(cudaMemset(d_words, 0xEE, 2 * nw * 4));
+        int made = 0;
+        CK(gg_planes_merge(d_pl, g, n0, d_sym, d_words, &made, 0));
         std::vector<uint16_t> back(n);
+        std::vector<uint32_t> words(2 * nw), want(2 * nw, 0);
         CK(cudaMemcpy(back.data(), d_sym, n * 2, cudaMemcpyDeviceToHost));
-        const bool merge_ok = back == sym;
+        CK(cudaMemcpy(words.data(), d_words, 2 * nw * 4, cudaMemcpyDeviceToHost));
+        CK(cudaFree(d_words));
+        for (uint64_t i = 0; i < n; i++)
+            if (sym[i] == GLIDE_SYM_OUTLIER) want[i / 32] |= 1u << (i % 32), want[nw + i / 32]++;
+        const bool merge_ok = back == sym && (!made || words == want) && made == (sh.nx % 8 == 0);
         if ((!split_ok || !merge_ok) && bad++ < 5)
             printf("     planes %ux%ux%u slab %u: split %s, merge %s\n", sh.nz, sh.ny, sh.nx, sh.rows,
                    split_ok ? "ok" : "WRONG", merge_ok ? "ok" : "WRONG");
@@ -1093,7 +1103,7 @@ static void test_planes_order(void)
         CK(cudaFree(d_sym));
     }
     CK(cudaFree(d_st));
-    check(bad == 0, "planes split (with plane 0's histogram) and merge on %zu grids (slabs, odd extents, extents of 1) "
+    check(bad == 0, "planes split (with plane 0's histogram) and merge (with the outlier words) on %zu grids (slabs, odd extents, extents of 1) "
           "as FORMAT.md orders them, %d wrong", sizeof shapes / sizeof *shapes, bad);
 }
 
