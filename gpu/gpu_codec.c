@@ -448,14 +448,25 @@ static size_t gpu_fail(cudaError_t e, const char *what)
         if (e_ != cudaSuccess) { r = gpu_fail(e_, what); goto done; }                                  \
     } while (0)
 
-static size_t scratch_need(uint64_t n, uint64_t buf_bytes)
+/* Scratch for one chunk: the steps of one stream share it from offset 0;
+ * the decoder's CRC check, where it runs beside them (CRC_BESIDE_MIN),
+ * takes its part past the largest of them. */
+static size_t crc_scratch_off(uint64_t n)
 {
-    size_t a = gg_outlier_scan_scratch(n), b = gg_huff_encode_scratch(n), c = gg_huff_decode_scratch(n),
-           d = gg_crc32_scratch(buf_bytes);
+    size_t a = gg_outlier_scan_scratch(n), b = gg_huff_encode_scratch(n), c = gg_huff_decode_scratch(n);
     size_t m = a > b ? a : b;
     m = m > c ? m : c;
-    return m > d ? m : d;
+    return (m + 255) & ~(size_t)255;
 }
+
+static size_t scratch_need(uint64_t n, uint64_t buf_bytes) { return crc_scratch_off(n) + gg_crc32_scratch(buf_bytes); }
+
+/* Format 5 chunks of at least this many points check their CRC on a side
+ * stream beside the planes' merge (bound by memory bandwidth, no shared
+ * memory; the CRC kernel is bound by its shared-memory tables). Beside
+ * the decoder it only slowed both; on small chunks the device waits on
+ * the host's launches, which the fork and join add to. */
+#define CRC_BESIDE_MIN (1u << 21)
 
 /* The chunk as the encoder sees it, for the steps below. */
 typedef struct {
@@ -919,6 +930,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
 {
     if (!glide_gpu_usable()) return GLIDE_ERROR(GPU);
     size_t r = GLIDE_ERROR(GPU);
+    int forked = 0; /* the CRC check is queued on a side stream */
     pthread_mutex_lock(&G.lock);
     if (cudaSetDevice(G.device) != cudaSuccess) { r = gpu_fail(cudaGetLastError(), "set device"); goto done; }
     glide_shape sh;
@@ -993,8 +1005,11 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
         if (upload_dec[k])
             CK(cudaMemcpyAsync(G.d_dec + k, G.h_dec + k, sizeof *G.h_dec, cudaMemcpyHostToDevice, G.s), "upload code");
     stage("upload");
-    CK(gg_check_crc(buf, lay->crc_off, st, G.scratch.p, G.scratch.cap, G.s), "crc");
-    stage("crc");
+    const int crc_beside = planes && n >= CRC_BESIDE_MIN;
+    if (!crc_beside) {
+        CK(gg_check_crc(buf, lay->crc_off, st, G.scratch.p, G.scratch.cap, G.s), "crc");
+        stage("crc");
+    }
     int words = 0; /* the merge made the outlier words */
     if (!planes) {
         CK(gg_huff_decode(dec[0], buf + lay->segtab_off, h->n_segments, buf + lay->stream_off, h->stream_bytes, G.sym.p,
@@ -1008,6 +1023,17 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
                                  G.scratch.cap, G.s),
            "huffman decode");
         stage("huffman decode");
+        if (crc_beside) {
+            /* its verdict is read only at the end, and the decoder has
+             * checked every length and offset it used whatever the CRC */
+            const size_t off = crc_scratch_off(n);
+            CK(cudaEventRecord(G.par.fork, G.s), "fork");
+            CK(cudaStreamWaitEvent(G.par.aux[0], G.par.fork, 0), "fork");
+            CK(gg_check_crc(buf, lay->crc_off, st, (uint8_t *)G.scratch.p + off, G.scratch.cap - off, G.par.aux[0]),
+               "crc");
+            CK(cudaEventRecord(G.par.join[0], G.par.aux[0]), "join");
+            forked = 1;
+        }
         CK(gg_planes_merge(sp, g, n0, G.sym.p, h->n_outliers ? G.pos.p : NULL, &words, G.s), "planes");
         stage("planes merge");
     }
@@ -1018,6 +1044,8 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
                  buf + lay->outliers_off, h->n_outliers, G.x.p, G.r.p, G.w.p, &st->err, G.s),
        "reconstruct");
     stage("reconstruct");
+    if (forked) CK(cudaStreamWaitEvent(G.s, G.par.join[0], 0), "join");
+    forked = 0;
     CK(download_values(dst, G.x.p, n * esz), "download");
     CK(cudaMemcpyAsync(hs, st, sizeof *st, cudaMemcpyDeviceToHost, G.s), "download state");
     CK(cudaStreamSynchronize(G.s), "sync");
@@ -1027,6 +1055,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     else if (hs->err || (h->n_outliers && hs->n_outliers != h->n_outliers)) r = GLIDE_ERROR(CORRUPT);
     else r = 0;
 done:
+    if (forked) cudaStreamWaitEvent(G.s, G.par.join[0], 0); /* the next chunk reuses the scratch and state */
     pthread_mutex_unlock(&G.lock);
     return r;
 }
