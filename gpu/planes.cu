@@ -17,6 +17,7 @@
  * per thread: on an H200 at 256^3 split 51.8 -> 20.6 us and merge 32.0 ->
  * 17.1 us (ncu). */
 #include "gg_planes.h"
+#include "outlier_words.cuh"
 
 namespace {
 
@@ -124,6 +125,21 @@ __device__ __forceinline__ uint32_t slot_of(const plane_map &m, const tile &t, u
     return slot_in(m, row_of(m, quot(m.n2, i)), i, p0);
 }
 
+/* A block's plane 0 histogram in shared memory: cleared before its
+ * points, added to the chunk's once after them. */
+__device__ __forceinline__ void hist_clear(unsigned *h)
+{
+    for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) h[t] = 0;
+    __syncthreads();
+}
+
+__device__ __forceinline__ void hist_flush(const unsigned *h, unsigned long long *hist0)
+{
+    __syncthreads();
+    for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
+        if (h[t]) atomicAdd(&hist0[t], (unsigned long long)h[t]);
+}
+
 /* plane 0's counts for one symbol per lane (key 0xFFFF: none): one shared
  * atomic when the warp's plane 0 symbols agree (the usual case), else one
  * each. Warp-uniform. */
@@ -143,8 +159,7 @@ __global__ void __launch_bounds__(kThreads) split_k(const uint16_t *__restrict__
                                                      uint16_t *__restrict__ out, unsigned long long *hist0)
 {
     __shared__ unsigned h[GLIDE_NSYM];
-    for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) h[t] = 0;
-    __syncthreads();
+    hist_clear(h);
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const uint32_t stride = gridDim.x * kThreads * kPer;
     for (uint32_t base = blockIdx.x * kThreads * kPer + warp * kTile; base < m.n; base += stride) {
@@ -167,9 +182,7 @@ __global__ void __launch_bounds__(kThreads) split_k(const uint16_t *__restrict__
             count_p0(h, key, lane);
         }
     }
-    __syncthreads();
-    for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
-        if (h[t]) atomicAdd(&hist0[t], (unsigned long long)h[t]);
+    hist_flush(h, hist0);
 }
 
 /* Where rows are whole groups of 8 (nx % 8 == 0) a thread moves 8
@@ -191,8 +204,7 @@ __global__ void __launch_bounds__(kThreads) split_vec_k(const uint16_t *__restri
                                                          uint16_t *__restrict__ out, unsigned long long *hist0)
 {
     __shared__ unsigned h[GLIDE_NSYM];
-    for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) h[t] = 0;
-    __syncthreads();
+    hist_clear(h);
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const uint32_t groups = m.n / 8, stride = gridDim.x * kThreads * V;
     const uint4 *src = reinterpret_cast<const uint4 *>(sym);
@@ -228,29 +240,16 @@ __global__ void __launch_bounds__(kThreads) split_vec_k(const uint16_t *__restri
             }
         }
     }
-    __syncthreads();
-    for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
-        if (h[t]) atomicAdd(&hist0[t], (unsigned long long)h[t]);
+    hist_flush(h, hist0);
 }
 
 /* The merge also makes the decoder's outlier words when asked (words not
  * NULL: predict.cu's outlier_words_k, whose pass over the symbols it
  * spares: at 512^3, 3368 -> 3305 us kernel-only decompression, H200): a
- * word is 32 symbols' OUTLIER bits, four consecutive groups, so four
- * consecutive lanes; the loop test is the warp's, so whole warps shuffle.
+ * word is four consecutive groups, so four consecutive lanes; the loop
+ * test is the warp's, so whole warps shuffle.
  * W is a template argument: the words' code cost the merge 17.1 -> 19.6 us
  * at 256^3 (ncu, H200) even where it made none. */
-__device__ __forceinline__ unsigned outlier_bits(const uint4 &v)
-{
-    const uint32_t p[4] = {v.x, v.y, v.z, v.w};
-    unsigned m = 0;
-#pragma unroll
-    for (unsigned j = 0; j < 4; j++)
-        m |= (unsigned)((p[j] & 0xFFFFu) == GLIDE_SYM_OUTLIER) << (2 * j) |
-             (unsigned)((p[j] >> 16) == GLIDE_SYM_OUTLIER) << (2 * j + 1);
-    return m;
-}
-
 template <unsigned V, bool W>
 __global__ void __launch_bounds__(kThreads) merge_vec_k(const uint16_t *__restrict__ in, plane_map m,
                                                          uint16_t *__restrict__ sym, uint32_t *__restrict__ words)
@@ -283,9 +282,7 @@ __global__ void __launch_bounds__(kThreads) merge_vec_k(const uint16_t *__restri
             const uint4 v = make_uint4(a[u].x, a[u].y, b[u].x, b[u].y);
             if (gi < groups) dst[gi] = v;
             if (W) {
-                unsigned w = (gi < groups ? outlier_bits(v) : 0u) << ((lane & 3u) * 8u);
-                w |= __shfl_xor_sync(0xFFFFFFFFu, w, 1);
-                w |= __shfl_xor_sync(0xFFFFFFFFu, w, 2);
+                const unsigned w = outlier_word(gi < groups ? outlier_bits8(v) : 0u, lane);
                 if ((lane & 3u) == 0 && gi < groups) {
                     words[gi / 4] = w;
                     words[nw + gi / 4] = (uint32_t)__popc(w);

@@ -7,6 +7,7 @@
 #include "gg_predict.h"
 #include "cost.h"
 #include "last_block.cuh"
+#include "outlier_words.cuh"
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
@@ -2048,18 +2049,6 @@ template <class T> __global__ void anchors_store_k(const T *x, gg_grid g, uint8_
     }
 }
 
-/* the OUTLIER symbols among 8 (one 16-byte load, little-endian), as bits */
-__device__ __forceinline__ unsigned outlier_bits8(uint4 v)
-{
-    const uint32_t p[4] = {v.x, v.y, v.z, v.w};
-    unsigned m = 0;
-#pragma unroll
-    for (unsigned j = 0; j < 4; j++)
-        m |= (unsigned)((p[j] & 0xFFFFu) == GLIDE_SYM_OUTLIER) << (2 * j) |
-             (unsigned)((p[j] >> 16) == GLIDE_SYM_OUTLIER) << (2 * j + 1);
-    return m;
-}
-
 /* The decoder's outlier ranks: per word of 32 symbols its OUTLIER bits
  * (mask) and their count (cnt, then scanned into the outliers before the
  * word). A thread reads 8 symbols in one 16-byte load and four lanes make a
@@ -2080,9 +2069,7 @@ __global__ void __launch_bounds__(GG_THREADS) outlier_words_k(const uint16_t *sy
         } else {
             for (uint64_t j = i * 8; j < i * 8 + 8 && j < n; j++) m |= (unsigned)(sym[j] == GLIDE_SYM_OUTLIER) << (j & 7);
         }
-        unsigned word = m << ((lane & 3u) * 8u);
-        word |= __shfl_xor_sync(0xFFFFFFFFu, word, 1);
-        word |= __shfl_xor_sync(0xFFFFFFFFu, word, 2);
+        const unsigned word = outlier_word(m, lane);
         if ((lane & 3u) == 0 && i / 4 < nw) {
             mask[i / 4] = word;
             cnt[i / 4] = (uint32_t)__popc(word);
