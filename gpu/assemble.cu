@@ -14,30 +14,51 @@ __device__ void put_le(uint8_t *p, uint64_t v, int bytes)
     for (int k = 0; k < bytes; k++) p[k] = (uint8_t)(v >> (8 * k));
 }
 
-__device__ double block_sum(double v, double *s_part)
+/* Both lanes' sums over the block, in every thread. */
+__device__ double2 block_sum2(double2 v, double2 *s_part)
 {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, o);
-    __syncthreads(); /* s_part free from any earlier use */
+    for (int o = 16; o > 0; o >>= 1) {
+        v.x += __shfl_xor_sync(0xFFFFFFFFu, v.x, o);
+        v.y += __shfl_xor_sync(0xFFFFFFFFu, v.y, o);
+    }
     if ((threadIdx.x & 31) == 0) s_part[threadIdx.x >> 5] = v;
     __syncthreads();
-    double t = 0;
-    for (unsigned w = 0; w < blockDim.x / 32; w++) t += s_part[w];
+    double2 t = {0, 0};
+    for (unsigned w = 0; w < blockDim.x / 32; w++) {
+        t.x += s_part[w].x;
+        t.y += s_part[w].y;
+    }
     return t;
 }
 
-/* GLIDE_BOOK_AUTO: whether the dictionary book's bits exceed the slack
- * over max(entropy, n). glide_hist_entropy_bits summed in another order
- * (and log2 may differ from the host's in the last bit): a tie within
- * rounding can go the other way here, which the host's re-check catches. */
-__device__ bool over_slack(const uint64_t *hist, uint64_t bits, uint64_t n, double factor, double *s_part)
+/* GLIDE_BOOK_AUTO, for each of np planes: whether the dictionary book's
+ * bits exceed the slack over max(entropy, n), as cpu/codec.c decides. A
+ * plane within slack * n is decided without its entropy (max(entropy, n)
+ * >= n), as there; the others' entropies come from one pass over their
+ * histograms and one block sum. The histogram's total is the plane's point
+ * count (every point has one symbol; the host sums the same integer). The
+ * entropy is summed in another order than the host's, and log2 may differ
+ * in the last bit, so a tie within rounding can go the other way here: the
+ * host's re-check catches it. Uniform: every thread returns the same. */
+__device__ void over_slack(const uint64_t *const hist[GLIDE_NPLANES], const uint64_t bits[GLIDE_NPLANES],
+                           const uint64_t n[GLIDE_NPLANES], unsigned np, double factor, double2 *s_part,
+                           bool over[GLIDE_NPLANES])
 {
-    double c = 0, h = 0;
-    for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) c += (double)hist[i];
-    const double total = block_sum(c, s_part); /* integers below 2^53: exact in any order */
-    for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x)
-        if (hist[i]) h -= (double)hist[i] * log2((double)hist[i] / total);
-    h = block_sum(h, s_part);
-    return (double)bits > factor * fmax(h, (double)n);
+    bool need[GLIDE_NPLANES];
+    for (unsigned k = 0; k < GLIDE_NPLANES; k++) need[k] = k < np && (double)bits[k] > factor * (double)n[k];
+    over[0] = over[1] = false;
+    if (!need[0] && !need[1]) return;
+    double h[GLIDE_NPLANES] = {0, 0};
+    for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) {
+        uint64_t c[GLIDE_NPLANES];
+        for (unsigned k = 0; k < GLIDE_NPLANES; k++) c[k] = need[k] ? __ldcg(hist[k] + i) : 0; /* both loads first */
+        for (unsigned k = 0; k < GLIDE_NPLANES; k++)
+            if (c[k]) h[k] -= (double)c[k] * log2((double)c[k] / (double)n[k]);
+    }
+    const double2 t = block_sum2(make_double2(h[0], h[1]), s_part);
+    const double ht[GLIDE_NPLANES] = {t.x, t.y};
+    for (unsigned k = 0; k < GLIDE_NPLANES; k++)
+        over[k] = need[k] && (double)bits[k] > factor * fmax(ht[k], (double)n[k]);
 }
 
 __device__ unsigned book_version(const gg_plan_in &in, unsigned book)
@@ -49,23 +70,22 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
                                                        glide_huff_enc *enc, uint8_t *buf, gg_state *st,
                                                        gg_state *hst, volatile uint64_t *hflag)
 {
-    __shared__ double s_part[kPlanThreads / 32];
-    const uint64_t *hist = st->hist;
+    __shared__ double2 s_part[kPlanThreads / 32];
     /* format 5: a book per plane, each chosen as the one book of formats 1-4 */
-    const uint64_t bits = in.planes ? st->sel_pl[0].bits + st->sel_pl[1].bits : st->sel.bits;
-    const unsigned book = in.planes ? st->sel_pl[0].book : st->sel.book, book1 = in.planes ? st->sel_pl[1].book : 0;
+    const gg_select sel0 = in.planes ? st->sel_pl[0] : st->sel, sel1 = st->sel_pl[1];
+    const uint64_t bits = in.planes ? sel0.bits + sel1.bits : sel0.bits;
+    const unsigned book = sel0.book, book1 = in.planes ? sel1.book : 0;
     bool want_custom = in.book_mode == GLIDE_BOOK_CUSTOM;
     if (in.book_mode == GLIDE_BOOK_AUTO) {
-        if (in.planes) {
-            const bool c0 = over_slack(st->hist_pl[0], st->sel_pl[0].bits, in.n0, in.auto_factor, s_part);
-            const bool c1 = over_slack(st->hist_pl[1], st->sel_pl[1].bits, in.n - in.n0, in.auto_factor, s_part);
-            want_custom = c0 || c1;
-        } else {
-            want_custom = over_slack(hist, bits, in.n, in.auto_factor, s_part);
-        }
+        const uint64_t *const hists[GLIDE_NPLANES] = {in.planes ? st->hist_pl[0] : st->hist, st->hist_pl[1]};
+        const uint64_t pbits[GLIDE_NPLANES] = {sel0.bits, sel1.bits};
+        const uint64_t pn[GLIDE_NPLANES] = {in.planes ? in.n0 : in.n, in.n - in.n0};
+        bool over[GLIDE_NPLANES];
+        over_slack(hists, pbits, pn, in.planes ? 2u : 1u, in.auto_factor, s_part, over);
+        want_custom = over[0] || over[1];
     }
     /* uniform from here: every thread computed the same sums */
-    const uint64_t n_out = hist[GLIDE_SYM_OUTLIER];
+    const uint64_t n_out = __ldcg(st->hist + GLIDE_SYM_OUTLIER);
     gg_place pl;
     pl.anchors_off = in.header_bytes; /* a dictionary book takes no bytes */
     pl.outliers_off = pl.anchors_off + in.n_anchors * in.esz;
@@ -96,10 +116,15 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
         return;
     }
     if (threadIdx.x == 0) {
+        /* every state field this thread writes out, loaded before its first
+         * store: a load after a store to buf (which may alias st, for all
+         * the compiler knows) waits for a round trip to L2 of its own */
+        const gg_levels lv = st->lv;
+        const uint32_t s_lorenzo = st->lorenzo, s_slice = st->slice;
         st->place = pl;
         const bool chosen = in.method == GG_CHOSEN || in.method == GG_CHOSEN3;
-        const bool lorenzo = in.method == GG_LORENZO || (chosen && st->lorenzo);
-        const bool slice = in.method == GG_CHOSEN3 && st->slice; /* format 6 */
+        const bool lorenzo = in.method == GG_LORENZO || (chosen && s_lorenzo);
+        const bool slice = in.method == GG_CHOSEN3 && s_slice; /* format 6 */
         buf[GLIDE_HDR_METHOD] = slice ? GLIDE_METHOD_SLICE : lorenzo ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_INTERP;
         if (slice) buf[GLIDE_HDR_FORMAT_VERSION] = GLIDE_FORMAT_SLICE;
         if (in.planes) { /* format 5 (6), written by the host; the second book after the dims */
@@ -109,27 +134,36 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
             x[GLIDE_HDRX_BOOK_KIND] = GLIDE_BOOKKIND_DICT;
             put_le(x + GLIDE_HDRX_BOOK_ID, book1, 2);
         } else {
-            if (!lorenzo && st->lv.fill_aware) buf[GLIDE_HDR_FORMAT_VERSION] = GLIDE_FORMAT_FILL_AWARE;
-            if (!lorenzo && st->lv.blended) buf[GLIDE_HDR_FORMAT_VERSION] = GLIDE_FORMAT_BLEND; /* format 4 */
+            if (!lorenzo && lv.fill_aware) buf[GLIDE_HDR_FORMAT_VERSION] = GLIDE_FORMAT_FILL_AWARE;
+            if (!lorenzo && lv.blended) buf[GLIDE_HDR_FORMAT_VERSION] = GLIDE_FORMAT_BLEND; /* format 4 */
             buf[GLIDE_HDR_DICT_VERSION] = (uint8_t)book_version(in, book);
         }
         buf[GLIDE_HDR_BOOK_KIND] = GLIDE_BOOKKIND_DICT;
         put_le(buf + GLIDE_HDR_BOOK_ID, book, 2);
-        put_le(buf + GLIDE_HDR_EB_ABS, (uint64_t)__double_as_longlong(st->lv.eb_abs), 8);
-        put_le(buf + GLIDE_HDR_ALPHA, (uint64_t)__double_as_longlong(st->lv.alpha), 8);
-        put_le(buf + GLIDE_HDR_SUBST_BITS, st->lv.subst_bits, 8);
+        put_le(buf + GLIDE_HDR_EB_ABS, (uint64_t)__double_as_longlong(lv.eb_abs), 8);
+        put_le(buf + GLIDE_HDR_ALPHA, (uint64_t)__double_as_longlong(lv.alpha), 8);
+        put_le(buf + GLIDE_HDR_SUBST_BITS, lv.subst_bits, 8);
         put_le(buf + GLIDE_HDR_N_OUTLIERS, n_out, 8);
-        for (int l = 0; l < GLIDE_MAX_LEVELS; l++) buf[GLIDE_HDR_LEVEL_CFG + l] = lorenzo ? 0 : st->lv.level_cfg[l];
+        for (int l = 0; l < GLIDE_MAX_LEVELS; l++) buf[GLIDE_HDR_LEVEL_CFG + l] = lorenzo ? 0 : lv.level_cfg[l];
         hflag[1] = GG_PLAN_FLAG_DEVICE;
         hflag[2] = pl.stream_off + bound + GLIDE_CRC_BYTES; /* the stream's size, at most */
         __threadfence_system();
         hflag[0] = in.seq;
     }
+    /* the chosen books' codes, every load issued before the first store */
+    constexpr unsigned kE = sizeof(glide_huff_enc) / 2, kPer = (GLIDE_NPLANES * kE + kPlanThreads - 1) / kPlanThreads;
     static_assert(sizeof(glide_huff_enc) % 2 == 0, "copied as u16");
-    for (unsigned k = 0; k < (in.planes ? 2u : 1u); k++) {
-        const uint16_t *from = reinterpret_cast<const uint16_t *>(dict_enc + (k ? book1 : book));
-        uint16_t *to = reinterpret_cast<uint16_t *>(enc + k);
-        for (unsigned i = threadIdx.x; i < sizeof(glide_huff_enc) / 2; i += blockDim.x) to[i] = from[i];
+    const unsigned nc = (in.planes ? 2u : 1u) * kE;
+    uint16_t v[kPer];
+#pragma unroll
+    for (unsigned u = 0; u < kPer; u++) {
+        const unsigned i = threadIdx.x + u * kPlanThreads, k = i >= kE;
+        if (i < nc) v[u] = reinterpret_cast<const uint16_t *>(dict_enc + (k ? book1 : book))[i - k * kE];
+    }
+#pragma unroll
+    for (unsigned u = 0; u < kPer; u++) {
+        const unsigned i = threadIdx.x + u * kPlanThreads;
+        if (i < nc) reinterpret_cast<uint16_t *>(enc)[i] = v[u];
     }
 }
 
@@ -180,19 +214,6 @@ __global__ void __launch_bounds__(kApplyThreads) apply_plan_k(const gg_apply *a,
     }
 }
 
-__global__ void finish_k(uint8_t *buf, gg_state *st)
-{
-    const unsigned long long sb = st->stream_bytes; /* format 5: both planes' */
-    if (!st->place.ok || sb == ~0ull) { /* declined, or did not fit: the host takes over */
-        st->crc_len = 0;
-        st->total = 0;
-        return;
-    }
-    put_le(buf + GLIDE_HDR_STREAM_BYTES, sb, 8);
-    st->crc_len = st->place.stream_off + sb;
-    st->total = st->crc_len + GLIDE_CRC_BYTES;
-}
-
 } /* namespace */
 
 extern "C" cudaError_t gg_plan(gg_plan_in in, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc, uint8_t *d_buf,
@@ -212,7 +233,6 @@ extern "C" cudaError_t gg_apply_plan(const gg_apply *d_a, const glide_huff_enc *
 extern "C" cudaError_t gg_finish(uint8_t *d_buf, uint64_t n_max, gg_state *d_st, void *d_scratch, size_t scratch_bytes,
                                  cudaStream_t s)
 {
-    finish_k<<<1, 1, 0, s>>>(d_buf, d_st);
     /* crc_len is 0 when there is no stream: nothing is stored then */
     return gg_crc32_dn_store(d_buf, n_max, &d_st->crc_len, &d_st->crc, &d_st->crc_ticket, d_scratch, scratch_bytes, s);
 }

@@ -38,26 +38,29 @@ constexpr unsigned kGroups4 = (GLIDE_NSYM + 3) / 4; /* SIZE dense path: 4-symbol
 constexpr unsigned kPerThread = kTileFloats / kThreads;
 static_assert(kTileFloats >= 3 * kMaxBooks && kTileFloats % kThreads == 0, "CE tile: >= 1 symbol, even share");
 
-/* sum over the 4 symbols of group g of hist * length, for the book whose
- * lengths start at row. The 4 length bytes are one funnel-shifted pair of
- * aligned words, unless that pair would reach outside [tab, tab_end) or
- * past the row's last symbol: then bytes, one by one. */
-__device__ __forceinline__ uint64_t group_bits(const uint8_t *row, unsigned g, const uint8_t *tab,
-                                               const uint8_t *tab_end, const uint64_t (&h)[4])
+/* The length bytes of group g (4 symbols) of the book whose lengths start
+ * at row come as one funnel-shifted pair of aligned words, unless that pair
+ * would reach outside [tab, tab_end) or past the row's last symbol: then
+ * bytes, one by one (word_pair says which). The pair is loaded from a safe
+ * address either way, so that a warp's loads for all its groups can be in
+ * flight together: issued group by group behind the branch, each waited
+ * for its own L2 round trip. */
+__device__ __forceinline__ bool word_pair(const uint8_t *row, unsigned g, const uint8_t *tab, const uint8_t *tab_end,
+                                          const uint32_t *&base, unsigned &sh)
 {
     const uint8_t *p = row + 4 * g;
-    const uint8_t *base = (const uint8_t *)((uintptr_t)p & ~(uintptr_t)3);
-    const unsigned sh = (unsigned)((uintptr_t)p & 3);
-    uint32_t w;
-    if (4 * g + 4 <= GLIDE_NSYM && base >= tab && base + (sh ? 8 : 4) <= tab_end) {
-        const uint32_t w0 = *(const uint32_t *)base;
-        w = sh ? __funnelshift_r(w0, *(const uint32_t *)(base + 4), 8 * sh) : w0;
-    } else {
-        w = 0;
-        for (unsigned j = 0; j < 4; j++)
-            if (4 * g + j < GLIDE_NSYM) w |= (uint32_t)p[j] << (8 * j);
-    }
-    return h[0] * (w & 0xFFu) + h[1] * ((w >> 8) & 0xFFu) + h[2] * ((w >> 16) & 0xFFu) + h[3] * (w >> 24);
+    base = (const uint32_t *)((uintptr_t)p & ~(uintptr_t)3);
+    sh = (unsigned)((uintptr_t)p & 3);
+    return 4 * g + 4 <= GLIDE_NSYM && (const uint8_t *)base >= tab && (const uint8_t *)(base + 2) <= tab_end;
+}
+
+__device__ __forceinline__ uint32_t group_bytes(const uint8_t *row, unsigned g)
+{
+    const uint8_t *p = row + 4 * g;
+    uint32_t w = 0;
+    for (unsigned j = 0; j < 4; j++)
+        if (4 * g + j < GLIDE_NSYM) w |= (uint32_t)p[j] << (8 * j);
+    return w;
 }
 
 /* Count of symbol i in the histogram of this launch's plane (blockIdx.y
@@ -87,23 +90,45 @@ __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *_
     uint64_t *const bits = work->bits[plane];
     /* the plane's counts, loaded once per block (every warp reads them all) */
     __shared__ __align__(16) uint64_t s_h[kGroups4 * 4];
-    for (unsigned i = threadIdx.x; i < kGroups4 * 4; i += blockDim.x) {
-        const uint64_t v = i < GLIDE_NSYM ? count_of(hist, hist0, stride, plane, i) : 0;
-        s_h[i] = v;
-        if (hist1 && plane == 1 && blockIdx.x == 0 && i < GLIDE_NSYM) hist1[i] = v; /* kept for the later steps */
+    constexpr unsigned kT = kSizeWarps * 32, kHPer = (kGroups4 * 4 + kT - 1) / kT, kIt = (kGroups4 + 31) / 32;
+    uint64_t hv[kHPer];
+#pragma unroll
+    for (unsigned u = 0; u < kHPer; u++) { /* all loads first */
+        const unsigned i = threadIdx.x + u * kT;
+        hv[u] = i < GLIDE_NSYM ? count_of(hist, hist0, stride, plane, i) : 0;
+    }
+    /* and this warp's length words before the barrier */
+    const uint8_t *row = len + (size_t)(b < n_books ? b : 0) * GLIDE_NSYM, *tab_end = len + (size_t)n_books * GLIDE_NSYM;
+    const uint32_t *safe = (const uint32_t *)(((uintptr_t)len + 3) & ~(uintptr_t)3); /* tables hold >= 1025 bytes */
+    uint32_t w0[kIt], w1[kIt];
+#pragma unroll
+    for (unsigned i = 0; i < kIt; i++) {
+        const uint32_t *base;
+        unsigned sh;
+        const bool ok = word_pair(row, lane + 32 * i, len, tab_end, base, sh);
+        w0[i] = __ldg(ok ? base : safe);
+        w1[i] = __ldg(ok && sh ? base + 1 : safe);
+    }
+#pragma unroll
+    for (unsigned u = 0; u < kHPer; u++) {
+        const unsigned i = threadIdx.x + u * kT;
+        if (i < kGroups4 * 4) s_h[i] = hv[u];
+        if (hist1 && plane == 1 && blockIdx.x == 0 && i < GLIDE_NSYM) hist1[i] = hv[u]; /* kept for the later steps */
     }
     __syncthreads();
     if (b < n_books) {
-        const uint8_t *row = len + (size_t)b * GLIDE_NSYM, *tab_end = len + (size_t)n_books * GLIDE_NSYM;
         uint64_t c = 0;
 #pragma unroll
-        for (unsigned i = 0; i < (kGroups4 + 31) / 32; i++) {
+        for (unsigned i = 0; i < kIt; i++) {
             const unsigned g = lane + 32 * i;
             if (g < kGroups4) {
                 const ulonglong2 lo = reinterpret_cast<const ulonglong2 *>(s_h)[2 * g],
                                  hi = reinterpret_cast<const ulonglong2 *>(s_h)[2 * g + 1]; /* 16-byte loads: no bank conflicts */
-                const uint64_t h[4] = {lo.x, lo.y, hi.x, hi.y};
-                c += group_bits(row, g, len, tab_end, h);
+                const uint32_t *base;
+                unsigned sh;
+                const uint32_t w = word_pair(row, g, len, tab_end, base, sh) ? __funnelshift_r(w0[i], w1[i], 8 * sh)
+                                                                              : group_bytes(row, g);
+                c += lo.x * (w & 0xFFu) + lo.y * ((w >> 8) & 0xFFu) + hi.x * ((w >> 16) & 0xFFu) + hi.y * (w >> 24);
             }
         }
         for (int o = 16; o > 0; o >>= 1) c += __shfl_xor_sync(0xFFFFFFFFu, c, o);

@@ -64,10 +64,9 @@ typedef struct {
 } gg_apply;
 cudaError_t gg_apply_plan(const gg_apply *d_a, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc,
                           uint8_t *d_buf, gg_state *d_st, cudaStream_t s);
-/* After the Huffman encode: patch stream_bytes into the header, CRC
- * header to stream end, store the CRC; st->total = stream size (0 if the
- * plan declined or the Huffman stream did not fit). n_max bounds the CRC
- * length. */
+/* After the Huffman encode, which patched stream_bytes into the header
+ * and set st->crc_len and st->total (gg_enc_fin): CRC header to stream
+ * end, store the CRC. n_max bounds the CRC length. */
 cudaError_t gg_finish(uint8_t *d_buf, uint64_t n_max, gg_state *d_st, void *d_scratch, size_t scratch_bytes,
                       cudaStream_t s);
 /* Sets st->crc_bad unless the CRC of d_buf[0..crc_off)

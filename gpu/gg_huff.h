@@ -87,9 +87,19 @@ cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const glide_huff_e
  * plane 1's n1 (d_sym1, code d_enc[1]): plane 0's segments and stream
  * first, plane 1's right after, *d_stream_bytes both planes' bytes. One
  * plane: n1 = 0. Each array 16-byte aligned for the vector loads. */
+/* With fin (may be NULL), the thread that stores *d_stream_bytes also
+ * finishes the stream as the CRC needs it (no launch of its own: about 3 us
+ * of a 64^3 chunk's critical path): the stream size patched into the
+ * header at d_buf, *crc_len = place->stream_off + the size (the bytes the
+ * CRC covers) and *total = that + the CRC's bytes, both 0 where the plan
+ * declined or the stream did not fit. */
+typedef struct {
+    uint64_t *crc_len, *total;
+} gg_enc_fin;
 cudaError_t gg_huff_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
                                   const glide_huff_enc *d_enc, uint8_t *d_buf, const gg_place *d_place,
-                                  uint64_t *d_stream_bytes, void *d_scratch, size_t scratch_bytes, cudaStream_t s);
+                                  uint64_t *d_stream_bytes, const gg_enc_fin *fin, void *d_scratch,
+                                  size_t scratch_bytes, cudaStream_t s);
 
 /* Decodes n symbols, segments in parallel, with every check of
  * glide_huff_decode: on any inconsistency *d_err becomes nonzero (it is

@@ -67,7 +67,6 @@ int gg_needs_global_w(gg_grid g, int method, int blend);
 #define GG_TRIAL_METHODS 4 /* interpolation, Lorenzo, slices x before y, y before x */
 typedef struct {
     gg_select sel[GG_TRIAL_METHODS];
-    uint32_t choice; /* the method picked (speculation: for the commit) */
 } gg_trial;
 /* Speculation (small chunks, where latency counts): in phase 1 the chunk's
  * own interpolation into sym and d_st's histogram runs beside the trial's
@@ -91,9 +90,6 @@ cudaError_t gg_trial_run(const void *d_x, gg_grid g, gg_grid tg, gg_trial_boxes 
  * d_st as the trial would leave it; then gg_encode with GG_CHOSEN3. */
 cudaError_t gg_slice_force(gg_state *d_st, unsigned order, cudaStream_t s);
 
-/* anchors in index order as little-endian bytes at d_buf +
- * st->place.anchors_off (nothing when place.ok is 0) */
-cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_buf, const gg_state *d_st, cudaStream_t s);
 /* Decoder: the ranks of OUTLIER symbols (per word of 32 symbols its bits,
  * then the count before it) into d_pos, gg_outlier_scan_bytes(n) bytes;
  * the total into st->n_outliers. gg_decode reads them. d_sym NULL: the
@@ -103,13 +99,14 @@ size_t gg_outlier_scan_scratch(uint64_t n);
 size_t gg_outlier_scan_bytes(uint64_t n);
 cudaError_t gg_outlier_scan(const uint16_t *d_sym, uint64_t n, uint32_t *d_pos, gg_state *d_st, void *d_scratch,
                             size_t scratch_bytes, cudaStream_t s);
-/* The encoder's outlier section: OUTLIER values in index order as
- * little-endian bytes at d_buf + st->place.outliers_off, as many as
+/* The encoder's anchor and outlier sections: the anchors in index order
+ * as little-endian bytes at d_buf + st->place.anchors_off, the OUTLIER
+ * values in index order at d_buf + st->place.outliers_off, as many as
  * st->hist counts; nothing when place.ok is 0. d_tiles: scratch of
  * gg_outlier_tile_bytes(count) bytes. */
 size_t gg_outlier_tile_bytes(uint64_t n);
-cudaError_t gg_outliers_pack(const void *d_x, gg_grid g, const uint16_t *d_sym, uint32_t *d_tiles, gg_state *d_st,
-                             uint8_t *d_buf, cudaStream_t s);
+cudaError_t gg_anchors_outliers(const void *d_x, gg_grid g, const uint16_t *d_sym, uint32_t *d_tiles, gg_state *d_st,
+                                uint8_t *d_buf, cudaStream_t s);
 
 /* Decoder: after Huffman decode and gg_outlier_scan, every check of §7 and
  * the reconstruction, written to d_y. Anchors and outliers are read from the

@@ -550,16 +550,15 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
     gg_state *st = G.d_st;
     uint8_t *buf = G.buf.p;
     cudaError_t e;
-    if ((e = gg_anchors_store(G.x.p, j->g, buf, st, G.s)) != cudaSuccess ||
-        (e = gg_outliers_pack(G.x.p, j->g, G.sym.p, G.pos.p, st, buf, G.s)) != cudaSuccess)
-        return e;
+    if ((e = gg_anchors_outliers(G.x.p, j->g, G.sym.p, G.pos.p, st, buf, G.s)) != cudaSuccess) return e;
     if (timed) stage("anchors+outliers");
     /* format 5: both planes in the same launches, plane 1's stream after plane 0's */
     const uint64_t n0 = j->planes ? j->n0 : j->n;
     const uint16_t *sym0 = j->planes ? (const uint16_t *)G.sym_p.p : (const uint16_t *)G.sym.p;
     const uint16_t *sym1 = j->planes ? sym0 + gg_plane1_base(n0) : NULL;
+    const gg_enc_fin fin = {&st->crc_len, &st->total};
     if ((e = gg_huff_encode_placed(sym0, n0, sym1, j->n - n0, G.d_enc, buf, &st->place,
-                                   &st->stream_bytes, G.scratch.p, G.scratch.cap, G.s)) != cudaSuccess)
+                                   &st->stream_bytes, &fin, G.scratch.p, G.scratch.cap, G.s)) != cudaSuccess)
         return e;
     if (timed) stage("huffman encode");
     if ((e = gg_finish(buf, j->raw_total - GLIDE_CRC_BYTES, st, G.scratch.p, G.scratch.cap, G.s)) !=

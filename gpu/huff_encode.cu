@@ -138,15 +138,38 @@ __global__ void __launch_bounds__(kSizeThreads) k_enc_sizes(seg_map sm, uint64_t
     }
 }
 
+/* Where the stream's size goes: its word, and with head the finish of a
+ * placed stream (gg_enc_fin). One thread calls it. */
+struct enc_out {
+    uint64_t *stream_bytes;
+    uint8_t *head; /* the stream's start (header), or NULL */
+    uint64_t *crc_len, *total;
+};
+
+__device__ __forceinline__ void report(const enc_out &o, const gg_place *place, uint64_t sb)
+{
+    *o.stream_bytes = sb;
+    if (!o.head) return;
+    if (!place->ok || sb == UINT64_MAX) { /* declined, or did not fit: the host takes over */
+        *o.crc_len = 0;
+        *o.total = 0;
+        return;
+    }
+    for (int k = 0; k < 8; k++) o.head[GLIDE_HDR_STREAM_BYTES + k] = (uint8_t)(sb >> (8 * k));
+    const uint64_t crc_len = place->stream_off + sb;
+    *o.crc_len = crc_len;
+    *o.total = crc_len + GLIDE_CRC_BYTES;
+}
+
 /* The writers' common start: a placed encode (offsets from the device's
  * plan) that the plan declined writes nothing and reports no stream
  * (uniform over the grid); else out and cap move to the placed stream. */
 __device__ __forceinline__ bool enc_place(const gg_place *place, uint8_t *__restrict__ &out, uint64_t &cap,
-                                          uint64_t *d_stream_bytes)
+                                          const enc_out &o)
 {
     if (!place) return true;
     if (!place->ok) {
-        if (blockIdx.x == 0 && threadIdx.x == 0) *d_stream_bytes = UINT64_MAX;
+        if (blockIdx.x == 0 && threadIdx.x == 0) report(o, place, UINT64_MAX);
         return false;
     }
     out += place->stream_off;
@@ -190,10 +213,9 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_block(seg_map sm,
                                                              uint64_t n_seg, const glide_huff_enc *__restrict__ enc,
                                                              const uint64_t *__restrict__ counts,
                                                              uint8_t *__restrict__ out, uint64_t cap,
-                                                             const gg_place *place,
-                                                             uint64_t *__restrict__ d_stream_bytes)
+                                                             const gg_place *place, enc_out o)
 {
-    if (!enc_place(place, out, cap, d_stream_bytes)) return;
+    if (!enc_place(place, out, cap, o)) return;
     __shared__ uint32_t s_tab[GLIDE_NSYM + 1]; /* code | len << 16; entry GLIDE_NSYM = nothing */
     __shared__ uint32_t s_buf[kSegWords];
     __shared__ unsigned s_wsum[kWriteThreads / 32];
@@ -233,7 +255,7 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_block(seg_map sm,
         total += s_red[0][w];
         base += s_red[1][w];
     }
-    if (seg == 0 && threadIdx.x == 0) *d_stream_bytes = total > cap ? UINT64_MAX : total;
+    if (seg == 0 && threadIdx.x == 0) report(o, place, total > cap ? UINT64_MAX : total);
     if (total > cap || seg >= n_seg) return; /* uniform: no block writes anything */
 
     unsigned s[4], e[4], mine = 0;
@@ -277,16 +299,15 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_warp(seg_map sm,
                                                              const uint64_t *__restrict__ counts,
                                                              const uint64_t *__restrict__ offs,
                                                              uint8_t *__restrict__ out, uint64_t cap,
-                                                             const gg_place *place,
-                                                             uint64_t *__restrict__ d_stream_bytes)
+                                                             const gg_place *place, enc_out o)
 {
-    if (!enc_place(place, out, cap, d_stream_bytes)) return;
+    if (!enc_place(place, out, cap, o)) return;
     __shared__ uint32_t s_tab[GLIDE_NPLANES][GLIDE_NSYM + 1]; /* per plane: code | len << 16; entry GLIDE_NSYM = nothing */
     __shared__ uint32_t s_buf[kWarps][kSegWords];
 
     const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const uint64_t total = offs[n_seg - 1] + counts[n_seg - 1];
-    if (blockIdx.x == 0 && threadIdx.x == 0) *d_stream_bytes = total > cap ? UINT64_MAX : total;
+    if (blockIdx.x == 0 && threadIdx.x == 0) report(o, place, total > cap ? UINT64_MAX : total);
     if (total > cap) return; /* uniform: no block writes anything */
 
     enc_table(enc, s_tab[0]);
@@ -357,7 +378,8 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_warp(seg_map sm,
     }
 }
 
-__global__ void k_set_u64(uint64_t *p, uint64_t v) { *p = v; }
+/* no segments: an empty stream */
+__global__ void k_report_empty(enc_out o, const gg_place *place) { report(o, place, 0); }
 
 struct enc_layout {
     size_t counts, offs, temp, temp_bytes, total;
@@ -399,13 +421,13 @@ extern "C" size_t gg_huff_encode_scratch(uint64_t n)
 }
 
 static cudaError_t huff_encode(const seg_map &sm, const glide_huff_enc *d_enc, uint8_t *d_segtab, uint8_t *d_stream,
-                               uint64_t cap, const gg_place *d_place, uint64_t *d_stream_bytes, void *d_scratch,
+                               uint64_t cap, const gg_place *d_place, const enc_out &o, void *d_scratch,
                                size_t scratch_bytes, cudaStream_t s)
 {
-    if (!d_stream_bytes) return cudaErrorInvalidValue;
+    if (!o.stream_bytes || (o.head && (!d_place || !o.crc_len || !o.total))) return cudaErrorInvalidValue;
     const uint64_t n_seg = sm.seg0 + seg_count(sm.n[1]);
     if (n_seg == 0) {
-        k_set_u64<<<1, 1, 0, s>>>(d_stream_bytes, 0);
+        k_report_empty<<<1, 1, 0, s>>>(o, d_place);
         return cudaGetLastError();
     }
     if ((sm.n[0] && !sm.sym[0]) || (sm.n[1] && !sm.sym[1]) || !d_enc || !d_segtab || (!d_stream && cap) || !d_scratch)
@@ -426,7 +448,7 @@ static cudaError_t huff_encode(const seg_map &sm, const glide_huff_enc *d_enc, u
     if (n_seg <= kFusedSegs) {
         /* k_enc_write_block sums the counts itself, one segment per block */
         k_enc_write_block<<<(unsigned)n_seg, kWriteThreads, 0, s>>>(sm, n_seg, d_enc, counts, d_stream, cap, d_place,
-                                                                    d_stream_bytes);
+                                                                    o);
         return cudaGetLastError();
     }
     /* a declined placed encode scans stale counts: harmless, nothing reads the offsets */
@@ -435,7 +457,7 @@ static cudaError_t huff_encode(const seg_map &sm, const glide_huff_enc *d_enc, u
     if (e != cudaSuccess) return e;
     const uint64_t gw = (n_seg + kWarps - 1) / kWarps;
     k_enc_write_warp<<<(unsigned)(gw < kWriteGridMax ? gw : kWriteGridMax), kWriteThreads, 0, s>>>(
-        sm, n_seg, d_enc, counts, offs, d_stream, cap, d_place, d_stream_bytes);
+        sm, n_seg, d_enc, counts, offs, d_stream, cap, d_place, o);
     return cudaGetLastError();
 }
 
@@ -444,16 +466,19 @@ extern "C" cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const g
                                       void *d_scratch, size_t scratch_bytes, cudaStream_t s)
 {
     const seg_map sm = {{d_sym, nullptr}, {n, 0}, seg_count(n)};
-    return huff_encode(sm, d_enc, d_segtab, d_stream, cap, nullptr, d_stream_bytes, d_scratch, scratch_bytes, s);
+    const enc_out o = {d_stream_bytes, nullptr, nullptr, nullptr};
+    return huff_encode(sm, d_enc, d_segtab, d_stream, cap, nullptr, o, d_scratch, scratch_bytes, s);
 }
 
 extern "C" cudaError_t gg_huff_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
                                              const glide_huff_enc *d_enc, uint8_t *d_buf, const gg_place *d_place,
-                                             uint64_t *d_stream_bytes, void *d_scratch, size_t scratch_bytes,
+                                             uint64_t *d_stream_bytes, const gg_enc_fin *fin, void *d_scratch,
+                                             size_t scratch_bytes,
                                              cudaStream_t s)
 {
     if (!d_place || !d_buf) return cudaErrorInvalidValue;
     const seg_map sm = {{d_sym0, d_sym1}, {n0, n1}, seg_count(n0)};
     /* the kernels add the offsets; cap comes from d_place */
-    return huff_encode(sm, d_enc, d_buf, d_buf, 0, d_place, d_stream_bytes, d_scratch, scratch_bytes, s);
+    const enc_out o = {d_stream_bytes, fin ? d_buf : nullptr, fin ? fin->crc_len : nullptr, fin ? fin->total : nullptr};
+    return huff_encode(sm, d_enc, d_buf, d_buf, 0, d_place, o, d_scratch, scratch_bytes, s);
 }

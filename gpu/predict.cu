@@ -2033,9 +2033,9 @@ __global__ void __launch_bounds__(GG_THREADS)
 
 /* --------------------------------------------- anchors and outliers */
 
-template <class T> __global__ void anchors_store_k(const T *x, gg_grid g, uint8_t *buf, const gg_place *place)
+/* the anchors in index order (grid-stride), as bytes at place->anchors_off */
+template <class T> __device__ void anchors_store(const T *x, const gg_grid &g, uint8_t *buf, const gg_place *place)
 {
-    if (!place->ok) return;
     uint8_t *dst = buf + place->anchors_off;
     uint64_t na = g.nb[0] * g.nb[1] * g.nb[2];
     for (uint64_t k = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; k < na; k += (uint64_t)gridDim.x * blockDim.x) {
@@ -2091,9 +2091,15 @@ constexpr unsigned kOutTile = 4096;
 
 __device__ bool outliers_wanted(const gg_state *st) { return st->place.ok && st->hist[GLIDE_SYM_OUTLIER] != 0; }
 
-__global__ void __launch_bounds__(GG_THREADS) outlier_count_k(const uint16_t *sym, uint64_t n, uint32_t *tile_off,
+/* The anchors first (one kernel for both: a launch of its own cost about
+ * 3 us of a 64^3 chunk's critical path), then the outlier counts. */
+template <class T>
+__global__ void __launch_bounds__(GG_THREADS) outlier_count_k(const T *x, gg_grid g, uint8_t *buf,
+                                                              const uint16_t *sym, uint64_t n, uint32_t *tile_off,
                                                               gg_state *st)
 {
+    if (!st->place.ok) return; /* uniform */
+    anchors_store<T>(x, g, buf, &st->place);
     if (!outliers_wanted(st)) return; /* uniform */
     /* a warp per tile (sym 16-byte aligned, as a device allocation is) */
     const uint64_t n_tiles = (n + kOutTile - 1) / kOutTile, wpb = GG_THREADS / 32;
@@ -2684,10 +2690,8 @@ static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes t
         e = apart ? cudaStreamWaitEvent(s0, par->join[m + 1], 0) : method(m, s0);
         if (e != cudaSuccess) return e;
     }
-    trial_pick_k<<<1, 32, 0, s0>>>(tst, tr, lorenzo_ok, (unsigned)sizeof(T), g.blog, st, !speculate);
-    if ((e = cudaGetLastError()) != cudaSuccess || !speculate) return e;
-    if ((e = cudaStreamWaitEvent(s0, par->join[0], 0)) != cudaSuccess) return e;
-    trial_commit_k<<<1, 256, 0, s0>>>(tr, g.blog, st);
+    if (speculate && (e = cudaStreamWaitEvent(s0, par->join[0], 0)) != cudaSuccess) return e;
+    trial_pick_k<<<1, 256, 0, s0>>>(tst, tr, lorenzo_ok, (unsigned)sizeof(T), g.blog, st, speculate);
     return cudaGetLastError();
 }
 
@@ -2730,17 +2734,6 @@ extern "C" cudaError_t gg_choose(const void *d_x, gg_grid g, uint64_t k, gg_stat
     return launch_sample<float>(choose_k<float, true>, choose_k<float, false>, d_x, g, k, g.blog + 1, 512, d_st, s);
 }
 
-extern "C" cudaError_t gg_anchors_store(const void *d_x, gg_grid g, uint8_t *d_buf, const gg_state *d_st,
-                                        cudaStream_t s)
-{
-    uint64_t na = n_blocks(g);
-    if (g.dtype == GLIDE_FLOAT64)
-        anchors_store_k<double><<<grid_for(na), GG_THREADS, 0, s>>>((const double *)d_x, g, d_buf, &d_st->place);
-    else
-        anchors_store_k<float><<<grid_for(na), GG_THREADS, 0, s>>>((const float *)d_x, g, d_buf, &d_st->place);
-    return cudaGetLastError();
-}
-
 extern "C" size_t gg_outlier_scan_scratch(uint64_t n)
 {
     size_t bytes = 0;
@@ -2764,17 +2757,21 @@ extern "C" cudaError_t gg_outlier_scan(const uint16_t *d_sym, uint64_t n, uint32
 
 extern "C" size_t gg_outlier_tile_bytes(uint64_t n) { return (size_t)((n + kOutTile - 1) / kOutTile) * sizeof(uint32_t); }
 
-extern "C" cudaError_t gg_outliers_pack(const void *d_x, gg_grid g, const uint16_t *d_sym, uint32_t *d_tiles,
+extern "C" cudaError_t gg_anchors_outliers(const void *d_x, gg_grid g, const uint16_t *d_sym, uint32_t *d_tiles,
                                         gg_state *d_st, uint8_t *d_buf, cudaStream_t s)
 {
     const uint64_t n_tiles = (g.count + kOutTile - 1) / kOutTile, wpb = GG_THREADS / 32;
-    const uint64_t count_blocks = (n_tiles + wpb - 1) / wpb; /* a warp per tile */
+    uint64_t count_blocks = (n_tiles + wpb - 1) / wpb; /* a warp per tile */
+    const uint64_t anchor_blocks = grid_for(n_blocks(g));
+    if (count_blocks < anchor_blocks) count_blocks = anchor_blocks;
+    const unsigned cgrid = count_blocks < 4096 ? (unsigned)count_blocks : 4096u; /* both loops stride */
     const unsigned grid = n_tiles < 4096 ? (unsigned)n_tiles : 4096u;
-    outlier_count_k<<<count_blocks < 4096 ? (unsigned)count_blocks : 4096u, GG_THREADS, 0, s>>>(d_sym, g.count, d_tiles,
-                                                                                               d_st);
-    if (g.dtype == GLIDE_FLOAT64)
+    if (g.dtype == GLIDE_FLOAT64) {
+        outlier_count_k<double><<<cgrid, GG_THREADS, 0, s>>>((const double *)d_x, g, d_buf, d_sym, g.count, d_tiles, d_st);
         outlier_pack_k<double><<<grid, GG_THREADS, 0, s>>>((const double *)d_x, g.count, d_sym, d_tiles, d_st, d_buf);
-    else
+    } else {
+        outlier_count_k<float><<<cgrid, GG_THREADS, 0, s>>>((const float *)d_x, g, d_buf, d_sym, g.count, d_tiles, d_st);
         outlier_pack_k<float><<<grid, GG_THREADS, 0, s>>>((const float *)d_x, g.count, d_sym, d_tiles, d_st, d_buf);
+    }
     return cudaGetLastError();
 }

@@ -524,38 +524,35 @@ __device__ __forceinline__ void trial_levels(gg_state *st, unsigned c, unsigned 
 
 /* The block trial's decision (cpu/codec_tmpl.h block_trial): per method the
  * best book's bits plus the outliers', the least wins, ties to the earlier;
- * st->lorenzo and st->slice, and with commit the chosen method's levels;
- * else the choice to tr->choice for trial_commit_k (the chunk's
- * interpolation may still be reading the tuned levels). */
-__global__ void trial_pick_k(const gg_state *tst, gg_trial *tr, int lorenzo_ok, unsigned esz, unsigned blog,
-                             gg_state *st, int commit)
+ * st->lorenzo and st->slice, and the chosen method's levels. spec: the
+ * chunk's speculative interpolation has finished (its histogram in st):
+ * where the trial chose another method, that histogram is dropped (the
+ * chosen method's kernels write every symbol again). One kernel after both,
+ * where a pick right after the trial and a commit after the speculation
+ * took two launches on the critical path (64^3: 2.0 + 1.7 us, ncu, H200). */
+__global__ void trial_pick_k(const gg_state *tst, const gg_trial *tr, int lorenzo_ok, unsigned esz, unsigned blog,
+                             gg_state *st, int spec)
 {
-    if (threadIdx.x) return;
-    uint64_t best = UINT64_MAX;
-    unsigned c = 0;
-    for (unsigned m = 0; m < GG_TRIAL_METHODS; m++) {
-        if (m == 1 && !lorenzo_ok) continue;
-        const uint64_t bits = tr->sel[m].bits + tst[m].hist[GLIDE_SYM_OUTLIER] * 8ull * esz;
-        if (bits < best) {
-            best = bits;
-            c = m;
+    __shared__ unsigned s_c;
+    if (threadIdx.x == 0) {
+        uint64_t best = UINT64_MAX;
+        unsigned c = 0;
+        for (unsigned m = 0; m < GG_TRIAL_METHODS; m++) {
+            if (m == 1 && !lorenzo_ok) continue;
+            const uint64_t bits = tr->sel[m].bits + tst[m].hist[GLIDE_SYM_OUTLIER] * 8ull * esz;
+            if (bits < best) {
+                best = bits;
+                c = m;
+            }
         }
+        st->lorenzo = c == 1;
+        st->slice = c >= 2 ? c - 1 : 0;
+        if (c) trial_levels(st, c, blog);
+        s_c = c;
     }
-    st->lorenzo = c == 1;
-    st->slice = c >= 2 ? c - 1 : 0;
-    if (!commit) tr->choice = c;
-    else if (c) trial_levels(st, c, blog);
-}
-
-/* After the speculative interpolation: where the trial chose another
- * method, its histogram dropped (that method's kernels write every symbol
- * again) and the chosen method's levels set. */
-__global__ void trial_commit_k(const gg_trial *tr, unsigned blog, gg_state *st)
-{
-    const unsigned c = tr->choice;
-    if (!c) return;
-    for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) st->hist[i] = 0;
-    if (threadIdx.x == 0) trial_levels(st, c, blog);
+    __syncthreads();
+    if (spec && s_c)
+        for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) st->hist[i] = 0;
 }
 
 /* A forced slice order (glide_encode_opts.slice 1 or 2) as the trial would

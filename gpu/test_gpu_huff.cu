@@ -957,7 +957,7 @@ static void test_planes(const glide_dictionary *d, int n_scores)
         uint64_t *d_bytes = dalloc<uint64_t>(1);
         const size_t se = gg_huff_encode_scratch(n0 + n1), sd = gg_huff_decode_scratch(n0 + n1);
         void *scr = dscratch(se > sd ? se : sd);
-        CK(gg_huff_encode_placed(d_sym, n0, d_sym + base1, n1, d_enc, d_buf, d_pl, d_bytes, scr, se, 0));
+        CK(gg_huff_encode_placed(d_sym, n0, d_sym + base1, n1, d_enc, d_buf, d_pl, d_bytes, NULL, scr, se, 0));
         uint64_t gbytes = 0;
         CK(cudaMemcpy(&gbytes, d_bytes, 8, cudaMemcpyDeviceToHost));
         std::vector<uint8_t> gbuf(stream_off + cap);
