@@ -99,18 +99,19 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
     if (!ok) {
         /* the host plans (a custom book may win) or checks RAW: it gets the
          * state now, in mapped memory, and learns it from the flag without
-         * waiting for the stream */
+         * waiting for the stream. It reads both once the plan's event has
+         * passed (plan_flag), by which every write of this kernel is
+         * visible to it: no fence is needed to order them (a system-scope
+         * fence waits for the writes to reach the host, on the device
+         * plan's critical path too). */
         if (threadIdx.x == 0) st->place = pl;
         __syncthreads();
         static_assert(sizeof(gg_state) % 8 == 0, "copied as u64");
         for (unsigned w = threadIdx.x; w < sizeof(gg_state) / 8; w += blockDim.x)
             reinterpret_cast<uint64_t *>(hst)[w] = reinterpret_cast<const uint64_t *>(st)[w];
-        __threadfence_system();
-        __syncthreads();
         if (threadIdx.x == 0) {
             hflag[1] = want_custom ? GG_PLAN_FLAG_HOST : GG_PLAN_FLAG_RAW;
             hflag[2] = 0;
-            __threadfence_system();
             hflag[0] = in.seq;
         }
         return;
@@ -147,8 +148,7 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
         for (int l = 0; l < GLIDE_MAX_LEVELS; l++) buf[GLIDE_HDR_LEVEL_CFG + l] = lorenzo ? 0 : lv.level_cfg[l];
         hflag[1] = GG_PLAN_FLAG_DEVICE;
         hflag[2] = pl.stream_off + bound + GLIDE_CRC_BYTES; /* the stream's size, at most */
-        __threadfence_system();
-        hflag[0] = in.seq;
+        hflag[0] = in.seq; /* read after the plan's event: no fence (above) */
     }
     /* the chosen books' codes, every load issued before the first store */
     constexpr unsigned kE = sizeof(glide_huff_enc) / 2, kPer = (GLIDE_NPLANES * kE + kPlanThreads - 1) / kPlanThreads;

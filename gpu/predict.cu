@@ -673,12 +673,24 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
                                                      unsigned other)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    Box bx;
-    sample_box(g, k, blockIdx.x / parts, bx);
+    /* The box and the steps' lattices, made once per block: on a small
+     * sample (64^3: one box over 192 blocks) a thread costs about one
+     * point, and making them in every thread (the box's 64-bit divisions,
+     * twelve steps' lattices) was most of its instructions and of the
+     * kernel's time (ncu source counters, H200). */
+    __shared__ Box s_bx;
+    __shared__ LStep s_step[GLIDE_MAX_LEVELS * 3];
+    if (threadIdx.x == 0) sample_box(g, k, blockIdx.x / parts, s_bx);
+    __syncthreads();
+    const Box bx = s_bx;
+    const unsigned order = blockIdx.y;
+    const uint8_t *ax = c_axes[g.eff_rank - 1][order];
     const uint32_t t0 = (blockIdx.x % parts) * blockDim.x + threadIdx.x, dt = parts * blockDim.x;
     RView<const T> v;
     uint32_t e[3];
     uint32_t E = box_ext(bx, e);
+    if (threadIdx.x < g.blog * g.eff_rank) /* coarsest level first, as the loop below takes them */
+        lstep_make(s_step[threadIdx.x], e, g.blog - 1 - threadIdx.x / g.eff_rank, ax, threadIdx.x % g.eff_rank);
     if (SH) {
         T *sb = (T *)smem;
         const Walk W = walk_make(e[1], e[2], E);
@@ -699,8 +711,6 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
         for (int a = 0; a < 3; a++) v.rs[a] = (long long)g.st[a];
     }
     static_assert(GLIDE_NSPLINES == 3, "ipredict3 costs three splines");
-    const unsigned order = blockIdx.y;
-    const uint8_t *ax = c_axes[g.eff_rank - 1][order];
     const double unit = st->lv.unit;
     const bool fa = st->lv.fill_aware;
     const T subst = Bits<T>::from((typename Bits<T>::U)st->lv.subst_bits);
@@ -716,12 +726,12 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
     if (threadIdx.x < GLIDE_MAX_LEVELS * GLIDE_NSPLINES) (&s_cost[0][0])[threadIdx.x] = 0;
     __syncthreads();
     uint32_t seg0 = 0; /* index of the step's first point */
-    for (unsigned l = g.blog; l >= 1; l--) {
+    const LStep *step = s_step; /* the level's first */
+    for (unsigned l = g.blog; l >= 1; l--, step += g.eff_rank) {
         const uint32_t s = 1u << (l - 1);
         unsigned long long acc[GLIDE_NSPLINES] = {0, 0, 0};
         for (unsigned j = 0; j < g.eff_rank; j++) {
-            LStep S;
-            lstep_make(S, e, l - 1, ax, j);
+            const LStep &S = step[j];
             const unsigned d = ax[j];
             const long long o1 = (long long)s * (SH ? rl[d] : v.rs[d]);
             for (uint32_t t = (t0 + dt - seg0 % dt) % dt; t < S.total; t += dt) { /* t0 < dt */

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# per-source-line stall samples of one kernel: stalls.sh PROBE SIZE REGEX SKIP NAME
+P=$1 S=$2 K=$3 SKIP=${4:-3} N=$5
+ncu -f --clock-control none -k regex:"$K" --launch-skip $SKIP --launch-count 1 --section SourceCounters --section WarpStateStats \
+    --section SpeedOfLight --import-source yes -o /tmp/rep_$N $P $S 8 >/dev/null 2>&1
+ncu --import /tmp/rep_$N.ncu-rep --print-summary none --section SpeedOfLight 2>/dev/null | grep -E "Duration|Elapsed Cycles" 
+ncu --import /tmp/rep_$N.ncu-rep --page source --print-source cuda,sass --csv >/tmp/src_$N.csv 2>/dev/null
+python3 - /tmp/src_$N.csv <<'PY'
+import csv, sys, collections
+agg = collections.defaultdict(lambda: [0, 0]); f = None; tot = [0, 0]; ist = iex = None
+for r in csv.reader(open(sys.argv[1])):
+    if not r: continue
+    if r[0] in ("File Path", "File Name"): f = r[1].split("/")[-1]; continue
+    if r[0] == "Line No" or r[0] == "#":
+        ist = next((i for i, h in enumerate(r) if h.startswith("Warp Stall Sampling (All")), None)
+        iex = next((i for i, h in enumerate(r) if h.startswith("Instructions Executed")), None)
+        if len(sys.argv) < 3: print("HDR", r[:12]); sys.argv.append("x")
+        continue
+    if ist is None or not r[0].strip().isdigit() or len(r) < 3 or r[2] != "-": continue
+    def num(i):
+        try: return int(float(r[i].replace(",", ""))) if i is not None and i < len(r) else 0
+        except ValueError: return 0
+    a = agg[(f, int(r[0]), r[1].strip()[:100])]; a[0] += num(ist); a[1] += num(iex); tot[0] += num(ist); tot[1] += num(iex)
+print("stall samples", tot[0], "instructions", tot[1])
+for k, v in sorted(agg.items(), key=lambda kv: -kv[1][0])[:28]:
+    if v[0]: print(f"{100*v[0]/max(tot[0],1):5.1f}% st {100*v[1]/max(tot[1],1):5.1f}% ins {k[0]}:{k[1]} {k[2]}")
+PY
