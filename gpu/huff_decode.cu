@@ -221,9 +221,20 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *
     __shared__ uint64_t s_red[kWarps];
     const unsigned pk = blockIdx.x >= dm.blocks0; /* the block's plane */
     {
+        /* every load issued before the first store: copied word by word,
+         * each load waited for the store before it (a round trip to L2
+         * each, 13 a thread), which took about a tenth of a 64^3 chunk's
+         * decoding (ncu stall samples, H200) */
+        constexpr unsigned kWords = sizeof(glide_huff_dec) / 4, kPer = (kWords + kWarps * 32 - 1) / (kWarps * 32);
         const uint32_t *src = reinterpret_cast<const uint32_t *>(dm.dec[pk]);
         uint32_t *dst = reinterpret_cast<uint32_t *>(&s_dec);
-        for (unsigned i = threadIdx.x; i < sizeof(glide_huff_dec) / 4; i += blockDim.x) dst[i] = __ldg(src + i);
+        uint32_t v[kPer];
+#pragma unroll
+        for (unsigned u = 0; u < kPer; u++)
+            if (threadIdx.x + u * kWarps * 32 < kWords) v[u] = __ldg(src + threadIdx.x + u * kWarps * 32);
+#pragma unroll
+        for (unsigned u = 0; u < kPer; u++)
+            if (threadIdx.x + u * kWarps * 32 < kWords) dst[threadIdx.x + u * kWarps * 32] = v[u];
     }
     const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     /* seg0: the block's first segment in the whole table; seg_end: its plane's end there */

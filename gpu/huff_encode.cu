@@ -92,9 +92,20 @@ __global__ void __launch_bounds__(kSizeThreads) k_enc_sizes(seg_map sm, uint64_t
     }
     __shared__ uint8_t s_len[GLIDE_NPLANES][GLIDE_NSYM + 1]; /* + 1: entry GLIDE_NSYM is "no symbol" */
     const unsigned n_planes = sm.n[1] ? 2u : 1u;
-    for (unsigned i = threadIdx.x; i < n_planes * (GLIDE_NSYM + 1); i += blockDim.x) {
-        const unsigned k = i / (GLIDE_NSYM + 1), j = i - k * (GLIDE_NSYM + 1);
-        s_len[k][j] = j < GLIDE_NSYM ? (uint8_t)clamp_len(enc[k].len[j]) : 0;
+    {
+        /* every load before the first store (enc_table) */
+        constexpr unsigned kAll = GLIDE_NPLANES * (GLIDE_NSYM + 1), kPer = (kAll + kSizeThreads - 1) / kSizeThreads;
+        uint8_t v[kPer];
+#pragma unroll
+        for (unsigned u = 0; u < kPer; u++) {
+            const unsigned i = threadIdx.x + u * kSizeThreads, k = i / (GLIDE_NSYM + 1), j = i - k * (GLIDE_NSYM + 1);
+            v[u] = k < n_planes && j < GLIDE_NSYM ? (uint8_t)clamp_len(enc[k].len[j]) : 0;
+        }
+#pragma unroll
+        for (unsigned u = 0; u < kPer; u++) {
+            const unsigned i = threadIdx.x + u * kSizeThreads;
+            if (i < kAll) (&s_len[0][0])[i] = v[u];
+        }
     }
     __syncthreads();
     const unsigned lane = threadIdx.x & 31, wpb = blockDim.x >> 5;
@@ -179,15 +190,22 @@ __device__ __forceinline__ bool enc_place(const gg_place *place, uint8_t *__rest
 
 /* s_tab[i] = code | len << 16, codes masked to their clamped length;
  * entry GLIDE_NSYM encodes nothing */
-__device__ __forceinline__ void enc_table(const glide_huff_enc *__restrict__ enc, uint32_t *s_tab)
+template <unsigned NT> __device__ __forceinline__ void enc_table(const glide_huff_enc *__restrict__ enc, uint32_t *s_tab)
 {
-    for (unsigned i = threadIdx.x; i <= GLIDE_NSYM; i += blockDim.x) {
-        unsigned e = 0;
-        if (i < GLIDE_NSYM) {
-            const unsigned l = clamp_len(enc->len[i]);
-            e = ((unsigned)enc->code[i] & ((1u << l) - 1u)) | l << 16;
-        }
-        s_tab[i] = e;
+    /* every load before the first store (one round trip, not one per entry) */
+    constexpr unsigned kPer = (GLIDE_NSYM + 1 + NT - 1) / NT;
+    unsigned c[kPer], l[kPer];
+#pragma unroll
+    for (unsigned u = 0; u < kPer; u++) {
+        const unsigned i = threadIdx.x + u * NT;
+        c[u] = i < GLIDE_NSYM ? enc->code[i] : 0u;
+        l[u] = i < GLIDE_NSYM ? enc->len[i] : 0u;
+    }
+#pragma unroll
+    for (unsigned u = 0; u < kPer; u++) {
+        const unsigned i = threadIdx.x + u * NT;
+        const unsigned len = clamp_len(l[u]);
+        if (i <= GLIDE_NSYM) s_tab[i] = i < GLIDE_NSYM ? (c[u] & ((1u << len) - 1u)) | len << 16 : 0u;
     }
 }
 
@@ -248,7 +266,7 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_block(seg_map sm,
     const unsigned pk = seg < n_seg ? seg_plane(sm, seg, s0, n) : 0; /* the block's one segment: one plane's code */
     const uint16_t *sym = sm.sym[pk];
     for (unsigned w = tid; w < kSegWords; w += blockDim.x) s_buf[w] = 0;
-    enc_table(enc + pk, s_tab);
+    enc_table<kWriteThreads>(enc + pk, s_tab);
     __syncthreads(); /* sums, zeroed buffer and table visible */
     uint64_t total = 0, base = 0;
     for (unsigned w = 0; w < kWriteThreads / 32; w++) {
@@ -310,8 +328,8 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_warp(seg_map sm,
     if (blockIdx.x == 0 && threadIdx.x == 0) report(o, place, total > cap ? UINT64_MAX : total);
     if (total > cap) return; /* uniform: no block writes anything */
 
-    enc_table(enc, s_tab[0]);
-    if (sm.n[1]) enc_table(enc + 1, s_tab[1]);
+    enc_table<kWriteThreads>(enc, s_tab[0]);
+    if (sm.n[1]) enc_table<kWriteThreads>(enc + 1, s_tab[1]);
     __syncthreads();
     uint32_t *buf = s_buf[warp];
 

@@ -518,6 +518,26 @@ __device__ __forceinline__ void walk_point(const Walk &W, uint32_t t, uint32_t &
 }
 
 
+/* A box's values from global into shared memory in row order (load(t):
+ * the value of box point t), kGatherU loads in flight per thread. One at
+ * a time, each load waited for the store before it, which the compiler
+ * cannot move it above (a generic pointer may alias shared memory): a
+ * round trip to L2 per point, 19 of them per thread of a 256-thread block
+ * on a 17^3 box. */
+constexpr unsigned kGatherU = 4;
+template <class V, class L> __device__ __forceinline__ void box_gather(V *dst, uint32_t E, uint32_t step, L load)
+{
+    for (uint32_t t0 = threadIdx.x; t0 < E; t0 += step * kGatherU) {
+        V v[kGatherU];
+#pragma unroll
+        for (unsigned u = 0; u < kGatherU; u++)
+            if (t0 + u * step < E) v[u] = load(t0 + u * step);
+#pragma unroll
+        for (unsigned u = 0; u < kGatherU; u++)
+            if (t0 + u * step < E) dst[t0 + u * step] = v[u];
+    }
+}
+
 /* MAGIC: divide by multiply-high where exact. Worth it in the prediction
  * kernel, whose threads walk many points per step; the sampling kernels
  * (tune, choose) visit few points per thread and step, and measured slower
@@ -694,11 +714,11 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
     if (SH) {
         T *sb = (T *)smem;
         const Walk W = walk_make(e[1], e[2], E);
-        for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
+        box_gather(sb, E, blockDim.x, [&](uint32_t t) {
             uint32_t lx, ly, lz;
             walk_point(W, t, lz, ly, lx);
-            sb[t] = x[(bx.lo[0] + lz) * g.st[0] + (bx.lo[1] + ly) * g.st[1] + bx.lo[2] + lx];
-        }
+            return x[(bx.lo[0] + lz) * g.st[0] + (bx.lo[1] + ly) * g.st[1] + bx.lo[2] + lx];
+        });
         __syncthreads();
         v.base = sb;
         for (int a = 0; a < 3; a++) v.org[a] = bx.lo[a];
@@ -871,11 +891,11 @@ __device__ __forceinline__ const T *sample_view(const T *x, const gg_grid &g, co
     if (SH) {
         T *sb = (T *)smem;
         const Walk W = walk_make(e[1], e[2], E);
-        for (uint32_t t = threadIdx.x; t < E; t += blockDim.x) {
+        box_gather(sb, E, blockDim.x, [&](uint32_t t) {
             uint32_t lx, ly, lz;
             walk_point(W, t, lz, ly, lx);
-            sb[t] = base[lz * rs[0] + ly * rs[1] + lx];
-        }
+            return base[lz * rs[0] + ly * rs[1] + lx];
+        });
         __syncthreads();
         base = sb;
         rs[0] = (long long)e[1] * e[2];
@@ -1644,13 +1664,13 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
         return g0 + (s32 ? (uint64_t)(lz * st0 + ly * st1 + lx) : lz * g.st[0] + ly * g.st[1] + lx);
     };
     const Walk W = walk_make(e[1], e[2], E);
-    for (uint32_t t = threadIdx.x; t < E; t += NT) {
+    auto gi_of = [&](uint32_t t) {
         uint32_t lx, ly, lz;
         walk_point(W, t, lz, ly, lx);
-        const uint64_t gi = gidx(lz, ly, lx);
-        if (OP == OP_ENCODE) r[t] = x[gi];
-        else sb[t] = in.sym[gi];
-    }
+        return gidx(lz, ly, lx);
+    };
+    if (OP == OP_ENCODE) box_gather(r, E, NT, [&](uint32_t t) { return x[gi_of(t)]; });
+    else box_gather(sb, E, NT, [&](uint32_t t) { return in.sym[gi_of(t)]; });
     if (OP == OP_ENCODE)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT) hist[t] = 0;
     __syncthreads();
