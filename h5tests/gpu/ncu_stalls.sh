@@ -3,11 +3,12 @@
 # (and executed instructions) of one launch, top 28 lines.
 #   bash h5tests/gpu/ncu_stalls.sh GPU_PROBE SIZE REGEX [SKIP [NAME]]
 # e.g. bash h5tests/gpu/ncu_stalls.sh build-li/bench/gpu_probe 64 tune_k 3 tune
+# (BASE=mangled: REGEX matches mangled names, to pick one instantiation)
 # GPU_PROBE from a -lineinfo build (-DCMAKE_CUDA_FLAGS=-lineinfo); ncu reads
 # the sources at the paths the build saw, so on another machine link the
 # build's source tree there first (e.g. ln -sfn "$PWD" /path/of/the/build/tree).
 P=$1 S=$2 K=$3 SKIP=${4:-3} N=${5:-k}
-ncu -f --clock-control none -k regex:"$K" --launch-skip $SKIP --launch-count 1 --section SourceCounters --section WarpStateStats \
+ncu -f --clock-control none --kernel-name-base ${BASE:-function} -k regex:"$K" --launch-skip $SKIP --launch-count 1 --section SourceCounters --section WarpStateStats \
     --section SpeedOfLight --import-source yes -o /tmp/rep_$N $P $S 8 >/dev/null 2>&1
 ncu --import /tmp/rep_$N.ncu-rep --print-summary none --section SpeedOfLight 2>/dev/null | grep -E "Duration|Elapsed Cycles" 
 ncu --import /tmp/rep_$N.ncu-rep --page source --print-source cuda,sass --csv >/tmp/src_$N.csv 2>/dev/null
