@@ -5,8 +5,8 @@
  * Segment offsets come from a CUB exclusive scan of the u16 segment table;
  * up to kFusedSegs segments (2M symbols) that scan's two launches are left
  * out and each block of k_dec adds the entries before its segments itself.
- * Then one warp decodes one segment, with the glide_huff_dec tables in
- * shared memory. A segment is a serial bit stream, so the warp splits its
+ * Then one warp decodes one segment, with the glide_huff_dec tables and
+ * the segment's bytes (seg_bytes) in shared memory. A segment is a serial bit stream, so the warp splits its
  * bits into 32 equal ranges and finds where the codewords really start by
  * self-synchronisation (the scheme of Weissenberger and Schmidt, "Massively
  * parallel Huffman decoding on GPUs", ICPP 2018):
@@ -75,36 +75,87 @@ struct seg_entry {
 };
 typedef thrust::transform_iterator<seg_entry, thrust::counting_iterator<uint32_t>, uint64_t> seg_iter;
 
-/* Bytes pos..pos+3 of the segment, big-endian; bytes at or past its end
- * read as zero, so no load leaves the segment whatever the bit position. */
-__device__ __forceinline__ uint32_t be32(const uint8_t *__restrict__ p, uint32_t pos, uint32_t nbytes)
+/* Loads through the shared window by a 32-bit address: with a generic
+ * pointer the compiler re-derived the window base (S2R, LEA) on every
+ * iteration of the decode loops, on the critical path of each symbol. */
+__device__ __forceinline__ unsigned lds_u16(uint32_t addr)
 {
-    if (pos + 4 <= nbytes)
-        return (uint32_t)__ldg(p + pos) << 24 | (uint32_t)__ldg(p + pos + 1) << 16 | (uint32_t)__ldg(p + pos + 2) << 8 |
-               (uint32_t)__ldg(p + pos + 3);
-    uint32_t w = 0;
-    for (uint32_t j = 0; j < 4; j++) w = w << 8 | (pos + j < nbytes ? (uint32_t)__ldg(p + pos + j) : 0u);
-    return w;
+    unsigned short v;
+    asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"(addr));
+    return v;
+}
+__device__ __forceinline__ uint32_t lds_u32(uint32_t addr)
+{
+    uint32_t v;
+    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr));
+    return v;
+}
+
+/* A segment's bytes in shared memory, copied there by its warp before any
+ * decoding: every lane's walks read them several times over, and from
+ * global memory each walk's start and refill waited on a load from L2.
+ * Measured on an H200 against global reads (bench/gpu-runs/kdec-stage-h200):
+ * k_dec 35.4 -> 31.5 us at 64^3, where one warp's chain is the kernel's
+ * time, but 76.6 -> 79.8 us at 256^3, where the copy's shared memory and
+ * registers cost occupancy (12 -> 9 blocks an SM).
+ * Word k of the copy is the aligned global word k of the segment's span
+ * (ph: the segment's first byte in word 0); bytes outside the segment are
+ * zero in the copy, and reads past the copy return zero, so every read
+ * sees what the CPU's reader sees past a segment's end. */
+constexpr unsigned kSegWords = (kSegBytesMax + 3 + 3) / 4 + 4; /* the longest span's words, then 4 zero words */
+constexpr unsigned kCopyPer = 4; /* words a lane loads per round, all before its stores */
+struct seg_bytes {
+    uint32_t base, ph, cap; /* shared address of word 0; the segment's first byte in it; words copied */
+};
+
+__device__ __forceinline__ seg_bytes seg_stage(uint32_t *buf, const uint8_t *__restrict__ p, uint32_t bytes,
+                                               unsigned lane)
+{
+    const uint32_t ph = (uint32_t)((uintptr_t)p & 3u), end = ph + bytes, nw = (end + 3) / 4, cap = nw + 4;
+    const uint8_t *a0 = p - ph;
+    for (uint32_t i0 = lane; i0 < cap; i0 += 32 * kCopyPer) {
+        uint32_t v[kCopyPer];
+#pragma unroll
+        for (unsigned u = 0; u < kCopyPer; u++) {
+            const uint32_t i = i0 + 32 * u, b = 4 * i;
+            v[u] = 0;
+            if (b >= ph && b + 4 <= end) v[u] = __ldg(reinterpret_cast<const uint32_t *>(a0) + i);
+            else if (i < nw) /* the span's first or last word: the segment's bytes only */
+                for (uint32_t j = 0; j < 4; j++)
+                    if (b + j >= ph && b + j < end) v[u] |= (uint32_t)__ldg(a0 + b + j) << (8 * j);
+        }
+#pragma unroll
+        for (unsigned u = 0; u < kCopyPer; u++)
+            if (i0 + 32 * u < cap) buf[i0 + 32 * u] = v[u];
+    }
+    __syncwarp();
+    return seg_bytes{(uint32_t)__cvta_generic_to_shared(buf), ph, cap};
+}
+
+/* Bytes pos..pos+3 of the segment, big-endian (zero past its end). */
+__device__ __forceinline__ uint32_t be32(const seg_bytes &sg, uint32_t pos)
+{
+    const uint32_t q = pos + sg.ph, k = q >> 2;
+    if (k + 1 >= sg.cap) return 0; /* zero words from cap - 4 on */
+    return __byte_perm(lds_u32(sg.base + 4 * k), lds_u32(sg.base + 4 * k + 4), 0x0123u + (q & 3u) * 0x1111u);
 }
 
 /* MSB-first bit reader from any bit position: acc holds nb >= 16 unread
  * bits at its top (zeros below), enough for any codeword; nxt is the next
- * 4 bytes, loaded one refill ahead so the load's latency hides behind the
- * decoding. */
+ * 4 bytes, read one refill ahead. */
 struct bit_reader {
-    const uint8_t *p;
-    uint32_t nbytes, pos, nxt;
+    seg_bytes sg;
+    uint32_t pos, nxt;
     uint64_t acc;
     int nb;
-    __device__ __forceinline__ void init(const uint8_t *seg, uint32_t bytes, uint32_t bit)
+    __device__ __forceinline__ void init(const seg_bytes &seg, uint32_t bit)
     {
-        p = seg;
-        nbytes = bytes;
+        sg = seg;
         const uint32_t b = bit >> 3;
-        acc = ((uint64_t)be32(p, b, nbytes) << 32 | be32(p, b + 4, nbytes)) << (bit & 7);
+        acc = ((uint64_t)be32(sg, b) << 32 | be32(sg, b + 4)) << (bit & 7);
         nb = 64 - (int)(bit & 7);
         pos = b + 8;
-        nxt = be32(p, pos, nbytes);
+        nxt = be32(sg, pos);
     }
     __device__ __forceinline__ void refill()
     {
@@ -112,7 +163,7 @@ struct bit_reader {
             acc |= (uint64_t)nxt << (32 - nb);
             nb += 32;
             pos += 4;
-            nxt = be32(p, pos, nbytes);
+            nxt = be32(sg, pos);
         }
     }
     __device__ __forceinline__ void consume(unsigned l)
@@ -129,16 +180,6 @@ struct dec_tabs {
     const uint16_t *sorted;
     const uint32_t *first, *count, *offset;
 };
-
-/* A load through the shared window by a 32-bit address: with a generic
- * pointer the compiler re-derived the window base (S2R, LEA) on every
- * iteration of the decode loops, on the critical path of each symbol. */
-__device__ __forceinline__ unsigned lds_u16(uint32_t addr)
-{
-    unsigned short v;
-    asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"(addr));
-    return v;
-}
 
 /* Length of the codeword at the top of acc (0: no codeword starts with
  * these bits), and its symbol: glide_huff_decode's table walk. */
@@ -169,12 +210,12 @@ struct span {
     bool bad;
 };
 
-__device__ __forceinline__ span walk(const dec_tabs &d, const uint8_t *p, uint32_t bytes, uint32_t start, uint32_t hi)
+__device__ __forceinline__ span walk(const dec_tabs &d, const seg_bytes &sg, uint32_t start, uint32_t hi)
 {
     span r = {start, 0, false};
     if (start >= hi) return r;
     bit_reader br;
-    br.init(p, bytes, start);
+    br.init(sg, start);
     uint32_t q = start;
     while (q < hi) {
         br.refill();
@@ -219,6 +260,7 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *
     __shared__ glide_huff_dec s_dec;
     __shared__ uint16_t s_out[kWarps][GLIDE_SEG_SYMS];
     __shared__ uint64_t s_red[kWarps];
+    __shared__ uint32_t s_seg[kWarps][kSegWords];
     const unsigned pk = blockIdx.x >= dm.blocks0; /* the block's plane */
     {
         /* every load issued before the first store: copied word by word,
@@ -275,14 +317,14 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *
     }
     const uint64_t s0 = (uint64_t)(seg - (pk ? dm.seg0 : 0)) * GLIDE_SEG_SYMS, n = dm.n[pk];
     const uint32_t cnt = n - s0 < GLIDE_SEG_SYMS ? (uint32_t)(n - s0) : GLIDE_SEG_SYMS;
-    const uint8_t *p = in + off;
+    const seg_bytes sg = seg_stage(s_seg[w], in + off, bytes, lane);
     const uint32_t limit = bytes * 8, sub = (limit + 31) / 32;
     const uint32_t lo = lane * sub < limit ? lane * sub : limit;
     const uint32_t hi = lo + sub < limit ? lo + sub : limit;
 
     /* settle every lane's start on the true path */
     uint32_t start = lo;
-    span r = walk(T, p, bytes, start, hi);
+    span r = walk(T, sg, start, hi);
     for (int round = 0; round < 32; round++) {
         const uint32_t left_exit = __shfl_up_sync(kFull, r.exit, 1);
         const bool left_bad = __shfl_up_sync(kFull, (unsigned)r.bad, 1) != 0;
@@ -290,7 +332,7 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *
         if (!__any_sync(kFull, move)) break;
         if (move) {
             start = left_exit;
-            r = walk(T, p, bytes, start, hi);
+            r = walk(T, sg, start, hi);
         }
     }
     /* Lanes up to the first one stopped by an unknown code are on the true
@@ -311,7 +353,7 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *
     bool has_end = false;
     if (!fail && lane <= fb && first < cnt && r.count) {
         bit_reader br;
-        br.init(p, bytes, start);
+        br.init(sg, start);
         uint32_t q = start;
         const uint32_t stop = first + r.count < cnt ? first + r.count : cnt;
         for (uint32_t i = first; i < stop; i++) {
@@ -330,7 +372,7 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *
     if (has_end) {
         /* the segment ends in its last byte, padded with zero bits */
         if (end_bit > limit || (end_bit + 7) / 8 != bytes) fail = true;
-        else if ((end_bit & 7) && (__ldg(p + (end_bit >> 3)) & (0xFFu >> (end_bit & 7)))) fail = true;
+        else if ((end_bit & 7) && ((be32(sg, end_bit >> 3) >> 24) & (0xFFu >> (end_bit & 7)))) fail = true;
     }
     if (__any_sync(kFull, fail)) {
         if (lane == 0) atomicOr(err, 1u);

@@ -9,8 +9,23 @@
 # build's source tree there first (e.g. ln -sfn "$PWD" /path/of/the/build/tree).
 P=$1 S=$2 K=$3 SKIP=${4:-3} N=${5:-k}
 ncu -f --clock-control none --kernel-name-base ${BASE:-function} -k regex:"$K" --launch-skip $SKIP --launch-count 1 --section SourceCounters --section WarpStateStats \
-    --section SpeedOfLight --import-source yes -o /tmp/rep_$N $P $S 8 >/dev/null 2>&1
-ncu --import /tmp/rep_$N.ncu-rep --print-summary none --section SpeedOfLight 2>/dev/null | grep -E "Duration|Elapsed Cycles" 
+    --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy --import-source yes \
+    -o /tmp/rep_$N $P $S 8 >/dev/null 2>&1
+# the kernel's time, how busy its issue slots were, and where its warps waited
+ncu --import /tmp/rep_$N.ncu-rep --print-summary none --section SpeedOfLight --section ComputeWorkloadAnalysis \
+    --section Occupancy --section WarpStateStats 2>/dev/null |
+    grep -E "Duration|Elapsed Cycles|Issue Slots Busy|Executed Ipc Active|Achieved Occupancy|Theoretical Occupancy|Warp Cycles Per Issued|Avg. Active Threads"
+# the stall reasons over the whole launch (pc samples), largest first
+ncu --import /tmp/rep_$N.ncu-rep --page raw --csv 2>/dev/null | python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+if len(rows) >= 3:
+    v = {h: rows[2][i] for i, h in enumerate(rows[0]) if h.startswith("smsp__pcsamp_warps_issue_stalled_") and not h.endswith("_not_issued")}
+    def f(x):
+        try: return float(x.replace(",", ""))
+        except ValueError: return 0.0
+    tot = sum(f(x) for x in v.values()) or 1
+    print("stalls:", ", ".join(f"{k[33:]} {100*f(x)/tot:.1f}%" for k, x in sorted(v.items(), key=lambda kv: -f(kv[1]))[:9]))'
 ncu --import /tmp/rep_$N.ncu-rep --page source --print-source cuda,sass --csv >/tmp/src_$N.csv 2>/dev/null
 python3 - /tmp/src_$N.csv <<'PY'
 import csv, sys, collections
