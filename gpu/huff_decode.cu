@@ -6,10 +6,11 @@
  * up to kFusedSegs segments (2M symbols) that scan's two launches are left
  * out and each block of k_dec adds the entries before its segments itself.
  * Then one warp decodes one segment, with the glide_huff_dec tables and
- * the segment's bytes (seg_bytes) in shared memory. A segment is a serial bit stream, so the warp splits its
- * bits into 32 equal ranges and finds where the codewords really start by
- * self-synchronisation (the scheme of Weissenberger and Schmidt, "Massively
- * parallel Huffman decoding on GPUs", ICPP 2018):
+ * the segment's bytes (seg_bytes) in shared memory. A segment is a serial
+ * bit stream, so the warp splits its bits into 32 equal ranges and finds
+ * where the codewords really start by self-synchronisation (the scheme of
+ * Weissenberger and Schmidt, "Massively parallel Huffman decoding on
+ * GPUs", ICPP 2018):
  *   - lane t decodes from the start of its range, a guess, until the first
  *     codeword starting at or past the range's end (its exit);
  *   - repeatedly, a lane whose start differs from its left neighbour's exit

@@ -491,8 +491,7 @@ extern "C" cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const g
 extern "C" cudaError_t gg_huff_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
                                              const glide_huff_enc *d_enc, uint8_t *d_buf, const gg_place *d_place,
                                              uint64_t *d_stream_bytes, const gg_enc_fin *fin, void *d_scratch,
-                                             size_t scratch_bytes,
-                                             cudaStream_t s)
+                                             size_t scratch_bytes, cudaStream_t s)
 {
     if (!d_place || !d_buf) return cudaErrorInvalidValue;
     const seg_map sm = {{d_sym0, d_sym1}, {n0, n1}, seg_count(n0)};
