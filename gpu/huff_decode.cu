@@ -5,12 +5,12 @@
  * Segment offsets come from a CUB exclusive scan of the u16 segment table;
  * up to kFusedSegs segments (2M symbols) that scan's two launches are left
  * out and each block of k_dec adds the entries before its segments itself.
- * Then one warp decodes one segment, with the glide_huff_dec tables and
- * the segment's bytes (seg_bytes) in shared memory. A segment is a serial
- * bit stream, so the warp splits its bits into 32 equal ranges and finds
- * where the codewords really start by self-synchronisation (the scheme of
- * Weissenberger and Schmidt, "Massively parallel Huffman decoding on
- * GPUs", ICPP 2018):
+ * Then one warp decodes one segment, with the glide_huff_dec tables in
+ * shared memory and, in chunks of few segments, the segment's bytes too
+ * (seg_bytes). A segment is a serial bit stream, so the warp splits its
+ * bits into 32 equal ranges and finds where the codewords really start by
+ * self-synchronisation (the scheme of Weissenberger and Schmidt, "Massively
+ * parallel Huffman decoding on GPUs", ICPP 2018):
  *   - lane t decodes from the start of its range, a guess, until the first
  *     codeword starting at or past the range's end (its exit);
  *   - repeatedly, a lane whose start differs from its left neighbour's exit
@@ -55,6 +55,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <limits.h>
+#include <type_traits>
 
 namespace {
 
@@ -92,13 +93,29 @@ __device__ __forceinline__ uint32_t lds_u32(uint32_t addr)
     return v;
 }
 
+/* A segment's bytes read from global memory: bytes at or past its end read
+ * as zero, so no load leaves the segment whatever the bit position. */
+struct seg_global {
+    const uint8_t *p;
+    uint32_t nbytes;
+};
+__device__ __forceinline__ uint32_t be32(const seg_global &sg, uint32_t pos)
+{
+    const uint8_t *__restrict__ p = sg.p;
+    if (pos + 4 <= sg.nbytes)
+        return (uint32_t)__ldg(p + pos) << 24 | (uint32_t)__ldg(p + pos + 1) << 16 | (uint32_t)__ldg(p + pos + 2) << 8 |
+               (uint32_t)__ldg(p + pos + 3);
+    uint32_t w = 0;
+    for (uint32_t j = 0; j < 4; j++) w = w << 8 | (pos + j < sg.nbytes ? (uint32_t)__ldg(p + pos + j) : 0u);
+    return w;
+}
+
 /* A segment's bytes in shared memory, copied there by its warp before any
- * decoding: every lane's walks read them several times over, and from
- * global memory each walk's start and refill waited on a load from L2.
- * Measured on an H200 against global reads (bench/gpu-runs/kdec-stage-h200):
- * k_dec 35.4 -> 31.5 us at 64^3, where one warp's chain is the kernel's
- * time, but 76.6 -> 79.8 us at 256^3, where the copy's shared memory and
- * registers cost occupancy (12 -> 9 blocks an SM).
+ * decoding (chunks of few segments, k_dec<true>): every lane's walks read
+ * them several times over, and from global memory each walk's start and
+ * refill waited on a load from L2 (64^3, H200: k_dec 35.4 -> 31.5 us). On
+ * many segments the copy's shared memory and registers cost more occupancy
+ * than the loads (256^3: 76.6 -> 79.8 us), so those read global memory.
  * Word k of the copy is the aligned global word k of the segment's span
  * (ph: the segment's first byte in word 0); bytes outside the segment are
  * zero in the copy, and reads past the copy return zero, so every read
@@ -133,7 +150,8 @@ __device__ __forceinline__ seg_bytes seg_stage(uint32_t *buf, const uint8_t *__r
     return seg_bytes{(uint32_t)__cvta_generic_to_shared(buf), ph, cap};
 }
 
-/* Bytes pos..pos+3 of the segment, big-endian (zero past its end). */
+/* Bytes pos..pos+3 of the segment, big-endian (zero past its end), from
+ * either copy. */
 __device__ __forceinline__ uint32_t be32(const seg_bytes &sg, uint32_t pos)
 {
     const uint32_t q = pos + sg.ph, k = q >> 2;
@@ -144,12 +162,12 @@ __device__ __forceinline__ uint32_t be32(const seg_bytes &sg, uint32_t pos)
 /* MSB-first bit reader from any bit position: acc holds nb >= 16 unread
  * bits at its top (zeros below), enough for any codeword; nxt is the next
  * 4 bytes, read one refill ahead. */
-struct bit_reader {
-    seg_bytes sg;
+template <class Src> struct bit_reader {
+    Src sg;
     uint32_t pos, nxt;
     uint64_t acc;
     int nb;
-    __device__ __forceinline__ void init(const seg_bytes &seg, uint32_t bit)
+    __device__ __forceinline__ void init(const Src &seg, uint32_t bit)
     {
         sg = seg;
         const uint32_t b = bit >> 3;
@@ -211,11 +229,12 @@ struct span {
     bool bad;
 };
 
-__device__ __forceinline__ span walk(const dec_tabs &d, const seg_bytes &sg, uint32_t start, uint32_t hi)
+template <class Src>
+__device__ __forceinline__ span walk(const dec_tabs &d, const Src &sg, uint32_t start, uint32_t hi)
 {
     span r = {start, 0, false};
     if (start >= hi) return r;
-    bit_reader br;
+    bit_reader<Src> br;
     br.init(sg, start);
     uint32_t q = start;
     while (q < hi) {
@@ -254,6 +273,17 @@ struct dec_map {
     uint32_t seg0, blocks0;
 };
 
+__device__ __forceinline__ seg_bytes seg_source(std::true_type, uint32_t *buf, const uint8_t *p, uint32_t bytes,
+                                                unsigned lane)
+{
+    return seg_stage(buf, p, bytes, lane);
+}
+__device__ __forceinline__ seg_global seg_source(std::false_type, uint32_t *, const uint8_t *p, uint32_t bytes, unsigned)
+{
+    return seg_global{p, bytes};
+}
+
+template <bool STAGE>
 __global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *__restrict__ segtab, uint32_t n_seg,
                                                      const uint8_t *__restrict__ in, uint64_t in_bytes,
                                                      const uint64_t *__restrict__ offs, unsigned *__restrict__ err)
@@ -261,7 +291,7 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *
     __shared__ glide_huff_dec s_dec;
     __shared__ uint16_t s_out[kWarps][GLIDE_SEG_SYMS];
     __shared__ uint64_t s_red[kWarps];
-    __shared__ uint32_t s_seg[kWarps][kSegWords];
+    __shared__ uint32_t s_seg[kWarps][STAGE ? kSegWords : 1];
     const unsigned pk = blockIdx.x >= dm.blocks0; /* the block's plane */
     {
         /* every load issued before the first store: copied word by word,
@@ -318,7 +348,7 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *
     }
     const uint64_t s0 = (uint64_t)(seg - (pk ? dm.seg0 : 0)) * GLIDE_SEG_SYMS, n = dm.n[pk];
     const uint32_t cnt = n - s0 < GLIDE_SEG_SYMS ? (uint32_t)(n - s0) : GLIDE_SEG_SYMS;
-    const seg_bytes sg = seg_stage(s_seg[w], in + off, bytes, lane);
+    const auto sg = seg_source(std::integral_constant<bool, STAGE>(), s_seg[w], in + off, bytes, lane);
     const uint32_t limit = bytes * 8, sub = (limit + 31) / 32;
     const uint32_t lo = lane * sub < limit ? lane * sub : limit;
     const uint32_t hi = lo + sub < limit ? lo + sub : limit;
@@ -353,7 +383,7 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *
     uint32_t end_bit = 0; /* end of codeword cnt - 1, in the lane that decodes it */
     bool has_end = false;
     if (!fail && lane <= fb && first < cnt && r.count) {
-        bit_reader br;
+        bit_reader<typename std::remove_const<decltype(sg)>::type> br;
         br.init(sg, start);
         uint32_t q = start;
         const uint32_t stop = first + r.count < cnt ? first + r.count : cnt;
@@ -450,7 +480,9 @@ static cudaError_t huff_decode(dec_map dm, const uint8_t *d_segtab, uint32_t n_s
         e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, it, offs, (int)n_seg, s);
         if (e != cudaSuccess) return e;
     }
-    k_dec<<<grid, kWarps * 32, 0, s>>>(dm, d_segtab, n_segments, d_stream, stream_bytes, offs, d_err);
+    if (n_seg <= kFusedSegs) /* few segments: their bytes staged in shared memory (seg_bytes) */
+        k_dec<true><<<grid, kWarps * 32, 0, s>>>(dm, d_segtab, n_segments, d_stream, stream_bytes, offs, d_err);
+    else k_dec<false><<<grid, kWarps * 32, 0, s>>>(dm, d_segtab, n_segments, d_stream, stream_bytes, offs, d_err);
     return cudaGetLastError();
 }
 
