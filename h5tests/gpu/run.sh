@@ -6,6 +6,9 @@
 # benchmark unless GLIDE_GPU_BENCH=0. Logs and GPU-made golden streams go to
 # $OUT (default out/gpu); a short table is printed last.
 #   bash h5tests/gpu/run.sh
+# STEPS="build gpu_codec ..." runs only the steps named (the names of the
+# table), e.g. to split the suite over two calls on a machine that keeps
+# build-gpu between them.
 # Real fields: GLIDE_DATA_DIR (default ../shared/data, or .devdata/ in the
 # checkout) with real_fields_dev.h5.
 set -uo pipefail
@@ -20,6 +23,7 @@ step() { # [limit_s] name, command...: runs, logs, records pass/fail and seconds
     local lim=400
     [[ $1 =~ ^[0-9]+$ ]] && { lim=$1; shift; }
     local name=$1; shift
+    if [ -n "${STEPS:-}" ] && [[ " $STEPS " != *" $name "* ]]; then return 0; fi
     local t0=$SECONDS
     echo "== $name"
     if timeout "$lim" "$@" >"$LOG/$name.log" 2>&1; then rows+=("$name|pass|$((SECONDS - t0))"); else rows+=("$name|FAIL ($?)|$((SECONDS - t0))"); fi
