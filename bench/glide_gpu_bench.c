@@ -590,27 +590,17 @@ static int hist_from_stream(const uint8_t *src, size_t size, uint64_t *hist)
     glide_header h;
     glide_layout lay;
     if (glide_is_error(glide_header_read(src, size, &h, &lay)) || h.method == GLIDE_METHOD_RAW) return -1;
-    uint8_t len[GLIDE_NSYM];
-    if (h.book_kind == GLIDE_BOOKKIND_DICT) {
-        const glide_dictionary *d = glide_dict_get(h.dict_version);
-        if (!d || h.book_id >= d->n_books) return -1;
-        memcpy(len, d->books[h.book_id].len, GLIDE_NSYM);
-    } else if (glide_is_error(glide_book_unpack(src + lay.book_off, h.book_bytes, len))) {
-        return -1;
-    }
     glide_shape sh;
     glide_shape_from_dims(h.rank, h.dims, h.format_version, &sh);
-    glide_huff_dec *dec = malloc(sizeof *dec);
+    /* formats 5 and 6 code two planes, each with its book: the codec's own reader */
+    const uint64_t n0 = h.format_version >= GLIDE_FORMAT_PLANES ? glide_plane0_count(&sh) : sh.count;
     uint16_t *sym = malloc(sh.count * sizeof *sym);
     int rc = -1;
-    if (dec && sym && glide_huff_dec_init(dec, len) == 0 &&
-        !glide_is_error(glide_huff_decode(dec, src + lay.segtab_off, h.n_segments, src + lay.stream_off,
-                                          h.stream_bytes, sym, sh.count))) {
+    if (sym && !glide_is_error(glide_entropy_read(&h, &lay, src, sym, sh.count, n0))) {
         memset(hist, 0, GLIDE_NSYM * sizeof *hist);
         for (uint64_t i = 0; i < sh.count; i++) hist[sym[i] < GLIDE_NSYM ? sym[i] : GLIDE_SYM_OUTLIER]++;
         rc = 0;
     }
-    free(dec);
     free(sym);
     return rc;
 }

@@ -245,9 +245,8 @@ static size_t read_book(const glide_header *h, unsigned kind, unsigned id, const
     return glide_book_unpack(packed, bytes, len);
 }
 
-/* Decodes the symbols in stream order into sym (format 5: plane 0's n0
- * symbols, then plane 1's). */
-static size_t glide_entropy_read(const glide_header *h, const glide_layout *lay, const uint8_t *src,
+/* codec.h */
+size_t glide_entropy_read(const glide_header *h, const glide_layout *lay, const uint8_t *src,
                                  uint16_t *sym, uint64_t n, uint64_t n0)
 {
     const int planes = h->format_version >= GLIDE_FORMAT_PLANES;

@@ -90,6 +90,12 @@ void glide_header_begin(glide_header *h, const glide_params *p);
 /* Finishes h as a RAW stream of src and writes it (with CRC) to dst. */
 size_t glide_write_raw(glide_header *h, const void *src, uint64_t n, uint8_t *dst, size_t cap);
 
+/* Decodes a coded stream's n symbols in stream order into sym: formats 5
+ * and 6 plane 0's n0 (glide_plane0_count), then plane 1's, each with its
+ * book; earlier formats pass n0 = n. */
+size_t glide_entropy_read(const glide_header *h, const glide_layout *lay, const uint8_t *src, uint16_t *sym,
+                          uint64_t n, uint64_t n0);
+
 size_t glide_cpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src,
                           void *dst, size_t cap);
 size_t glide_cpu_decompress(const glide_header *h, const glide_layout *lay, const uint8_t *src, void *dst);
