@@ -15,6 +15,7 @@
 #include "nyx_field.h"
 #include "bench_time.h"
 #include <cupti.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,8 @@ typedef struct {
 
 static rec *g_recs;
 static size_t g_n, g_cap;
+/* CUPTI may hand full buffers over on its own thread while calls run */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static rec *add_rec(void)
 {
@@ -77,6 +80,7 @@ static void CUPTIAPI buf_complete(CUcontext ctx, uint32_t stream, uint8_t *buf, 
 {
     (void)ctx, (void)stream, (void)size;
     CUpti_Activity *a = NULL;
+    pthread_mutex_lock(&g_lock);
     while (cuptiActivityGetNextRecord(buf, valid, &a) == CUPTI_SUCCESS) {
         rec *r = NULL;
         char nm[64];
@@ -120,6 +124,7 @@ static void CUPTIAPI buf_complete(CUcontext ctx, uint32_t stream, uint8_t *buf, 
             break;
         }
     }
+    pthread_mutex_unlock(&g_lock);
     free(buf);
 }
 
