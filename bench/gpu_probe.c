@@ -10,7 +10,7 @@
  * and, for the transfer question, the host memcpy into pinned memory and the
  * pinned and pageable host->device copy times of the same bytes. */
 #include "glide.h"
-#include "nyx_field.h"
+#include "gpu_cube.h"
 #include "bench_time.h"
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -85,12 +85,9 @@ int main(int argc, char **argv)
     int runs = argc > 2 ? atoi(argv[2]) : 200;
     if (s < 2 || runs < 1) return 2;
     size_t n = s * s * s, bytes = n * sizeof(float);
-    float *x = malloc(bytes), *back = malloc(bytes);
-    if (!x || !back || nyx_field(x, s, NYX_DENSITY, 7)) return 1;
-    uint64_t d[3] = {s, s, s};
     glide_params p;
-    glide_params_init(&p, GLIDE_FLOAT32, 3, d);
-    p.backend = GLIDE_BACKEND_GPU;
+    float *x = gpu_cube(s, &p), *back = malloc(bytes);
+    if (!x || !back) return 1;
     size_t cap = glide_compress_bound(&p), sz = 0;
     uint8_t *dst = malloc(cap);
     double *tc = malloc(runs * sizeof *tc), *td = malloc(runs * sizeof *td);

@@ -12,7 +12,7 @@
  * copy running), host rows with their API name. The summary gives the
  * wall time, the device's busy time (union of its intervals) and span. */
 #include "glide.h"
-#include "nyx_field.h"
+#include "gpu_cube.h"
 #include "bench_time.h"
 #include <cupti.h>
 #include <pthread.h>
@@ -177,12 +177,9 @@ int main(int argc, char **argv)
     const int warm = argc > 2 ? atoi(argv[2]) : 30;
     if (s < 2 || warm < 1) return 2;
     const size_t n = s * s * s, bytes = n * sizeof(float);
-    float *x = malloc(bytes), *back = malloc(bytes);
-    if (!x || !back || nyx_field(x, s, NYX_DENSITY, 7)) return 1;
-    uint64_t d[3] = {s, s, s};
     glide_params p;
-    glide_params_init(&p, GLIDE_FLOAT32, 3, d);
-    p.backend = GLIDE_BACKEND_GPU;
+    float *x = gpu_cube(s, &p), *back = malloc(bytes);
+    if (!x || !back) return 1;
     const size_t cap = glide_compress_bound(&p);
     uint8_t *dst = malloc(cap);
     if (!dst) return 1;

@@ -69,4 +69,4 @@ fi
     for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
 } | tee "$OUT/summary.md"
 grep -h "passed,\|failed\|ERROR SUMMARY\|RACECHECK SUMMARY\|checks," "$LOG"/*.log | head -20
-cat "$LOG/demo_gpu.log"
+if [ -f "$LOG/demo_gpu.log" ]; then cat "$LOG/demo_gpu.log"; fi
