@@ -87,6 +87,7 @@ typedef struct {
     int timing, inject, planner, last_plan; /* planner: GLIDE_GPU_PLANNER_* */
     int custom_last; /* the last stream written had a custom book */
     int graphs;      /* replay captured graphs (GLIDE_GPU_GRAPHS=0 or the test hook turn it off) */
+    int spec_large;  /* chunks over GLIDE_GPU_SPEC_POINTS speculate: the last trial picked interpolation */
     gg_graph front, tail;
     cudaEvent_t ev[GG_MAX_STAGES + 1];
     cudaEvent_t ev_plan; /* after gg_plan: the host waits on it, not on the stream */
@@ -118,7 +119,15 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
  * (gg_spec): their interpolation runs beside the trial's, off the latency
  * path when the trial picks it; a chunk that picks another method then
  * pays one wasted interpolation (about 25 us of device time at 64^3,
- * beside the trial), too much to risk on large chunks. */
+ * beside the trial). Larger chunks speculate only while the last one the
+ * trial decided took interpolation (spec_large): a field keeps its method
+ * from chunk to chunk, so a miss (a whole wasted interpolation, 340 us at
+ * 256^3) comes once per change of method. On an H200 (kernel-only, medians
+ * of three rounds, bench/gpu-runs/spec-large-h100-h200 run 4) 256^3
+ * compression went from 644.3 to 626.7 us; 512^3 moved within its noise
+ * (3888 -> 3885; run 2: 3879 / 3889 -> 3854 / 3862). The trial's own
+ * interpolation mostly waits for the chunk's blocks to drain, so the gain
+ * is the trial's time that fits in the chunk kernel's last wave. */
 #define GLIDE_GPU_SPEC_POINTS ((uint64_t)1 << 19)
 
 static int env_int(const char *name, long *out)
@@ -227,6 +236,7 @@ static void ctx_init(void)
     G.copy_helpers = helpers > 0 ? gg_copy_start((unsigned)helpers, GG_COPY_SPIN_NS) : 0;
     const char *gv = getenv("GLIDE_GPU_GRAPHS");
     G.graphs = !(gv && strcmp(gv, "0") == 0);
+    G.spec_large = 1;
     G.ok = 1;
     return;
 fail:
@@ -501,6 +511,7 @@ typedef struct {
  * by the CPU codec's own code: h holds the parameters' fields. */
 static size_t host_plan(const enc_job *j, const gg_state *hs, glide_header *h, glide_entropy_plan *plan)
 {
+    if (j->method == GG_CHOSEN3 && !j->force) G.spec_large = !hs->lorenzo && !hs->slice; /* the trial's pick */
     h->eb_abs = hs->lv.eb_abs;
     h->subst_bits = hs->lv.subst_bits;
     h->alpha = hs->lv.alpha;
@@ -608,6 +619,7 @@ typedef struct {
     int mode, score;
     double eb, alpha;
     uint64_t k; /* tuning sample stride */
+    int spec;   /* the chunk's interpolation speculates beside the block trial's */
 } front_args;
 
 static cudaError_t front_enqueue(const void *arg, int timed)
@@ -639,7 +651,7 @@ static cudaError_t front_enqueue(const void *arg, int timed)
             if (timed) stage("choose predictor");
         }
         if (j->method == GG_CHOSEN3) {
-            spec.on = j->n <= GLIDE_GPU_SPEC_POINTS;
+            spec.on = a->spec;
             if ((e = gg_trial_run(G.x.p, j->g, j->tg, j->tb, j->lorenzo_ok, st, G.d_tst, G.d_trial, G.tx.p, G.tsym.p,
                                   G.tr.p, G.tw.p, tdict, G.d_trial_work, &G.par, 1, &spec, G.s)) != cudaSuccess)
                 return e;
@@ -670,7 +682,7 @@ static size_t encode_front(const front_args *a)
         const void *x, *sym, *r, *w, *st, *len, *log2q, *sym_p;
         double eb, alpha;
         uint64_t k, n0;
-        int mode, score, method, planes, force, lorenzo_ok;
+        int mode, score, method, planes, force, lorenzo_ok, spec;
         unsigned n_books;
         gg_grid g, tg;
         gg_trial_boxes tb;
@@ -681,7 +693,7 @@ static size_t encode_front(const front_args *a)
     k.sym_p = G.sym_p.p, k.n0 = a->j->n0, k.planes = a->j->planes;
     k.eb = a->eb, k.alpha = a->alpha, k.k = a->k, k.mode = a->mode, k.score = a->score, k.method = a->j->method;
     k.n_books = G.n_books, k.g = a->j->g;
-    k.force = a->j->force, k.lorenzo_ok = a->j->lorenzo_ok, k.tg = a->j->tg, k.tb = a->j->tb;
+    k.force = a->j->force, k.lorenzo_ok = a->j->lorenzo_ok, k.tg = a->j->tg, k.tb = a->j->tb, k.spec = a->spec;
     k.tx = G.tx.p, k.tsym = G.tsym.p, k.tr = G.tr.p, k.tw = G.tw.p;
     size_t r = 0;
     int used;
@@ -794,11 +806,12 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     }
     stage("upload");
     /* without the books' distributions the CPU codec scores by size too */
-    front_args fa = {&j, p->mode, G.d_dict_log2q ? (int)o->score : (int)GLIDE_SCORE_SIZE, p->eb, o->alpha, 0};
+    front_args fa = {&j, p->mode, G.d_dict_log2q ? (int)o->score : (int)GLIDE_SCORE_SIZE, p->eb, o->alpha, 0, 0};
     if (j.method != GG_LORENZO && !j.force) {
         uint64_t nb[3];
         fa.k = glide_tune_stride(&cg, nb);
     }
+    fa.spec = j.method == GG_CHOSEN3 && !j.force && (j.n <= GLIDE_GPU_SPEC_POINTS || G.spec_large);
     r = encode_front(&fa);
     if (r) goto done;
 
