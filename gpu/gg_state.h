@@ -30,7 +30,9 @@ typedef struct {
 } gg_levels;
 
 typedef struct {
-    uint64_t lo_key, hi_key; /* order-preserving keys of the finite, non-fill min and max */
+    /* order-preserving keys of the finite, non-fill min (as its complement,
+     * so that the zeroed state means "none yet" for both) and max */
+    uint64_t lo_inv, hi_key;
     uint32_t any_fill, pad0;  /* the range scan met a fill point */
     gg_levels lv;
     uint64_t cost[GLIDE_MAX_LEVELS][GG_MAX_CFG]; /* tuning cost per level and config */

@@ -629,8 +629,13 @@ static cudaError_t front_enqueue(const void *arg, int timed)
     gg_state *st = G.d_st;
     gg_spec spec = {0, G.sym.p, G.r.p, G.w.p};
     cudaError_t e;
+    /* one memset node at the graph's head: a second one, a copy-engine
+     * memset of the min's key to all ones (now stored as its complement,
+     * st->lo_inv), cost an engine switch before range_k. Queued ahead of
+     * the values (outside the graph) the reset made 64^3 calls slower
+     * (cudaMemsetAsync took 11 us of host time before the values' copy,
+     * H200, bench/gpu-runs/spec-large-h100-h200 run 6) */
     if ((e = cudaMemsetAsync(st, 0, sizeof *st, G.s)) != cudaSuccess ||
-        (e = cudaMemsetAsync(&st->lo_key, 0xFF, sizeof st->lo_key, G.s)) != cudaSuccess ||
         (e = gg_range_plan(G.x.p, j->g, a->mode, a->eb, a->alpha, j->method != GG_LORENZO && !j->force, st, G.s)) !=
             cudaSuccess)
         return e;
@@ -795,15 +800,19 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     gg_state *st = G.d_st, *hs = G.h_st;
     uint8_t *buf = G.buf.p;
     stages_begin();
-    CK(upload_values(G.x.p, src, n * esz), "upload");
     if (device_plans) {
-        /* every field the parameters fix; gg_plan writes the others */
+        /* every field the parameters fix; gg_plan writes the others. Queued
+         * ahead of the values, where it moves while the host stages them:
+         * behind them, it and the graph's two memsets left the device idle
+         * 17 us between the values' arrival and range_k, 8.6 us now (64^3,
+         * H200, bench/gpu_trace; bench/gpu-runs/spec-large-h100-h200 run 5) */
         h.book_kind = GLIDE_BOOKKIND_DICT;
         h.n_segments = (uint32_t)n_segments;
         if (j.planes) h.format_version = GLIDE_FORMAT_PLANES; /* plane 1's book: gg_plan */
         glide_header_write(&h, G.h_head);
         CK(cudaMemcpyAsync(buf, G.h_head, hbytes, cudaMemcpyHostToDevice, G.s), "upload header");
     }
+    CK(upload_values(G.x.p, src, n * esz), "upload");
     stage("upload");
     /* without the books' distributions the CPU codec scores by size too */
     front_args fa = {&j, p->mode, G.d_dict_log2q ? (int)o->score : (int)GLIDE_SCORE_SIZE, p->eb, o->alpha, 0, 0};

@@ -303,7 +303,7 @@ __global__ void __launch_bounds__(GG_THREADS)
             mx = smx[w] > mx ? smx[w] : mx;
         }
         if (mn != ~(K)0) { /* no finite key is all ones (that would be a NaN) */
-            atomicMin((unsigned long long *)&st->lo_key, (unsigned long long)mn);
+            atomicMax((unsigned long long *)&st->lo_inv, ~(unsigned long long)mn);
             atomicMax((unsigned long long *)&st->hi_key, (unsigned long long)mx);
         }
     }
@@ -313,9 +313,9 @@ __global__ void __launch_bounds__(GG_THREADS)
 /* cpu/codec_tmpl.h compress(): the bound, substitute, cost unit and level bounds */
 template <class T> __device__ void plan(const gg_grid &g, int mode, double eb, double alpha_opt, int interp, gg_state *st)
 {
-    const unsigned long long lo_key = *(volatile unsigned long long *)&st->lo_key,
+    const unsigned long long lo_key = ~*(volatile unsigned long long *)&st->lo_inv,
                              hi_key = *(volatile unsigned long long *)&st->hi_key;
-    int any = lo_key != ~0ull;
+    int any = lo_key != ~0ull; /* lo_inv still 0: no finite key (none is all ones) */
     double lo = any ? (double)Bits<T>::unkey(lo_key) : 0.0, hi = any ? (double)Bits<T>::unkey(hi_key) : 0.0;
     double range = any ? hi - lo : 0;
     double eb_abs = mode == GLIDE_MODE_REL && eb > 0 ? eb * range : eb;
