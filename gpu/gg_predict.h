@@ -52,6 +52,10 @@ cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, ui
                       const gg_par *par, cudaStream_t s);
 int gg_needs_global_r(gg_grid g, int method, int blend);
 int gg_needs_global_w(gg_grid g, int method, int blend);
+/* Large 3-D chunks' interpolation in two kernels (predict.cu PART_COARSE,
+ * PART_FINE): on 0 never (A/B runs); points >= 0 for every eligible chunk
+ * over that many points (tests), < 0 the default. Set before the first chunk. */
+void gg_set_split(int on, long long points);
 /* The block trial (cpu/codec_tmpl.h block_trial), in two calls: phase 0
  * after gg_range_plan, phase 1 after gg_tune. The sample's boxes gathered
  * into d_tx as the slabs of grid tg (host-made: glide_trial_box and a 4-D

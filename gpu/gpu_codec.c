@@ -237,6 +237,12 @@ static void ctx_init(void)
     const char *gv = getenv("GLIDE_GPU_GRAPHS");
     G.graphs = !(gv && strcmp(gv, "0") == 0);
     G.spec_large = 1;
+    /* GLIDE_GPU_SPLIT=0: large chunks' interpolation in one kernel (A/B
+     * runs); GLIDE_GPU_SPLIT_POINTS: split from that size on (tests) */
+    long split = 1, split_points = -1;
+    env_int("GLIDE_GPU_SPLIT", &split);
+    env_int("GLIDE_GPU_SPLIT_POINTS", &split_points);
+    gg_set_split(split != 0, split_points);
     G.ok = 1;
     return;
 fail:

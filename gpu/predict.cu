@@ -16,6 +16,7 @@
 
 #define GG_THREADS 256
 #define GG_THREADS_MAX 1024 /* interp_sh_k on chunks with few blocks */
+#define GG_SPLIT_THREADS 64 /* the coarse part of a split interpolation (a 9^3 box at B = 16) */
 #define GG_SHARED_LIMIT (40 * 1024) /* box bytes kept in shared memory; larger boxes use global scratch */
 
 enum { OP_ENCODE, OP_DECODE };
@@ -1126,6 +1127,11 @@ struct DecodeIn {
     const uint8_t *anchors, *outliers;
     uint64_t n_outliers;
     uint32_t *err;
+    /* the coarse kernel of a split interpolation (interp_sh_k PART_COARSE):
+     * its point indices are the even lattice's (strides hst); outliers are
+     * ranked by the chunk's own (strides fst) */
+    uint64_t hst0, hst1, fst0, fst1;
+    uint32_t half;
 };
 
 /* Point gi's exact value from the outlier section (its index: the count of
@@ -1133,6 +1139,10 @@ struct DecodeIn {
  * OUTLIER bits below its own); a stream with too few outliers is corrupt. */
 template <class T> __device__ __forceinline__ T outlier_at(const DecodeIn &in, uint64_t gi, T subst)
 {
+    if (in.half) {
+        const uint64_t z = gi / in.hst0, rz = gi - z * in.hst0, y = rz / in.hst1;
+        gi = 2 * (z * in.fst0 + y * in.fst1 + (rz - y * in.hst1));
+    }
     const uint64_t wd = gi >> 5;
     uint32_t k = in.n_outliers ? in.opre[wd] + (uint32_t)__popc(in.omask[wd] & ((1u << (gi & 31u)) - 1u)) : 0;
     if (k < in.n_outliers) return load_le<T>(in.outliers + (uint64_t)k * sizeof(T));
@@ -1254,12 +1264,14 @@ __device__ __forceinline__ void splan_set(const gg_grid &g, const uint32_t e[3],
 }
 
 /* entry i of level l (1-based: stride 2^(l-1)); threads i < the level's
- * entry count call it */
+ * entry count call it. loff: the chunk's level of the box's first (1 in
+ * the coarse kernel of a split interpolation, whose box is the even
+ * lattice's, every level one finer than the chunk's) */
 template <int NT, bool BL>
 __device__ __forceinline__ void splan_make(const gg_grid &g, const gg_levels *lv, const uint32_t e[3], const int ri[3],
-                                           unsigned l, unsigned i, SPlan &P)
+                                           unsigned l, unsigned i, SPlan &P, unsigned loff = 0)
 {
-    const unsigned ls = l - 1, cfg = lv->level_cfg[ls];
+    const unsigned ls = l - 1, cfg = lv->level_cfg[ls + loff];
     const int s = 1 << ls;
     if (BL && cfg_blended(g.eff_rank, cfg)) {
         splan_set<NT>(g, e, ri, ls, i, P);
@@ -1624,22 +1636,42 @@ __device__ __forceinline__ void blend_level_sh(const gg_grid &g, uint64_t g0, co
     }
 }
 
+/* A split interpolation (large chunks): the levels of stride 2 and up run
+ * on the even lattice alone (every coordinate even: the points they
+ * predict and read), a box of it a block, in a kernel of its own
+ * (PART_COARSE, g: the lattice's grid, half_grid) that writes their
+ * reconstructions and symbols to compact arrays in the lattice's order
+ * (rc, sc); then the finest level (PART_FINE, g: the chunk's) takes those
+ * into its box in place of the values. One box's chain of barrier-separated
+ * phases was a dozen long, and the coarse phases' few points left most of
+ * a 256-thread block waiting; the coarse kernel's blocks are small and
+ * many. Same operations on the same values: the same bytes. */
+enum { PART_ALL = 0, PART_COARSE = 1, PART_FINE = 2 };
+struct GSplit {
+    void *rc;        /* reconstructions of the even lattice (T) */
+    uint16_t *sc;    /* and their symbols (encoding) */
+    uint64_t fst[2]; /* the chunk's strides (PART_COARSE's loads) */
+};
+
 /* Interpolation with the whole closed box in shared memory: values
  * (encode: the input, overwritten in place by the reconstruction, since a
  * point is read as input only before its own step) and symbols. Global
  * memory is touched only by coalesced row-order passes. BL: the chunk has
  * blended levels (format 4): the level residuals w beside the values (E
  * more elements), fill-awareness from lv (both kinds in one instance; FA
- * unused). */
-template <class T, int OP, int NT, bool FA, bool BL>
+ * unused). PART: all levels, or one part of a split (GSplit). */
+template <class T, int OP, int NT, bool FA, bool BL, int PART = PART_ALL>
 __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
-    interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate)
+    interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate,
+                GSplit sp)
 {
+    constexpr unsigned loff = PART == PART_COARSE ? 1u : 0u;
     if (gate && (st->lorenzo || st->slice)) return; /* GG_CHOSEN: Lorenzo was */
     /* launch_predict: the other one's chunk */
     if (OP == OP_ENCODE && (BL != (lv->blended != 0) || FA != (lv->fill_aware != 0))) return;
     extern __shared__ __align__(16) unsigned char smem[];
-    __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
+    constexpr bool hists = OP == OP_ENCODE && PART != PART_COARSE;
+    __shared__ unsigned hist[hists ? GLIDE_NSYM : 1];
     Box bx;
     block_box(g, blockIdx.x, bx);
     uint32_t own[3];
@@ -1664,19 +1696,41 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
         return g0 + (s32 ? (uint64_t)(lz * st0 + ly * st1 + lx) : lz * g.st[0] + ly * g.st[1] + lx);
     };
     const Walk W = walk_make(e[1], e[2], E);
+    /* the coarse kernel's box is the chunk's points at twice its coordinates */
+    const uint64_t g0f = 2 * (bx.lo[0] * sp.fst[0] + bx.lo[1] * sp.fst[1] + bx.lo[2]);
     auto gi_of = [&](uint32_t t) {
         uint32_t lx, ly, lz;
         walk_point(W, t, lz, ly, lx);
+        if (PART == PART_COARSE) return g0f + 2 * (lz * sp.fst[0] + ly * sp.fst[1] + lx);
         return gidx(lz, ly, lx);
     };
     if (OP == OP_ENCODE) box_gather(r, E, NT, [&](uint32_t t) { return x[gi_of(t)]; });
     else box_gather(sb, E, NT, [&](uint32_t t) { return in.sym[gi_of(t)]; });
-    if (OP == OP_ENCODE)
+    if (hists)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT) hist[t] = 0;
     __syncthreads();
+    if (PART == PART_FINE) {
+        /* the even lattice's points as the coarse kernel left them */
+        const T *rc = (const T *)sp.rc;
+        uint32_t h[3];
+        for (int a = 0; a < 3; a++) h[a] = (e[a] + 1) / 2;
+        const uint64_t hs1 = (g.n[2] + 1) / 2, hs0 = ((g.n[1] + 1) / 2) * hs1;
+        const uint64_t hg0 = bx.lo[0] / 2 * hs0 + bx.lo[1] / 2 * hs1 + bx.lo[2] / 2;
+        const uint32_t H = h[0] * h[1] * h[2];
+        const Walk Wh = walk_make(h[1], h[2], H);
+        for (uint32_t t = threadIdx.x; t < H; t += NT) {
+            uint32_t hx, hy, hz;
+            walk_point(Wh, t, hz, hy, hx);
+            const uint32_t lt = 2 * (hz * (uint32_t)rs[0] + hy * (uint32_t)rs[1] + hx);
+            const uint64_t hi = hg0 + hz * hs0 + hy * hs1 + hx;
+            r[lt] = rc[hi];
+            if (OP == OP_ENCODE) sb[lt] = sp.sc[hi];
+        }
+        __syncthreads();
+    }
 
     /* anchors of the closed box: lo and, where the box is full, lo + B */
-    {
+    if (PART != PART_FINE) {
         uint32_t ca[3];
         for (int a = 0; a < 3; a++) ca[a] = (uint32_t)((bx.hi[a] - bx.lo[a]) / B + 1);
         uint32_t na = ca[0] * ca[1] * ca[2];
@@ -1709,20 +1763,21 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
      * buffer, last read before the previous level's final barrier) */
     const int ri[3] = {(int)rs[0], (int)rs[1], 1};
     __shared__ SPlan plan[2][GG_PLAN_MAX];
-    if (threadIdx.x < GG_PLAN_MAX) splan_make<NT, BL>(g, lv, e, ri, g.blog, threadIdx.x, plan[g.blog & 1][threadIdx.x]);
+    const unsigned top = PART == PART_FINE ? 1u : g.blog;
+    if (threadIdx.x < GG_PLAN_MAX) splan_make<NT, BL>(g, lv, e, ri, top, threadIdx.x, plan[top & 1][threadIdx.x], loff);
     __syncthreads();
 
     constexpr bool fa = FA;
     /* blend_level_full's box */
     const bool full =
         BL && g.eff_rank == 3 && g.blog == kFullBlog && e[0] == kFullE && e[1] == kFullE && e[2] == kFullE;
-    for (unsigned l = g.blog; l >= 1; l--) {
+    for (unsigned l = top; l >= 1; l--) {
         if (l >= 2 && threadIdx.x < GG_PLAN_MAX)
-            splan_make<NT, BL>(g, lv, e, ri, l - 1, threadIdx.x, plan[(l - 1) & 1][threadIdx.x]);
+            splan_make<NT, BL>(g, lv, e, ri, l - 1, threadIdx.x, plan[(l - 1) & 1][threadIdx.x], loff);
         const SPlan *pl = plan[l & 1];
         const uint32_t s = 1u << (l - 1);
-        const unsigned cfg = lv->level_cfg[l - 1], spline = cfg & 3u;
-        const T e2 = (T)(2.0 * lv->level_eb[l - 1]);
+        const unsigned cfg = lv->level_cfg[l - 1 + loff], spline = cfg & 3u;
+        const T e2 = (T)(2.0 * lv->level_eb[l - 1 + loff]);
         if (BL && cfg_blended(g.eff_rank, cfg)) {
             blend_level_sh<T, OP, NT, FA>(g, g0, ri, r, w, sb, in, l - 1, pl, cfg, e2, eb, subst, full);
             continue;
@@ -1790,7 +1845,10 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
         const uint32_t lt = lz * (uint32_t)rs[0] + ly * (uint32_t)rs[1] + lx;
         const uint64_t gi = gidx(lz, ly, lx);
         unsigned sy = sb[lt];
-        if (OP == OP_ENCODE) {
+        if (PART == PART_COARSE) {
+            ((T *)sp.rc)[gi] = r[lt];
+            if (OP == OP_ENCODE) sp.sc[gi] = (uint16_t)sy;
+        } else if (OP == OP_ENCODE) {
             sym[gi] = (uint16_t)sy;
             hist_add(hist, sy);
         } else {
@@ -1805,7 +1863,7 @@ __global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
             y[gi] = out;
         }
     }
-    if (OP == OP_ENCODE) {
+    if (hists) {
         __syncthreads();
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT)
             if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
@@ -2341,9 +2399,46 @@ static bool slices_may(const gg_grid &g, int method)
     return (method == GG_CHOSEN3 || method == GG_SLICE_XY || method == GG_SLICE_YX) && slice_box_bytes(g) == 0;
 }
 
+/* A split interpolation (PART_COARSE, PART_FINE) where it pays: 3-D
+ * chunks of many blocks and one slab, boxes in shared memory. Chunks over
+ * 2^19 points (128^3 on): at 64^3 the chunk's 64 blocks are too few for
+ * the coarse levels' waits to matter beside a second launch. */
+#define GG_SPLIT_POINTS ((uint64_t)1 << 19)
+static int split_mode = 1;                  /* 0 never, 1 GG_SPLIT_POINTS, 2 split_points */
+static uint64_t split_points = GG_SPLIT_POINTS;
+extern "C" void gg_set_split(int on, long long points)
+{
+    split_mode = !on ? 0 : points < 0 ? 1 : 2;
+    split_points = points < 0 ? GG_SPLIT_POINTS : (uint64_t)points;
+}
+static bool split_ok(const gg_grid &g, int method)
+{
+    if (!split_mode || method == GG_LORENZO || method == GG_SLICE_XY || method == GG_SLICE_YX) return false;
+    if (g.eff_rank != 3 || g.nbl != g.nb[0] || g.blog < 2 || g.count <= split_points) return false;
+    /* launch_interp's `few` (one kernel of 1024 threads a box) unless the
+     * threshold was set (tests: the split's kernels on small chunks) */
+    if (split_mode == 1 && working_blocks(g, 0) < 512) return false;
+    return box_bytes(g, BOX_BLEND) != 0;
+}
+
+/* the even lattice of g as a grid of its own (PART_COARSE): its blocks are
+ * g's, one level fewer */
+static gg_grid half_grid(const gg_grid &g)
+{
+    gg_grid h = g;
+    for (int a = 0; a < 3; a++) h.n[a] = (g.n[a] + 1) / 2;
+    h.st[2] = 1;
+    h.st[1] = h.n[2];
+    h.st[0] = h.n[1] * h.n[2];
+    h.count = h.n[0] * h.st[0];
+    h.slab_rows = h.n[0];
+    h.blog = g.blog - 1;
+    return h;
+}
+
 extern "C" int gg_needs_global_r(gg_grid g, int method, int blend)
 {
-    if (slices_may(g, method)) return 1;
+    if (slices_may(g, method) || split_ok(g, method)) return 1; /* the split's rc and sc (half_grid) fit in count elements */
     return (method != GG_INTERP && box_bytes(g, BOX_LORENZO) == 0) ||
            (method != GG_LORENZO && box_bytes(g, BOX_INTERP) == 0) ||
            (may_blend(g, method, blend) && box_bytes(g, BOX_BLEND) == 0);
@@ -2486,7 +2581,7 @@ extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, int bits,
  * on the H200). */
 template <class T, int OP, bool FA, bool BL>
 static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
-                                 DecodeIn in, T *y, T *r, T *w, bool gate, cudaStream_t s)
+                                 DecodeIn in, T *y, T *r, T *w, bool gate, int method, cudaStream_t s)
 {
     size_t sh = box_bytes(g, BL ? BOX_BLEND : BOX_INTERP);
     if (sh) {
@@ -2496,13 +2591,36 @@ static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, co
          * instantiations: the launch bound sets the register budget,
          * and the large one's would cost the many-block case occupancy. */
         const bool few = working_blocks(g, 0) < 512;
+        GSplit sp = {};
+        if (r && split_ok(g, method)) {
+            const gg_grid h = half_grid(g);
+            sp.rc = r;
+            sp.sc = (uint16_t *)(r + h.count);
+            sp.fst[0] = g.st[0];
+            sp.fst[1] = g.st[1];
+            DecodeIn hin = in;
+            hin.half = 1;
+            hin.hst0 = h.st[0];
+            hin.hst1 = h.st[1];
+            hin.fst0 = g.st[0];
+            hin.fst1 = g.st[1];
+            const size_t hsh = box_bytes(h, BL ? BOX_BLEND : BOX_INTERP);
+            cudaError_t e = allow_shared((const void *)interp_sh_k<T, OP, GG_SPLIT_THREADS, FA, BL, PART_COARSE>, hsh);
+            if (e == cudaSuccess)
+                e = allow_shared((const void *)interp_sh_k<T, OP, GG_THREADS, FA, BL, PART_FINE>, sh);
+            if (e != cudaSuccess) return e;
+            interp_sh_k<T, OP, GG_SPLIT_THREADS, FA, BL, PART_COARSE>
+                <<<nb, GG_SPLIT_THREADS, hsh, s>>>(h, lv, x, sym, st, hin, y, gate, sp);
+            interp_sh_k<T, OP, GG_THREADS, FA, BL, PART_FINE><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp);
+            return cudaGetLastError();
+        }
         const void *k = few ? (const void *)interp_sh_k<T, OP, GG_THREADS_MAX, FA, BL>
                             : (const void *)interp_sh_k<T, OP, GG_THREADS, FA, BL>;
         cudaError_t e = allow_shared(k, sh);
         if (e != cudaSuccess) return e;
         if (few)
-            interp_sh_k<T, OP, GG_THREADS_MAX, FA, BL><<<nb, GG_THREADS_MAX, sh, s>>>(g, lv, x, sym, st, in, y, gate);
-        else interp_sh_k<T, OP, GG_THREADS, FA, BL><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate);
+            interp_sh_k<T, OP, GG_THREADS_MAX, FA, BL><<<nb, GG_THREADS_MAX, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp);
+        else interp_sh_k<T, OP, GG_THREADS, FA, BL><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp);
     } else {
         interp_k<T, OP, FA, BL><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, w, gate);
     }
@@ -2608,19 +2726,19 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
         if (g.eff_rank < 2) bl = 0;
         if (bl != 1 && fa != 1 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess))
+             (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s)) != cudaSuccess))
             return e;
         if (bl != 1 && fa != 0 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess))
+             (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s)) != cudaSuccess))
             return e;
         if (bl != 0 && fa != 1 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, false, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess))
+             (e = launch_interp<T, OP, false, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s)) != cudaSuccess))
             return e;
         if (bl != 0 && fa != 0 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, true, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, s)) != cudaSuccess))
+             (e = launch_interp<T, OP, true, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s)) != cudaSuccess))
             return e;
     }
     if ((e = cudaGetLastError()) != cudaSuccess) return e;
@@ -2748,7 +2866,7 @@ extern "C" cudaError_t gg_decode(gg_grid g, int method, int fill_aware, int blen
                                  const uint8_t *d_outliers, uint64_t n_outliers, void *d_y, void *d_r, void *d_w,
                                  uint32_t *d_err, cudaStream_t s)
 {
-    DecodeIn in = {d_sym, d_pos, d_pos + outlier_words(g.count), d_anchors, d_outliers, n_outliers, d_err};
+    DecodeIn in = {d_sym, d_pos, d_pos + outlier_words(g.count), d_anchors, d_outliers, n_outliers, d_err, 0, 0, 0, 0, 0};
     if (g.dtype == GLIDE_FLOAT64)
         return launch_predict<double, OP_DECODE>(g, method, fill_aware, blend, &d_st->lv, NULL, NULL, NULL, in,
                                                  (double *)d_y, (double *)d_r, (double *)d_w, NULL, s);
