@@ -16,7 +16,7 @@
 
 #define GG_THREADS 256
 #define GG_THREADS_MAX 1024 /* interp_sh_k on chunks with few blocks */
-#define GG_SPLIT_THREADS 64 /* the coarse part of a split interpolation (a 9^3 box at B = 16) */
+#define GG_SPLIT_THREADS 32 /* the coarse part of a split interpolation: one warp a 9^3 box */
 #define GG_SHARED_LIMIT (40 * 1024) /* box bytes kept in shared memory; larger boxes use global scratch */
 
 enum { OP_ENCODE, OP_DECODE };
