@@ -52,6 +52,10 @@ cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, ui
                       const gg_par *par, cudaStream_t s);
 int gg_needs_global_r(gg_grid g, int method, int blend);
 int gg_needs_global_w(gg_grid g, int method, int blend);
+/* the bytes gg_encode's or gg_decode's d_r must hold: count elements where
+ * gg_needs_global_r says so, else a split interpolation's compact arrays
+ * (an eighth of the points and their symbols), else 0 */
+size_t gg_global_r_bytes(gg_grid g, int method, int blend);
 /* Large 3-D chunks' interpolation in two kernels (predict.cu PART_COARSE,
  * PART_FINE): on 0 never (A/B runs); points >= 0 for every eligible chunk
  * over that many points (tests), < 0 the default. Set before the first chunk. */

@@ -795,7 +795,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
 
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, gg_outlier_tile_bytes(n)) ||
         !grow_dev(&G.buf, j.raw_total) || !grow_dev(&G.scratch, scratch_need(n, j.raw_total)) ||
-        (gg_needs_global_r(j.g, j.method, 1) && !grow_dev(&G.r, n * esz)) ||
+        (gg_global_r_bytes(j.g, j.method, 1) && !grow_dev(&G.r, gg_global_r_bytes(j.g, j.method, 1))) ||
         (gg_needs_global_w(j.g, j.method, 1) && !grow_dev(&G.w, n * esz)) || !grow_host(&G.h_out, j.raw_total) ||
         (j.planes && !grow_dev(&G.sym_p, gg_planes_len(n) * 2)) ||
         (tcount && (!grow_dev(&G.tx, tcount * esz) || !grow_dev(&G.tsym, tcount * 2 * GG_TRIAL_METHODS) || !grow_dev(&G.tr, tcount * esz) ||
@@ -1020,7 +1020,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, gg_outlier_scan_bytes(n)) ||
         (planes && !grow_dev(&G.sym_p, gg_planes_len(n) * 2)) ||
         !grow_dev(&G.buf, size) || !grow_dev(&G.scratch, scratch_need(n, size)) ||
-        (gg_needs_global_r(g, method, blend) && !grow_dev(&G.r, n * esz)) ||
+        (gg_global_r_bytes(g, method, blend) && !grow_dev(&G.r, gg_global_r_bytes(g, method, blend))) ||
         (gg_needs_global_w(g, method, blend) && !grow_dev(&G.w, n * esz))) {
         r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
         goto done;

@@ -2438,7 +2438,7 @@ static gg_grid half_grid(const gg_grid &g)
 
 extern "C" int gg_needs_global_r(gg_grid g, int method, int blend)
 {
-    if (slices_may(g, method) || split_ok(g, method)) return 1; /* the split's rc and sc (half_grid) fit in count elements */
+    if (slices_may(g, method)) return 1;
     return (method != GG_INTERP && box_bytes(g, BOX_LORENZO) == 0) ||
            (method != GG_LORENZO && box_bytes(g, BOX_INTERP) == 0) ||
            (may_blend(g, method, blend) && box_bytes(g, BOX_BLEND) == 0);
@@ -2448,6 +2448,14 @@ extern "C" int gg_needs_global_w(gg_grid g, int method, int blend)
 {
     if (slices_may(g, method)) return 1;
     return may_blend(g, method, blend) && box_bytes(g, BOX_BLEND) == 0;
+}
+
+extern "C" size_t gg_global_r_bytes(gg_grid g, int method, int blend)
+{
+    const size_t esz = g.dtype == GLIDE_FLOAT64 ? 8 : 4;
+    if (gg_needs_global_r(g, method, blend)) return (size_t)g.count * esz;
+    if (!split_ok(g, method)) return 0;
+    return (size_t)half_grid(g).count * (esz + 2); /* GSplit's rc, then sc */
 }
 
 extern "C" cudaError_t gg_range_plan(const void *d_x, gg_grid g, int mode, double eb, double alpha_opt, int interp,
