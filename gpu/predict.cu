@@ -2400,10 +2400,14 @@ static bool slices_may(const gg_grid &g, int method)
 }
 
 /* A split interpolation (PART_COARSE, PART_FINE) where it pays: 3-D
- * chunks of many blocks and one slab, boxes in shared memory. Chunks over
- * 2^19 points (128^3 on): at 64^3 the chunk's 64 blocks are too few for
- * the coarse levels' waits to matter beside a second launch. */
-#define GG_SPLIT_POINTS ((uint64_t)1 << 19)
+ * chunks of many blocks and one slab, boxes in shared memory, over 2^21
+ * points (more than 128^3). H100, bench/gpu-runs/split-coarse run 5,
+ * medians of three alternated rounds: 256^3 kernel-only compression 644.3
+ * -> 591.9 us, decompression 464.6 -> 392.2; but 128^3 API decompression
+ * 410.2 -> 423.6 us (compression 968.8 -> 951.1): its 512 blocks are one
+ * wave of the one kernel, whose coarse levels' waits the other blocks
+ * hide, and the split adds a launch and a dependency. */
+#define GG_SPLIT_POINTS ((uint64_t)1 << 21)
 static int split_mode = 1;                  /* 0 never, 1 GG_SPLIT_POINTS, 2 split_points */
 static uint64_t split_points = GG_SPLIT_POINTS;
 extern "C" void gg_set_split(int on, long long points)
