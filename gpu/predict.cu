@@ -1660,8 +1660,17 @@ struct GSplit {
  * blended levels (format 4): the level residuals w beside the values (E
  * more elements), fill-awareness from lv (both kinds in one instance; FA
  * unused). PART: all levels, or one part of a split (GSplit). */
+/* resident blocks an SM may hold: 32 on sm_80 and sm_90, 24 on sm_89, 16 on
+ * sm_75 and sm_86 (a launch bound above it is ignored, with a warning) */
+#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900)
+#define GG_SM_BLOCKS 32
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 890
+#define GG_SM_BLOCKS 24
+#else
+#define GG_SM_BLOCKS 16
+#endif
 template <class T, int OP, int NT, bool FA, bool BL, int PART = PART_ALL>
-__global__ void __launch_bounds__(NT, BL ? 1024 / NT : 1)
+__global__ void __launch_bounds__(NT, !BL ? 1 : 1024 / NT < GG_SM_BLOCKS ? 1024 / NT : GG_SM_BLOCKS)
     interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate,
                 GSplit sp)
 {
