@@ -793,9 +793,10 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
                              (G.planner == GLIDE_GPU_PLANNER_DEVICE || !G.custom_last);
     G.last_plan = device_plans ? GLIDE_GPU_PLAN_DEVICE : GLIDE_GPU_PLAN_HOST;
 
+    const size_t r_bytes = gg_global_r_bytes(j.g, j.method, 1);
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, gg_outlier_tile_bytes(n)) ||
         !grow_dev(&G.buf, j.raw_total) || !grow_dev(&G.scratch, scratch_need(n, j.raw_total)) ||
-        (gg_global_r_bytes(j.g, j.method, 1) && !grow_dev(&G.r, gg_global_r_bytes(j.g, j.method, 1))) ||
+        (r_bytes && !grow_dev(&G.r, r_bytes)) ||
         (gg_needs_global_w(j.g, j.method, 1) && !grow_dev(&G.w, n * esz)) || !grow_host(&G.h_out, j.raw_total) ||
         (j.planes && !grow_dev(&G.sym_p, gg_planes_len(n) * 2)) ||
         (tcount && (!grow_dev(&G.tx, tcount * esz) || !grow_dev(&G.tsym, tcount * 2 * GG_TRIAL_METHODS) || !grow_dev(&G.tr, tcount * esz) ||
@@ -1017,10 +1018,11 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
                                                                                       : GLIDE_ERROR(CORRUPT);
         goto done;
     }
+    const size_t r_bytes = gg_global_r_bytes(g, method, blend);
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, gg_outlier_scan_bytes(n)) ||
         (planes && !grow_dev(&G.sym_p, gg_planes_len(n) * 2)) ||
         !grow_dev(&G.buf, size) || !grow_dev(&G.scratch, scratch_need(n, size)) ||
-        (gg_global_r_bytes(g, method, blend) && !grow_dev(&G.r, gg_global_r_bytes(g, method, blend))) ||
+        (r_bytes && !grow_dev(&G.r, r_bytes)) ||
         (gg_needs_global_w(g, method, blend) && !grow_dev(&G.w, n * esz))) {
         r = gpu_fail(cudaErrorMemoryAllocation, "allocation");
         goto done;
