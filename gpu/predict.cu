@@ -2659,20 +2659,25 @@ struct ParLanes {
     cudaStream_t s;
     unsigned naux = GG_PAR_AUX; /* side streams it may take, from par->aux[0] */
     unsigned used = 0, aux = 0;
+    /* The fork is taken after the first instance's launches, so the side
+     * streams' instances queue behind it. Forked before them (93b8c7e), a
+     * 256^3 chunk's working coarse kernel no longer waited about 19 us for
+     * the empty instances, but the block trial's interpolation (512 blocks of
+     * 1024 threads), which had run in that gap, found the SMs' shared memory
+     * taken by the coarse kernel's 4096 blocks and then ran beside the fine
+     * kernel (218 -> 232 us): kernel-only compression 582.1 -> 603.0 us at
+     * 256^3, 3288 -> 3304 at 512^3 (H100, medians of five alternated rounds
+     * of two binaries, bench/gpu-runs/s0326 run 6). */
     cudaError_t next(cudaStream_t &out)
     {
-        /* the fork is taken before the first instance's launches: taken
-         * later, every side stream waited for them, and a 256^3 chunk's
-         * working kernels queued behind the other instances' empty ones
-         * (about 19 us, traced: bench/gpu-runs/s0326 run 1) */
         if (!par || used == 0 || aux == naux) {
-            cudaError_t e0 = cudaSuccess;
-            if (par && used == 0 && naux) e0 = cudaEventRecord(par->fork, s);
             used++;
             out = s;
-            return e0;
+            return cudaSuccess;
         }
-        const cudaError_t e = cudaStreamWaitEvent(par->aux[aux], par->fork, 0);
+        cudaError_t e = cudaSuccess;
+        if (aux == 0) e = cudaEventRecord(par->fork, s);
+        if (e == cudaSuccess) e = cudaStreamWaitEvent(par->aux[aux], par->fork, 0);
         out = par->aux[aux++];
         used++;
         return e;
