@@ -1127,9 +1127,10 @@ struct DecodeIn {
     const uint8_t *anchors, *outliers;
     uint64_t n_outliers;
     uint32_t *err;
-    /* the coarse kernel of a split interpolation (interp_sh_k PART_COARSE):
-     * its point indices are the even lattice's (strides hst); outliers are
-     * ranked by the chunk's own (strides fst) */
+    /* the coarse kernel of a split interpolation (interp_sh_k PART_COARSE),
+     * decoding or encoding: its point indices are the even lattice's
+     * (strides hst); the chunk's own (strides fst) rank outliers and place
+     * its loads */
     uint64_t hst0, hst1, fst0, fst1;
     uint32_t half;
 };
@@ -1648,9 +1649,8 @@ __device__ __forceinline__ void blend_level_sh(const gg_grid &g, uint64_t g0, co
  * many. Same operations on the same values: the same bytes. */
 enum { PART_ALL = 0, PART_COARSE = 1, PART_FINE = 2 };
 struct GSplit {
-    void *rc;        /* reconstructions of the even lattice (T) */
-    uint16_t *sc;    /* and their symbols (encoding) */
-    uint64_t fst[2]; /* the chunk's strides (PART_COARSE's loads) */
+    void *rc;     /* reconstructions of the even lattice (T) */
+    uint16_t *sc; /* and their symbols (encoding) */
 };
 
 /* Interpolation with the whole closed box in shared memory: values
@@ -1705,12 +1705,13 @@ __global__ void __launch_bounds__(NT, !BL ? 1 : 1024 / NT < GG_SM_BLOCKS ? 1024 
         return g0 + (s32 ? (uint64_t)(lz * st0 + ly * st1 + lx) : lz * g.st[0] + ly * g.st[1] + lx);
     };
     const Walk W = walk_make(e[1], e[2], E);
-    /* the coarse kernel's box is the chunk's points at twice its coordinates */
-    const uint64_t g0f = 2 * (bx.lo[0] * sp.fst[0] + bx.lo[1] * sp.fst[1] + bx.lo[2]);
+    /* the coarse kernel's box is the chunk's points at twice its
+     * coordinates (in.fst: the chunk's strides, set for both operations) */
+    const uint64_t g0f = 2 * (bx.lo[0] * in.fst0 + bx.lo[1] * in.fst1 + bx.lo[2]);
     auto gi_of = [&](uint32_t t) {
         uint32_t lx, ly, lz;
         walk_point(W, t, lz, ly, lx);
-        if (PART == PART_COARSE) return g0f + 2 * (lz * sp.fst[0] + ly * sp.fst[1] + lx);
+        if (PART == PART_COARSE) return g0f + 2 * (lz * in.fst0 + ly * in.fst1 + lx);
         return gidx(lz, ly, lx);
     };
     if (OP == OP_ENCODE) box_gather(r, E, NT, [&](uint32_t t) { return x[gi_of(t)]; });
@@ -2617,9 +2618,7 @@ static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, co
             const gg_grid h = half_grid(g);
             sp.rc = r;
             sp.sc = (uint16_t *)(r + h.count);
-            sp.fst[0] = g.st[0];
-            sp.fst[1] = g.st[1];
-            DecodeIn hin = in;
+            DecodeIn hin = in; /* encoding too: the coarse kernel's loads take its fst */
             hin.half = 1;
             hin.hst0 = h.st[0];
             hin.hst1 = h.st[1];
