@@ -1,33 +1,33 @@
 /* Segmented canonical Huffman encoding on the device, byte-identical to
  * cpu/huff_codec.c's glide_huff_encode (docs/FORMAT.md section 10).
  *
- * Three steps on the stream:
- *   1. k_enc_sizes: one warp per segment sums the code lengths; writes the
- *      segment's byte count to the segment table and to scratch.
- *   2. CUB exclusive scan of the byte counts: each segment's offset. Up to
- *      kFusedSegs segments (2M symbols) this step is left out and every
- *      block of step 3 sums the counts before its segment itself, which
- *      costs less than the scan's two launches.
- *   3. k_enc_write_block (fused, few segments): one block per segment
- *      scans the lengths to get every codeword's bit offset, ORs the
- *      codewords into a 2048-byte shared buffer and copies the segment to
- *      its offset; k_enc_write_warp (after the scan): the same per warp.
- * The symbols are read twice instead of staging every segment in a
- * 2048-byte scratch slot: scratch stays at 16 bytes per segment (plus
- * CUB's), and for chunk-sized inputs the second read comes from L2.
+ * Segments are byte-aligned, so each is coded on its own once its byte
+ * offset is known. Two forms:
+ *   - up to kFusedSegs segments (2M symbols): k_enc_sizes (one warp per
+ *     segment sums the code lengths, writes the segment table and the
+ *     counts), then k_enc_write_block (one block per segment; each block
+ *     adds the counts before its segment itself, scans the lengths to get
+ *     every codeword's bit offset, ORs the codewords into a 2048-byte
+ *     shared buffer and copies the segment to its offset);
+ *   - past that, one pass, k_enc_fused: a warp per segment (taken from a
+ *     ticket) codes it into its shared buffer, publishes its byte count,
+ *     finds its offset by a decoupled look-back over the counts published
+ *     before it, then copies the segment out. It replaced a size pass, a
+ *     CUB scan of the counts and a writer that read every symbol again
+ *     (CUB's own single-pass tile states are agent-level internals, not
+ *     its stable API, so the look-back is written here).
  *
  * Format 5's two planes go through the same launches: segments are plane
  * 0's then plane 1's (each plane's symbols from its own array, coded with
- * its own book), so one scan over both planes' counts places plane 1's
- * stream right after plane 0's, as the format lays them out.
+ * its own book), so plane 1's stream comes right after plane 0's, as the
+ * format lays them out.
  *
  * Books are trusted to be valid prefix codes (as the CPU trusts them); a
  * length above 16 is clamped and a codeword masked to its length so that a
  * bad book can give wrong bytes but never a write outside the buffers. A
  * symbol >= GLIDE_NSYM encodes as nothing, for the same reason. */
 #include "gg_huff.h"
-#include <cub/device/device_scan.cuh>
-#include <limits.h>
+#include <atomic>
 
 namespace {
 
@@ -35,13 +35,12 @@ constexpr unsigned kSizeThreads = 256;                       /* k_enc_sizes: 8 w
 constexpr unsigned kSizeVecs = GLIDE_SEG_SYMS / (32 * 8);    /* k_enc_sizes: 16-byte loads per lane and segment */
 constexpr unsigned kWriteThreads = 256;                      /* both writers: 8 warps a block */
 constexpr unsigned kSymsPerThread = GLIDE_SEG_SYMS / kWriteThreads; /* k_enc_write_block */
-constexpr unsigned kWarps = kWriteThreads / 32;                        /* k_enc_write_warp: one segment per warp */
+constexpr unsigned kWarps = kWriteThreads / 32;                        /* k_enc_fused: one segment per warp */
 constexpr unsigned kLaneSyms = GLIDE_SEG_SYMS / 32;
 constexpr unsigned kSegBytes = 2 * GLIDE_SEG_SYMS;           /* 1024 codewords of <= 16 bits */
 constexpr unsigned kSegWords = kSegBytes / 4;
-constexpr unsigned kWriteGridMax = 2048;
 constexpr unsigned kFusedSegs = 2048; /* up to this many segments, k_enc_write_block sums the offsets itself */
-static_assert(kLaneSyms % 8 == 0, "k_enc_write_warp loads a lane's symbols as 16-byte vectors");
+static_assert(kLaneSyms % 8 == 0, "k_enc_fused loads a lane's symbols as 16-byte vectors");
 static_assert(kFusedSegs % kWriteThreads == 0, "fused prefix: whole rounds");
 static_assert(kSymsPerThread == 4, "k_enc_write_block loads four symbols per thread as one uint2");
 static_assert(GLIDE_HUFF_MAX_LEN <= 16, "a codeword must span at most two 32-bit words");
@@ -302,38 +301,69 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_block(seg_map sm,
     for (unsigned b = tid; b < nbytes; b += blockDim.x) out[base + b] = (uint8_t)(s_buf[b >> 2] >> (24 - 8 * (b & 3)));
 }
 
-/* One warp per segment: lane i encodes symbols 32i .. 32i + 31 of it, MSB
- * first, from its bit offset (a warp scan of the lanes' lengths) into the
- * warp's 2048-byte shared buffer, whose words hold the bytes big-endian
- * (stream bit 32w is the word's MSB). A lane's bits fill whole words but
- * for its first and last, which it may share with its neighbours: ORs into
- * a zeroed buffer, then the bytes go out. Warps need no block barrier
- * between segments. For the scanned path (more than kFusedSegs segments):
- * at 256^3 it takes 28 us where k_enc_write_block took 42 (H100, ncu);
- * on the few segments of a 64^3 chunk (256) it left SMs idle, 9.2 us
- * against the block kernel's 6.3. */
-__global__ void __launch_bounds__(kWriteThreads) k_enc_write_warp(seg_map sm,
-                                                             uint64_t n_seg, const glide_huff_enc *__restrict__ enc,
-                                                             const uint64_t *__restrict__ counts,
-                                                             const uint64_t *__restrict__ offs,
-                                                             uint8_t *__restrict__ out, uint64_t cap,
-                                                             const gg_place *place, enc_out o)
+/* k_enc_fused's look-back words, one per segment: a status in the top two
+ * bits over a byte count (the segment's own, or every byte up to its
+ * end). A word is stored whole, so a reader sees either status with its
+ * count; zeroed before each launch. */
+constexpr uint64_t kFlagAgg = 1ull << 62, kFlagInc = 2ull << 62, kFlagVal = (1ull << 62) - 1;
+
+__device__ __forceinline__ uint64_t flag_load(const uint64_t *p) { return *reinterpret_cast<const volatile uint64_t *>(p); }
+__device__ __forceinline__ void flag_store(uint64_t *p, uint64_t v) { *reinterpret_cast<volatile uint64_t *>(p) = v; }
+
+/* The bytes before segment seg > 0 (all lanes of the warp): the counts of
+ * the segments before it, 32 at a time, back to the nearest one whose
+ * word holds its inclusive total. Every segment below seg was taken from
+ * the ticket by a running warp, which stores its count before it waits on
+ * anything, so the wait ends. */
+__device__ __forceinline__ uint64_t look_back(const uint64_t *flags, uint64_t seg, unsigned lane)
+{
+    uint64_t sum = 0;
+    for (int64_t j = (int64_t)seg - 1;; j -= 32) {
+        const int64_t idx = j - (int64_t)lane;
+        uint64_t f = idx >= 0 ? flag_load(flags + idx) : kFlagInc; /* before the first segment: 0 bytes */
+        while (__any_sync(0xFFFFFFFFu, !(f >> 62)))
+            if (!(f >> 62)) f = flag_load(flags + idx);
+        const unsigned inc = __ballot_sync(0xFFFFFFFFu, (f >> 62) == 2u);
+        uint64_t v = f & kFlagVal;
+        if (inc && lane > (unsigned)(__ffs(inc) - 1)) v = 0; /* only up to the nearest inclusive word */
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, o);
+        sum += v;
+        if (inc) return sum;
+    }
+}
+
+/* One warp per segment, taken from *ticket (so every segment a warp waits
+ * on belongs to a warp already running): lane i encodes symbols 32i ..
+ * 32i + 31 of it, MSB first, from its bit offset (a warp scan of the
+ * lanes' lengths) into the warp's 2048-byte shared buffer, whose words
+ * hold the bytes big-endian (stream bit 32w is the word's MSB). A lane's
+ * bits fill whole words but for its first and last, which it may share
+ * with its neighbours: ORs into a zeroed buffer. The segment's byte count
+ * is published before the coding and the look-back after it, so a
+ * successor rarely waits; then the bytes go out, those within cap. The
+ * warp of the last segment reports the stream's size. */
+__global__ void __launch_bounds__(kWriteThreads) k_enc_fused(seg_map sm, uint64_t n_seg,
+                                                             const glide_huff_enc *__restrict__ enc,
+                                                             uint8_t *__restrict__ segtab, uint64_t *flags,
+                                                             unsigned long long *ticket, uint8_t *__restrict__ out,
+                                                             uint64_t cap, const gg_place *place, enc_out o)
 {
     if (!enc_place(place, out, cap, o)) return;
+    if (place) segtab += place->segtab_off;
     __shared__ uint32_t s_tab[GLIDE_NPLANES][GLIDE_NSYM + 1]; /* per plane: code | len << 16; entry GLIDE_NSYM = nothing */
     __shared__ uint32_t s_buf[kWarps][kSegWords];
 
     const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const uint64_t total = offs[n_seg - 1] + counts[n_seg - 1];
-    if (blockIdx.x == 0 && threadIdx.x == 0) report(o, place, total > cap ? UINT64_MAX : total);
-    if (total > cap) return; /* uniform: no block writes anything */
-
     enc_table<kWriteThreads>(enc, s_tab[0]);
     if (sm.n[1]) enc_table<kWriteThreads>(enc + 1, s_tab[1]);
     __syncthreads();
     uint32_t *buf = s_buf[warp];
 
-    for (uint64_t seg = (uint64_t)blockIdx.x * kWarps + warp; seg < n_seg; seg += (uint64_t)gridDim.x * kWarps) {
+    for (;;) {
+        unsigned long long t = 0;
+        if (lane == 0) t = atomicAdd(ticket, 1ull);
+        const uint64_t seg = __shfl_sync(0xFFFFFFFFu, t, 0);
+        if (seg >= n_seg) break;
         for (unsigned w = lane; w < kSegWords; w += 32) buf[w] = 0;
         uint64_t s0, n;
         const unsigned pk = seg_plane(sm, seg, s0, n);
@@ -365,11 +395,17 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_warp(seg_map sm,
 #pragma unroll
         for (unsigned j = 0; j < kLaneSyms; j++) mine += e[j] >> 16;
         unsigned inc = mine;
-        for (int o = 1; o < 32; o <<= 1) {
-            const unsigned v = __shfl_up_sync(0xFFFFFFFFu, inc, o);
-            if ((int)lane >= o) inc += v;
+        for (int d = 1; d < 32; d <<= 1) {
+            const unsigned v = __shfl_up_sync(0xFFFFFFFFu, inc, d);
+            if ((int)lane >= d) inc += v;
         }
         const unsigned pos = inc - mine;
+        const uint64_t nbytes = (__shfl_sync(0xFFFFFFFFu, inc, 31) + 7u) >> 3; /* <= 2048 */
+        if (lane == 0) {
+            flag_store(flags + seg, (seg ? kFlagAgg : kFlagInc) | nbytes);
+            segtab[2 * seg] = (uint8_t)nbytes;
+            segtab[2 * seg + 1] = (uint8_t)(nbytes >> 8);
+        }
         __syncwarp(); /* the zeroed buffer */
         unsigned wi = pos >> 5, nb = pos & 31;
         unsigned long long acc = 0;
@@ -387,11 +423,12 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_warp(seg_map sm,
             }
         }
         if (nb && acc) atomicOr(&buf[wi], (unsigned)(acc << (32 - nb)));
+        const uint64_t base = seg ? look_back(flags, seg, lane) : 0;
+        if (seg && lane == 0) flag_store(flags + seg, kFlagInc | (base + nbytes));
+        if (seg + 1 == n_seg && lane == 0) report(o, place, base + nbytes > cap ? UINT64_MAX : base + nbytes);
         __syncwarp(); /* segment complete */
-
-        const uint64_t base = offs[seg];
-        const uint64_t nbytes = counts[seg];
-        for (unsigned b = lane; b < nbytes; b += 32) out[base + b] = (uint8_t)(buf[b >> 2] >> (24 - 8 * (b & 3)));
+        if (base + nbytes <= cap)
+            for (unsigned b = lane; b < nbytes; b += 32) out[base + b] = (uint8_t)(buf[b >> 2] >> (24 - 8 * (b & 3)));
         __syncwarp(); /* reads of buf done before the next segment zeroes it */
     }
 }
@@ -399,43 +436,40 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_write_warp(seg_map sm,
 /* no segments: an empty stream */
 __global__ void k_report_empty(enc_out o, const gg_place *place) { report(o, place, 0); }
 
-struct enc_layout {
-    size_t counts, offs, temp, temp_bytes, total;
-};
-
-inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
-
-/* scratch for n_seg segments */
-cudaError_t enc_layout_for(uint64_t n_seg, enc_layout *L)
-{
-    L->counts = 0;
-    L->offs = align256(n_seg * sizeof(uint64_t));
-    L->temp = L->offs + align256(n_seg * sizeof(uint64_t));
-    L->temp_bytes = 0;
-    L->total = L->temp;
-    cudaError_t e = cudaSuccess;
-    if (n_seg > (uint64_t)INT_MAX) return cudaErrorInvalidValue; /* CUB's int item count */
-    if (n_seg)
-        e = cub::DeviceScan::ExclusiveSum(nullptr, L->temp_bytes, static_cast<const uint64_t *>(nullptr),
-                                          static_cast<uint64_t *>(nullptr), (int)n_seg);
-    L->total = L->temp + align256(L->temp_bytes);
-    return e;
-}
+/* scratch for n_seg segments: n_seg + 1 words, the counts (k_enc_sizes for
+ * k_enc_write_block), or the look-back words and the ticket (k_enc_fused) */
+size_t enc_scratch_bytes(uint64_t n_seg) { return ((n_seg + 1) * sizeof(uint64_t) + 255) & ~(size_t)255; }
 
 uint64_t seg_count(uint64_t n) { return (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS; }
+
+/* k_enc_fused's grid: as many blocks as the device holds at once (its
+ * warps take segments until none is left, so a block started later would
+ * only find the tickets gone); asked once per device */
+cudaError_t fused_grid(unsigned *grid)
+{
+    static std::atomic<unsigned> cached[64];
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) return e;
+    const bool keep = dev >= 0 && dev < 64;
+    unsigned g = keep ? cached[dev].load(std::memory_order_relaxed) : 0u;
+    if (!g) {
+        int sms = 0, per = 0;
+        if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
+            (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_enc_fused, kWriteThreads, 0)) != cudaSuccess)
+            return e;
+        g = (unsigned)(sms > 0 ? sms : 1) * (unsigned)(per > 0 ? per : 1);
+        if (keep) cached[dev].store(g, std::memory_order_relaxed);
+    }
+    *grid = g;
+    return cudaSuccess;
+}
 
 } /* namespace */
 
 extern "C" size_t gg_huff_encode_scratch(uint64_t n)
 {
-    const uint64_t n_seg = seg_count(n) + 1; /* + 1: two planes may each end in a partial segment */
-    enc_layout L;
-    if (enc_layout_for(n_seg, &L) != cudaSuccess) {
-        /* no device to ask: CUB's decoupled look-back needs about 16 bytes
-         * per tile of >= 1 item, so this bound is generous */
-        return L.temp + align256(16 * (size_t)n_seg + 4096);
-    }
-    return L.total;
+    return enc_scratch_bytes(seg_count(n) + 1); /* + 1: two planes may each end in a partial segment */
 }
 
 static cudaError_t huff_encode(const seg_map &sm, const glide_huff_enc *d_enc, uint8_t *d_segtab, uint8_t *d_stream,
@@ -450,32 +484,28 @@ static cudaError_t huff_encode(const seg_map &sm, const glide_huff_enc *d_enc, u
     }
     if ((sm.n[0] && !sm.sym[0]) || (sm.n[1] && !sm.sym[1]) || !d_enc || !d_segtab || (!d_stream && cap) || !d_scratch)
         return cudaErrorInvalidValue;
-    enc_layout L;
-    cudaError_t e = enc_layout_for(n_seg, &L);
-    if (e != cudaSuccess) return e;
-    if (scratch_bytes < L.total) return cudaErrorInvalidValue;
-    char *base = static_cast<char *>(d_scratch);
-    uint64_t *counts = reinterpret_cast<uint64_t *>(base + L.counts);
-    uint64_t *offs = reinterpret_cast<uint64_t *>(base + L.offs);
-
-    const uint64_t wpb = kSizeThreads / 32;
-    const uint64_t g1 = (n_seg + wpb - 1) / wpb;
-    k_enc_sizes<<<(unsigned)(g1 < 0x7FFFFFFFu ? g1 : 0x7FFFFFFFu), kSizeThreads, 0, s>>>(sm, n_seg, d_enc, d_segtab,
-                                                                                       d_place, counts);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    if (scratch_bytes < enc_scratch_bytes(n_seg)) return cudaErrorInvalidValue;
+    uint64_t *words = static_cast<uint64_t *>(d_scratch);
+    cudaError_t e;
     if (n_seg <= kFusedSegs) {
+        uint64_t *counts = words;
+        const uint64_t wpb = kSizeThreads / 32, g1 = (n_seg + wpb - 1) / wpb;
+        k_enc_sizes<<<(unsigned)g1, kSizeThreads, 0, s>>>(sm, n_seg, d_enc, d_segtab, d_place, counts);
+        if ((e = cudaGetLastError()) != cudaSuccess) return e;
         /* k_enc_write_block sums the counts itself, one segment per block */
         k_enc_write_block<<<(unsigned)n_seg, kWriteThreads, 0, s>>>(sm, n_seg, d_enc, counts, d_stream, cap, d_place,
                                                                     o);
         return cudaGetLastError();
     }
-    /* a declined placed encode scans stale counts: harmless, nothing reads the offsets */
-    size_t tb = L.temp_bytes;
-    e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, static_cast<const uint64_t *>(counts), offs, (int)n_seg, s);
-    if (e != cudaSuccess) return e;
-    const uint64_t gw = (n_seg + kWarps - 1) / kWarps;
-    k_enc_write_warp<<<(unsigned)(gw < kWriteGridMax ? gw : kWriteGridMax), kWriteThreads, 0, s>>>(
-        sm, n_seg, d_enc, counts, offs, d_stream, cap, d_place, o);
+    /* the look-back words and, after them, the ticket */
+    uint64_t *flags = words;
+    if ((e = cudaMemsetAsync(flags, 0, (n_seg + 1) * sizeof(uint64_t), s)) != cudaSuccess) return e;
+    unsigned grid = 0;
+    if ((e = fused_grid(&grid)) != cudaSuccess) return e;
+    const uint64_t need = (n_seg + kWarps - 1) / kWarps;
+    k_enc_fused<<<(unsigned)(need < grid ? need : grid), kWriteThreads, 0, s>>>(
+        sm, n_seg, d_enc, d_segtab, flags, reinterpret_cast<unsigned long long *>(flags + n_seg), d_stream, cap,
+        d_place, o);
     return cudaGetLastError();
 }
 
