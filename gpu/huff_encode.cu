@@ -2,20 +2,17 @@
  * cpu/huff_codec.c's glide_huff_encode (docs/FORMAT.md section 10).
  *
  * Segments are byte-aligned, so each is coded on its own once its byte
- * offset is known. Two forms:
- *   - up to kFusedSegs segments (2M symbols): k_enc_sizes (one warp per
- *     segment sums the code lengths, writes the segment table and the
- *     counts), then k_enc_write_block (one block per segment; each block
- *     adds the counts before its segment itself, scans the lengths to get
- *     every codeword's bit offset, ORs the codewords into a 2048-byte
- *     shared buffer and copies the segment to its offset);
- *   - past that, one pass, k_enc_fused: a warp per segment (taken from a
- *     ticket) codes it into its shared buffer, publishes its byte count,
- *     finds its offset by a decoupled look-back over the counts published
- *     before it, then copies the segment out. It replaced a size pass, a
- *     CUB scan of the counts and a writer that read every symbol again
- *     (CUB's own single-pass tile states are agent-level internals, not
- *     its stable API, so the look-back is written here).
+ * offset is known, and one pass does it all: a segment's coder publishes
+ * its byte count before coding and finds its offset by a decoupled
+ * look-back over the counts published before it (segments are taken from
+ * a ticket, so every segment waited on belongs to a coder already
+ * running), then copies the segment out. Two forms: up to kSmallSegs
+ * segments (256 in a 64^3 chunk) a block a segment (k_enc_small), past
+ * that a warp a segment (k_enc_fused). They replaced a size pass, a CUB
+ * scan of the counts (or, for few segments, every block summing the counts
+ * before its own) and a writer that read every symbol again. CUB's own
+ * single-pass tile states are agent-level internals, not its stable API,
+ * so the look-back is written here.
  *
  * Format 5's two planes go through the same launches: segments are plane
  * 0's then plane 1's (each plane's symbols from its own array, coded with
@@ -31,18 +28,14 @@
 
 namespace {
 
-constexpr unsigned kSizeThreads = 256;                       /* k_enc_sizes: 8 warps, one segment each */
-constexpr unsigned kSizeVecs = GLIDE_SEG_SYMS / (32 * 8);    /* k_enc_sizes: 16-byte loads per lane and segment */
-constexpr unsigned kWriteThreads = 256;                      /* both writers: 8 warps a block */
-constexpr unsigned kSymsPerThread = GLIDE_SEG_SYMS / kWriteThreads; /* k_enc_write_block */
-constexpr unsigned kWarps = kWriteThreads / 32;                        /* k_enc_fused: one segment per warp */
+constexpr unsigned kWriteThreads = 256;                      /* both coders: 8 warps a block */
+constexpr unsigned kWarps = kWriteThreads / 32;              /* k_enc_fused: one segment per warp */
 constexpr unsigned kLaneSyms = GLIDE_SEG_SYMS / 32;
 constexpr unsigned kSegBytes = 2 * GLIDE_SEG_SYMS;           /* 1024 codewords of <= 16 bits */
 constexpr unsigned kSegWords = kSegBytes / 4;
-constexpr unsigned kFusedSegs = 2048; /* up to this many segments, k_enc_write_block sums the offsets itself */
+constexpr unsigned kSmallSegs = 2048; /* up to this many segments, k_enc_small */
 static_assert(kLaneSyms % 8 == 0, "k_enc_fused loads a lane's symbols as 16-byte vectors");
-static_assert(kFusedSegs % kWriteThreads == 0, "fused prefix: whole rounds");
-static_assert(kSymsPerThread == 4, "k_enc_write_block loads four symbols per thread as one uint2");
+static_assert(GLIDE_SEG_SYMS == 4 * kWriteThreads, "k_enc_small codes four symbols per thread");
 static_assert(GLIDE_HUFF_MAX_LEN <= 16, "a codeword must span at most two 32-bit words");
 
 __device__ __forceinline__ unsigned clamp_len(unsigned l) { return l > GLIDE_HUFF_MAX_LEN ? GLIDE_HUFF_MAX_LEN : l; }
@@ -78,74 +71,6 @@ __device__ __forceinline__ unsigned seg_plane(const seg_map &m, uint64_t seg, ui
     s0 = (seg - (k ? m.seg0 : 0)) * GLIDE_SEG_SYMS;
     n = m.n[k];
     return k;
-}
-
-__global__ void __launch_bounds__(kSizeThreads) k_enc_sizes(seg_map sm, uint64_t n_seg,
-                                                            const glide_huff_enc *__restrict__ enc,
-                                                            uint8_t *__restrict__ segtab, const gg_place *place,
-                                                            uint64_t *__restrict__ counts)
-{
-    if (place) {
-        if (!place->ok) return;
-        segtab += place->segtab_off;
-    }
-    __shared__ uint8_t s_len[GLIDE_NPLANES][GLIDE_NSYM + 1]; /* + 1: entry GLIDE_NSYM is "no symbol" */
-    const unsigned n_planes = sm.n[1] ? 2u : 1u;
-    {
-        /* every load before the first store (enc_table) */
-        constexpr unsigned kAll = GLIDE_NPLANES * (GLIDE_NSYM + 1), kPer = (kAll + kSizeThreads - 1) / kSizeThreads;
-        uint8_t v[kPer];
-#pragma unroll
-        for (unsigned u = 0; u < kPer; u++) {
-            const unsigned i = threadIdx.x + u * kSizeThreads, k = i / (GLIDE_NSYM + 1), j = i - k * (GLIDE_NSYM + 1);
-            v[u] = k < n_planes && j < GLIDE_NSYM ? (uint8_t)clamp_len(enc[k].len[j]) : 0;
-        }
-#pragma unroll
-        for (unsigned u = 0; u < kPer; u++) {
-            const unsigned i = threadIdx.x + u * kSizeThreads;
-            if (i < kAll) (&s_len[0][0])[i] = v[u];
-        }
-    }
-    __syncthreads();
-    const unsigned lane = threadIdx.x & 31, wpb = blockDim.x >> 5;
-    for (uint64_t seg = (uint64_t)blockIdx.x * wpb + (threadIdx.x >> 5); seg < n_seg; seg += (uint64_t)gridDim.x * wpb) {
-        uint64_t s0, n;
-        const unsigned pk = seg_plane(sm, seg, s0, n);
-        const uint16_t *sym = sm.sym[pk];
-        const uint8_t *len = s_len[pk];
-        unsigned bits = 0;
-        if (s0 + GLIDE_SEG_SYMS <= n && ((uintptr_t)(sym + s0) & 15u) == 0) {
-            /* a whole aligned segment: each lane's four 16-byte loads issued
-             * together (one at a time, the warp waited for each in turn) */
-            const uint4 *v = reinterpret_cast<const uint4 *>(sym + s0);
-            uint4 u[kSizeVecs];
-#pragma unroll
-            for (unsigned j = 0; j < kSizeVecs; j++) u[j] = __ldg(v + lane + 32 * j);
-#pragma unroll
-            for (unsigned j = 0; j < kSizeVecs; j++) {
-                const unsigned w4[4] = {u[j].x, u[j].y, u[j].z, u[j].w};
-#pragma unroll
-                for (unsigned h = 0; h < 8; h++) {
-                    const unsigned sy = (w4[h >> 1] >> (16 * (h & 1))) & 0xFFFFu;
-                    bits += len[sy < GLIDE_NSYM ? sy : GLIDE_NSYM];
-                }
-            }
-        } else {
-            const bool aligned8 = ((uintptr_t)sym & 7u) == 0;
-            for (unsigned k = lane * 4; k < GLIDE_SEG_SYMS; k += 32 * 4) {
-                unsigned s[4];
-                load4(sym, s0 + k, n, aligned8, s);
-                for (int j = 0; j < 4; j++) bits += len[s[j] < GLIDE_NSYM ? s[j] : GLIDE_NSYM];
-            }
-        }
-        for (int o = 16; o > 0; o >>= 1) bits += __shfl_xor_sync(0xFFFFFFFFu, bits, o);
-        if (lane == 0) {
-            const unsigned bytes = (bits + 7) >> 3; /* <= 2048 */
-            counts[seg] = bytes;
-            segtab[2 * seg] = (uint8_t)bytes;
-            segtab[2 * seg + 1] = (uint8_t)(bytes >> 8);
-        }
-    }
 }
 
 /* Where the stream's size goes: its word, and with head the finish of a
@@ -224,81 +149,6 @@ __device__ __forceinline__ void put_chunk(uint32_t *buf, unsigned pos, unsigned 
     if (p0) atomicOr(&buf[w0], p0);
     if (p1) atomicOr(&buf[w0 + 1], p1);
     if (p2) atomicOr(&buf[w0 + 2], p2);
-}
-
-__global__ void __launch_bounds__(kWriteThreads) k_enc_write_block(seg_map sm,
-                                                             uint64_t n_seg, const glide_huff_enc *__restrict__ enc,
-                                                             const uint64_t *__restrict__ counts,
-                                                             uint8_t *__restrict__ out, uint64_t cap,
-                                                             const gg_place *place, enc_out o)
-{
-    if (!enc_place(place, out, cap, o)) return;
-    __shared__ uint32_t s_tab[GLIDE_NSYM + 1]; /* code | len << 16; entry GLIDE_NSYM = nothing */
-    __shared__ uint32_t s_buf[kSegWords];
-    __shared__ unsigned s_wsum[kWriteThreads / 32];
-    __shared__ uint64_t s_red[2][kWriteThreads / 32];
-
-    /* No scan before this kernel (n_seg <= kFusedSegs, one segment per
-     * block): each block adds the counts before its segment, and all of
-     * them for the total, itself. */
-    const uint64_t seg = blockIdx.x;
-    uint64_t all = 0, before = 0;
-#pragma unroll
-    for (unsigned u = 0; u < kFusedSegs / kWriteThreads; u++) {
-        const uint64_t k = threadIdx.x + (uint64_t)u * kWriteThreads;
-        if (k < n_seg) {
-            const uint64_t c = counts[k];
-            all += c;
-            before += k < seg ? c : 0;
-        }
-    }
-    for (int o = 16; o > 0; o >>= 1) {
-        all += __shfl_xor_sync(0xFFFFFFFFu, all, o);
-        before += __shfl_xor_sync(0xFFFFFFFFu, before, o);
-    }
-    if ((threadIdx.x & 31) == 0) {
-        s_red[0][threadIdx.x >> 5] = all;
-        s_red[1][threadIdx.x >> 5] = before;
-    }
-    const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    uint64_t s0 = 0, n = 0;
-    const unsigned pk = seg < n_seg ? seg_plane(sm, seg, s0, n) : 0; /* the block's one segment: one plane's code */
-    const uint16_t *sym = sm.sym[pk];
-    for (unsigned w = tid; w < kSegWords; w += blockDim.x) s_buf[w] = 0;
-    enc_table<kWriteThreads>(enc + pk, s_tab);
-    __syncthreads(); /* sums, zeroed buffer and table visible */
-    uint64_t total = 0, base = 0;
-    for (unsigned w = 0; w < kWriteThreads / 32; w++) {
-        total += s_red[0][w];
-        base += s_red[1][w];
-    }
-    if (seg == 0 && threadIdx.x == 0) report(o, place, total > cap ? UINT64_MAX : total);
-    if (total > cap || seg >= n_seg) return; /* uniform: no block writes anything */
-
-    unsigned s[4], e[4], mine = 0;
-    load4(sym, s0 + tid * 4, n, ((uintptr_t)sym & 7u) == 0, s);
-    for (int j = 0; j < 4; j++) {
-        e[j] = s_tab[s[j] < GLIDE_NSYM ? s[j] : GLIDE_NSYM];
-        mine += e[j] >> 16;
-    }
-    /* exclusive scan of the per-thread bit counts across the block */
-    unsigned inc = mine;
-    for (int o = 1; o < 32; o <<= 1) {
-        const unsigned v = __shfl_up_sync(0xFFFFFFFFu, inc, o);
-        if ((int)lane >= o) inc += v;
-    }
-    if (lane == 31) s_wsum[warp] = inc;
-    __syncthreads(); /* warp sums visible */
-    unsigned pos = inc - mine;
-    for (unsigned w = 0; w < warp; w++) pos += s_wsum[w];
-
-    unsigned long long chunk = 0;
-    for (int j = 0; j < 4; j++) chunk = chunk << (e[j] >> 16) | (e[j] & 0xFFFFu); /* codes masked to length */
-    put_chunk(s_buf, pos, chunk, mine);
-    __syncthreads(); /* buffer complete */
-
-    const uint64_t nbytes = counts[seg];
-    for (unsigned b = tid; b < nbytes; b += blockDim.x) out[base + b] = (uint8_t)(s_buf[b >> 2] >> (24 - 8 * (b & 3)));
 }
 
 /* k_enc_fused's look-back words, one per segment: a status in the top two
@@ -433,11 +283,82 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_fused(seg_map sm, uint64_
     }
 }
 
+/* Chunks of few segments (a 64^3 chunk has 256): one block a segment,
+ * taken from *ticket, each thread coding four symbols (a block scan of
+ * their lengths gives each its bit offset) into the block's shared
+ * buffer; the segment's byte count is published before the coding, warp 0
+ * looks back for the offset while the others code, then the block copies
+ * the segment out (within cap). A warp a segment left most SMs idle here
+ * (9.2 us against 6.3 for the writer alone, 64^3, H100). */
+__global__ void __launch_bounds__(kWriteThreads) k_enc_small(seg_map sm, uint64_t n_seg,
+                                                             const glide_huff_enc *__restrict__ enc,
+                                                             uint8_t *__restrict__ segtab, uint64_t *flags,
+                                                             unsigned long long *ticket, uint8_t *__restrict__ out,
+                                                             uint64_t cap, const gg_place *place, enc_out o)
+{
+    if (!enc_place(place, out, cap, o)) return;
+    if (place) segtab += place->segtab_off;
+    __shared__ uint32_t s_tab[GLIDE_NSYM + 1]; /* code | len << 16; entry GLIDE_NSYM = nothing */
+    __shared__ uint32_t s_buf[kSegWords];
+    __shared__ unsigned s_wsum[kWriteThreads / 32];
+    __shared__ uint64_t s_seg, s_base;
+    const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    if (tid == 0) s_seg = atomicAdd(ticket, 1ull);
+    for (unsigned w = tid; w < kSegWords; w += kWriteThreads) s_buf[w] = 0;
+    __syncthreads(); /* the segment */
+    const uint64_t seg = s_seg;
+    if (seg >= n_seg) return; /* uniform; the grid has n_seg blocks */
+    uint64_t s0 = 0, n = 0;
+    const unsigned pk = seg_plane(sm, seg, s0, n); /* the block's one segment: one plane's code */
+    const uint16_t *sym = sm.sym[pk];
+    unsigned sy[4], e[4], mine = 0;
+    load4(sym, s0 + tid * 4, n, ((uintptr_t)sym & 7u) == 0, sy);
+    enc_table<kWriteThreads>(enc + pk, s_tab);
+    __syncthreads(); /* the table */
+    for (int j = 0; j < 4; j++) {
+        e[j] = s_tab[sy[j] < GLIDE_NSYM ? sy[j] : GLIDE_NSYM];
+        mine += e[j] >> 16;
+    }
+    /* exclusive scan of the per-thread bit counts across the block */
+    unsigned inc = mine;
+    for (int d = 1; d < 32; d <<= 1) {
+        const unsigned v = __shfl_up_sync(0xFFFFFFFFu, inc, d);
+        if ((int)lane >= d) inc += v;
+    }
+    if (lane == 31) s_wsum[warp] = inc;
+    __syncthreads(); /* warp sums */
+    unsigned pos = inc - mine, bits = 0;
+    for (unsigned w = 0; w < kWriteThreads / 32; w++) {
+        pos += w < warp ? s_wsum[w] : 0;
+        bits += s_wsum[w];
+    }
+    const unsigned nbytes = (bits + 7) >> 3; /* <= 2048 */
+    if (tid == 0) {
+        flag_store(flags + seg, (seg ? kFlagAgg : kFlagInc) | nbytes);
+        segtab[2 * seg] = (uint8_t)nbytes;
+        segtab[2 * seg + 1] = (uint8_t)(nbytes >> 8);
+    }
+    unsigned long long chunk = 0;
+    for (int j = 0; j < 4; j++) chunk = chunk << (e[j] >> 16) | (e[j] & 0xFFFFu); /* codes masked to length */
+    put_chunk(s_buf, pos, chunk, mine);
+    if (warp == 0) {
+        const uint64_t base = seg ? look_back(flags, seg, lane) : 0;
+        if (lane == 0) {
+            if (seg) flag_store(flags + seg, kFlagInc | (base + nbytes));
+            s_base = base;
+            if (seg + 1 == n_seg) report(o, place, base + nbytes > cap ? UINT64_MAX : base + nbytes);
+        }
+    }
+    __syncthreads(); /* buffer complete, offset */
+    const uint64_t base = s_base;
+    if (base + nbytes <= cap)
+        for (unsigned b = tid; b < nbytes; b += kWriteThreads) out[base + b] = (uint8_t)(s_buf[b >> 2] >> (24 - 8 * (b & 3)));
+}
+
 /* no segments: an empty stream */
 __global__ void k_report_empty(enc_out o, const gg_place *place) { report(o, place, 0); }
 
-/* scratch for n_seg segments: n_seg + 1 words, the counts (k_enc_sizes for
- * k_enc_write_block), or the look-back words and the ticket (k_enc_fused) */
+/* scratch for n_seg segments: their look-back words and the ticket */
 size_t enc_scratch_bytes(uint64_t n_seg) { return ((n_seg + 1) * sizeof(uint64_t) + 255) & ~(size_t)255; }
 
 uint64_t seg_count(uint64_t n) { return (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS; }
@@ -485,27 +406,21 @@ static cudaError_t huff_encode(const seg_map &sm, const glide_huff_enc *d_enc, u
     if ((sm.n[0] && !sm.sym[0]) || (sm.n[1] && !sm.sym[1]) || !d_enc || !d_segtab || (!d_stream && cap) || !d_scratch)
         return cudaErrorInvalidValue;
     if (scratch_bytes < enc_scratch_bytes(n_seg)) return cudaErrorInvalidValue;
-    uint64_t *words = static_cast<uint64_t *>(d_scratch);
-    cudaError_t e;
-    if (n_seg <= kFusedSegs) {
-        uint64_t *counts = words;
-        const uint64_t wpb = kSizeThreads / 32, g1 = (n_seg + wpb - 1) / wpb;
-        k_enc_sizes<<<(unsigned)g1, kSizeThreads, 0, s>>>(sm, n_seg, d_enc, d_segtab, d_place, counts);
-        if ((e = cudaGetLastError()) != cudaSuccess) return e;
-        /* k_enc_write_block sums the counts itself, one segment per block */
-        k_enc_write_block<<<(unsigned)n_seg, kWriteThreads, 0, s>>>(sm, n_seg, d_enc, counts, d_stream, cap, d_place,
-                                                                    o);
+    /* the look-back words and, after them, the ticket */
+    uint64_t *flags = static_cast<uint64_t *>(d_scratch);
+    unsigned long long *ticket = reinterpret_cast<unsigned long long *>(flags + n_seg);
+    cudaError_t e = cudaMemsetAsync(flags, 0, (n_seg + 1) * sizeof(uint64_t), s);
+    if (e != cudaSuccess) return e;
+    if (n_seg <= kSmallSegs) {
+        k_enc_small<<<(unsigned)n_seg, kWriteThreads, 0, s>>>(sm, n_seg, d_enc, d_segtab, flags, ticket, d_stream, cap,
+                                                              d_place, o);
         return cudaGetLastError();
     }
-    /* the look-back words and, after them, the ticket */
-    uint64_t *flags = words;
-    if ((e = cudaMemsetAsync(flags, 0, (n_seg + 1) * sizeof(uint64_t), s)) != cudaSuccess) return e;
     unsigned grid = 0;
     if ((e = fused_grid(&grid)) != cudaSuccess) return e;
     const uint64_t need = (n_seg + kWarps - 1) / kWarps;
-    k_enc_fused<<<(unsigned)(need < grid ? need : grid), kWriteThreads, 0, s>>>(
-        sm, n_seg, d_enc, d_segtab, flags, reinterpret_cast<unsigned long long *>(flags + n_seg), d_stream, cap,
-        d_place, o);
+    k_enc_fused<<<(unsigned)(need < grid ? need : grid), kWriteThreads, 0, s>>>(sm, n_seg, d_enc, d_segtab, flags, ticket,
+                                                                              d_stream, cap, d_place, o);
     return cudaGetLastError();
 }
 
