@@ -96,7 +96,7 @@ __device__ __forceinline__ void report(const enc_out &o, const gg_place *place, 
     *o.total = crc_len + GLIDE_CRC_BYTES;
 }
 
-/* The writers' common start: a placed encode (offsets from the device's
+/* The coders' common start: a placed encode (offsets from the device's
  * plan) that the plan declined writes nothing and reports no stream
  * (uniform over the grid); else out and cap move to the placed stream. */
 __device__ __forceinline__ bool enc_place(const gg_place *place, uint8_t *__restrict__ &out, uint64_t &cap,
@@ -151,7 +151,7 @@ __device__ __forceinline__ void put_chunk(uint32_t *buf, unsigned pos, unsigned 
     if (p2) atomicOr(&buf[w0 + 2], p2);
 }
 
-/* k_enc_fused's look-back words, one per segment: a status in the top two
+/* Both coders' look-back words, one per segment: a status in the top two
  * bits over a byte count (the segment's own, or every byte up to its
  * end). A word is stored whole, so a reader sees either status with its
  * count; zeroed before each launch. */
