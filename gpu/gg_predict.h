@@ -60,6 +60,9 @@ size_t gg_global_r_bytes(gg_grid g, int method, int blend);
  * PART_FINE): on 0 never (A/B runs); points >= 0 for every eligible chunk
  * over that many points (tests), < 0 the default. Set before the first chunk. */
 void gg_set_split(int on, long long points);
+/* grid of the chunk's gated Lorenzo and slice commits: 0, the blocks the
+ * device holds at once; else that many (tests) */
+void gg_set_commit_grid(unsigned blocks);
 /* The block trial (cpu/codec_tmpl.h block_trial), in two calls: phase 0
  * after gg_range_plan, phase 1 after gg_tune. The sample's boxes gathered
  * into d_tx as the slabs of grid tg (host-made: glide_trial_box and a 4-D

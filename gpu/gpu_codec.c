@@ -243,6 +243,11 @@ static void ctx_init(void)
     env_int("GLIDE_GPU_SPLIT", &split);
     env_int("GLIDE_GPU_SPLIT_POINTS", &split_points);
     gg_set_split(split != 0, split_points);
+    /* GLIDE_GPU_COMMIT_GRID: the gated commits' grid (tests: a few blocks,
+     * so that each takes many boxes; 0, the default: the device's fill) */
+    long commit_grid = 0;
+    env_int("GLIDE_GPU_COMMIT_GRID", &commit_grid);
+    gg_set_commit_grid(commit_grid > 0 ? (unsigned)commit_grid : 0u);
     G.ok = 1;
     return;
 fail:

@@ -2041,15 +2041,13 @@ __global__ void __launch_bounds__(GG_THREADS)
  * the same anti-diagonal a + b + c = w of the block depend only on earlier
  * diagonals, so each diagonal is one parallel step. */
 template <class T, int OP, bool SH>
-__global__ void __launch_bounds__(GG_THREADS)
-    lorenzo_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *rglob,
-              bool gate)
+__device__ __forceinline__ void lorenzo_box(const gg_grid &g, const gg_levels *lv, const T *x, uint16_t *sym,
+                                            gg_state *st, const DecodeIn &in, T *y, T *rglob, unsigned bi)
 {
-    if (gate && !st->lorenzo) return;
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
     Box bx;
-    block_box(g, blockIdx.x, bx);
+    block_box(g, bi, bx);
     const uint64_t B = 1ull << g.blog;
     uint64_t e[3];
     for (int a = 1; a < 3; a++) e[a] = bx.lo[a] + B <= g.n[a] ? B : g.n[a] - bx.lo[a];
@@ -2123,6 +2121,23 @@ __global__ void __launch_bounds__(GG_THREADS)
     if (OP == OP_ENCODE)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
             if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
+}
+
+/* gate (the chunk's commit after the block trial's pick): a grid of at most
+ * as many blocks as the device holds at once (gg_commit_grid), each taking
+ * every grid-th box, so that a chunk whose trial picked another method
+ * pays for a few hundred blocks returning at once, not one a box (4096 at
+ * 256^3, about 4 us; 32768 at 512^3) */
+template <class T, int OP, bool SH>
+__global__ void __launch_bounds__(GG_THREADS)
+    lorenzo_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *rglob,
+              bool gate, unsigned nbox)
+{
+    if (gate && !st->lorenzo) return;
+    for (unsigned bi = blockIdx.x; bi < nbox; bi += gridDim.x) {
+        lorenzo_box<T, OP, SH>(g, lv, x, sym, st, in, y, rglob, bi);
+        __syncthreads(); /* the next box reuses shared memory */
+    }
 }
 
 /* ------------------------------------------- slices (format 6) */
@@ -2395,6 +2410,25 @@ static cudaError_t allow_shared(const void *kernel, size_t bytes)
     /* 48 KiB is the default for static plus dynamic: leave room for the static */
     if (bytes + 8 * 1024 <= 48 * 1024) return cudaSuccess;
     return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+}
+
+/* the grid of a gated commit (lorenzo_k, slice_wf_k order -1): the blocks
+ * of kernel (nt threads, sh dynamic shared bytes) the device holds at once */
+static unsigned commit_grid_set = 0;
+extern "C" void gg_set_commit_grid(unsigned blocks) { commit_grid_set = blocks; }
+static cudaError_t gg_commit_grid(const void *kernel, unsigned nt, size_t sh, unsigned *grid)
+{
+    if (commit_grid_set) {
+        *grid = commit_grid_set;
+        return cudaSuccess;
+    }
+    int dev = 0, sms = 0, per = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, (int)nt, sh);
+    if (e != cudaSuccess) return e;
+    *grid = (unsigned)(sms > 0 ? sms : 1) * (unsigned)(per > 0 ? per : 1);
+    return cudaSuccess;
 }
 
 /* blend: blended levels may occur (encoding rank 2 and 3) or do (decoding) */
@@ -2702,13 +2736,17 @@ static cudaError_t launch_slice(gg_grid g, unsigned nb, const gg_levels *lv, con
     if (wf) {
         /* a run's steps are sequential: a thread a point of a slice does
          * each step in one pass (17 x 17 = 289 points at B = 16) */
-        const dim3 grid(nb, order == -2 ? 2 : 1);
         const bool wide = slice_box_points(g) > GG_SLICE_WF_THREADS;
         const void *k = wide ? (const void *)slice_wf_k<T, OP, GG_THREADS_MAX> : (const void *)slice_wf_k<T, OP, GG_SLICE_WF_THREADS>;
+        const unsigned nt = wide ? GG_THREADS_MAX : GG_SLICE_WF_THREADS;
         cudaError_t e = allow_shared(k, wf);
         if (e != cudaSuccess) return e;
-        if (wide) slice_wf_k<T, OP, GG_THREADS_MAX><<<grid, GG_THREADS_MAX, wf, s>>>(g, lv, x, sym, st, in, y, order);
-        else slice_wf_k<T, OP, GG_SLICE_WF_THREADS><<<grid, GG_SLICE_WF_THREADS, wf, s>>>(g, lv, x, sym, st, in, y, order);
+        unsigned gx = nb; /* order -1: the chunk's commit (lorenzo_k's gate) */
+        if (order == -1 && (e = gg_commit_grid(k, nt, wf, &gx)) != cudaSuccess) return e;
+        if (gx > nb) gx = nb;
+        const dim3 grid(gx, order == -2 ? 2 : 1);
+        if (wide) slice_wf_k<T, OP, GG_THREADS_MAX><<<grid, GG_THREADS_MAX, wf, s>>>(g, lv, x, sym, st, in, y, order, nb);
+        else slice_wf_k<T, OP, GG_SLICE_WF_THREADS><<<grid, GG_SLICE_WF_THREADS, wf, s>>>(g, lv, x, sym, st, in, y, order, nb);
     } else if (sh) {
         cudaError_t e = allow_shared((const void *)slice_sh_k<T, OP>, sh);
         if (e != cudaSuccess) return e;
@@ -2748,8 +2786,12 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
     if (method != GG_INTERP) {
         if ((e = lanes.next(s)) != cudaSuccess) return e;
         size_t sh = box_bytes(g, BOX_LORENZO);
-        if (sh) lorenzo_k<T, OP, true><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, r, gate);
-        else lorenzo_k<T, OP, false><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, gate);
+        const void *k = sh ? (const void *)lorenzo_k<T, OP, true> : (const void *)lorenzo_k<T, OP, false>;
+        unsigned grid = nb;
+        if (gate && (e = gg_commit_grid(k, GG_THREADS, sh, &grid)) != cudaSuccess) return e;
+        if (grid > nb) grid = nb;
+        if (sh) lorenzo_k<T, OP, true><<<grid, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, r, gate, nb);
+        else lorenzo_k<T, OP, false><<<grid, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, gate, nb);
     }
     if (method != GG_LORENZO && method != GG_CHOSEN3_SPEC) {
         if (g.eff_rank < 2) bl = 0;

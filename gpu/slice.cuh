@@ -347,17 +347,9 @@ template <class T> __host__ __device__ constexpr size_t slice_wf_per_point() { r
 __host__ __device__ constexpr size_t slice_wf_per_table() { return sizeof(uint32_t) + 1; }
 
 template <class T, int OP, int NT>
-__global__ void __launch_bounds__(NT)
-    slice_wf_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, int order)
+__device__ __forceinline__ void slice_wf_box(const gg_grid &g, const gg_levels *lv, const T *x, uint16_t *sym,
+                                             gg_state *st, const DecodeIn &in, T *y, int order, unsigned bi)
 {
-    if (order == -2) {
-        order = (int)blockIdx.y;
-        st += blockIdx.y;
-    } else if (order < 0) {
-        const unsigned c = st->slice;
-        if (!c) return;
-        order = (int)c - 1;
-    }
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
     __shared__ SlicePhase ph[2 * GLIDE_MAX_LEVELS + 1];
@@ -365,9 +357,9 @@ __global__ void __launch_bounds__(NT)
     if (OP == OP_ENCODE)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) hist[t] = 0;
     Box bx;
-    block_box(g, blockIdx.x, bx);
+    block_box(g, bi, bx);
     uint32_t own[3];
-    if (!box_own(g, blockIdx.x, bx, 1, own)) return;
+    if (!box_own(g, bi, bx, 1, own)) return;
     const uint32_t B = 1u << g.blog, NP = 2 * g.blog + 1;
     const uint32_t ey = (uint32_t)(bx.hi[1] - bx.lo[1] + 1), ex = (uint32_t)(bx.hi[2] - bx.lo[2] + 1), E = ey * ex;
     const uint64_t zr = bx.hi[0] - bx.lo[0] + 1;
@@ -473,6 +465,28 @@ __global__ void __launch_bounds__(NT)
     if (OP == OP_ENCODE)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
             if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
+}
+
+/* order -1 (the chunk's commit after the block trial's pick) runs on a
+ * grid of gg_commit_grid's size, a block taking every grid-th box, as
+ * lorenzo_k's gate does; nbox: the boxes */
+template <class T, int OP, int NT>
+__global__ void __launch_bounds__(NT)
+    slice_wf_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, int order,
+               unsigned nbox)
+{
+    if (order == -2) {
+        order = (int)blockIdx.y;
+        st += blockIdx.y;
+    } else if (order < 0) {
+        const unsigned c = st->slice;
+        if (!c) return;
+        order = (int)c - 1;
+    }
+    for (unsigned bi = blockIdx.x; bi < nbox; bi += gridDim.x) {
+        slice_wf_box<T, OP, NT>(g, lv, x, sym, st, in, y, order, bi);
+        __syncthreads(); /* the next box reuses shared memory */
+    }
 }
 
 /* The block trial's sample (cpu/interp.c glide_trial_box_origin): box b of
