@@ -2422,12 +2422,10 @@ static cudaError_t gg_commit_grid(const void *kernel, unsigned nt, size_t sh, un
         *grid = commit_grid_set;
         return cudaSuccess;
     }
-    int dev = 0, sms = 0, per = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, (int)nt, sh);
+    int per = 0;
+    const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, (int)nt, sh);
     if (e != cudaSuccess) return e;
-    *grid = (unsigned)(sms > 0 ? sms : 1) * (unsigned)(per > 0 ? per : 1);
+    *grid = sm_count() * (unsigned)(per > 0 ? per : 1);
     return cudaSuccess;
 }
 

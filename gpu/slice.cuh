@@ -181,20 +181,28 @@ __device__ __forceinline__ void slice_point(const gg_grid &g, T xv, unsigned sy,
  * predictions stay there (two buffers, swapped per slice). order -2: the
  * trial's both orders in one launch, order = blockIdx.y with state
  * st + blockIdx.y. sym may be NULL (the trial needs the histogram only). */
-template <class T> __host__ __device__ constexpr size_t slice_sh_per_point() { return 5 * sizeof(T) + 4; }
-
-template <class T, int OP>
-__global__ void __launch_bounds__(GG_SLICE_THREADS)
-    slice_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, int order)
+/* order -2: this block's order is blockIdx.y, with state st + blockIdx.y;
+ * order -1: the one the trial's pick set (st->slice), false if none */
+__device__ __forceinline__ bool slice_order(int &order, gg_state *&st)
 {
     if (order == -2) {
         order = (int)blockIdx.y;
         st += blockIdx.y;
     } else if (order < 0) {
         const unsigned c = st->slice;
-        if (!c) return;
+        if (!c) return false;
         order = (int)c - 1;
     }
+    return true;
+}
+
+template <class T> __host__ __device__ constexpr size_t slice_sh_per_point() { return 5 * sizeof(T) + 4; }
+
+template <class T, int OP>
+__global__ void __launch_bounds__(GG_SLICE_THREADS)
+    slice_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, int order)
+{
+    if (!slice_order(order, st)) return;
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
     if (OP == OP_ENCODE)
@@ -475,14 +483,7 @@ __global__ void __launch_bounds__(NT)
     slice_wf_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, int order,
                unsigned nbox)
 {
-    if (order == -2) {
-        order = (int)blockIdx.y;
-        st += blockIdx.y;
-    } else if (order < 0) {
-        const unsigned c = st->slice;
-        if (!c) return;
-        order = (int)c - 1;
-    }
+    if (!slice_order(order, st)) return;
     for (unsigned bi = blockIdx.x; bi < nbox; bi += gridDim.x) {
         slice_wf_box<T, OP, NT>(g, lv, x, sym, st, in, y, order, bi);
         __syncthreads(); /* the next box reuses shared memory */
