@@ -1669,22 +1669,18 @@ struct GSplit {
 #else
 #define GG_SM_BLOCKS 16
 #endif
-template <class T, int OP, int NT, bool FA, bool BL, int PART = PART_ALL>
-__global__ void __launch_bounds__(NT, !BL ? 1 : 1024 / NT < GG_SM_BLOCKS ? 1024 / NT : GG_SM_BLOCKS)
-    interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate,
-                GSplit sp)
+template <class T, int OP, int NT, bool FA, bool BL, int PART>
+__device__ __forceinline__ void interp_box(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
+                                           DecodeIn in, T *y, GSplit sp, unsigned bi)
 {
     constexpr unsigned loff = PART == PART_COARSE ? 1u : 0u;
-    if (gate && (st->lorenzo || st->slice)) return; /* GG_CHOSEN: Lorenzo was */
-    /* launch_predict: the other one's chunk */
-    if (OP == OP_ENCODE && (BL != (lv->blended != 0) || FA != (lv->fill_aware != 0))) return;
     extern __shared__ __align__(16) unsigned char smem[];
     constexpr bool hists = OP == OP_ENCODE && PART != PART_COARSE;
     __shared__ unsigned hist[hists ? GLIDE_NSYM : 1];
     Box bx;
-    block_box(g, blockIdx.x, bx);
+    block_box(g, bi, bx);
     uint32_t own[3];
-    if (!box_own(g, blockIdx.x, bx, 0, own)) return;
+    if (!box_own(g, bi, bx, 0, own)) return;
     const uint64_t B = 1ull << g.blog;
     uint32_t e[3];
     const uint32_t E = box_ext(bx, e);
@@ -1877,6 +1873,31 @@ __global__ void __launch_bounds__(NT, !BL ? 1 : 1024 / NT < GG_SM_BLOCKS ? 1024 
         __syncthreads();
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT)
             if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
+    }
+}
+
+/* nbox: the boxes, which a grid smaller than that walks (a block taking
+ * every grid-th box). Only the encoder's instances without blended levels
+ * loop: encoding launches them beside the blended ones, and where the chunk
+ * blends (most do) they return at once, a block a box (4096 at 256^3,
+ * 32768 at 512^3: about 22 us there); launch_interp gives them the grid the
+ * device holds. The blended instances keep a block a box: with the loop
+ * the fine kernel spilled and ran slower (bench/gpu-runs/s0426 run 3). */
+template <class T, int OP, int NT, bool FA, bool BL, int PART = PART_ALL>
+__global__ void __launch_bounds__(NT, !BL ? 1 : 1024 / NT < GG_SM_BLOCKS ? 1024 / NT : GG_SM_BLOCKS)
+    interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate,
+                GSplit sp, unsigned nbox)
+{
+    if (gate && (st->lorenzo || st->slice)) return; /* GG_CHOSEN: Lorenzo was */
+    /* launch_predict: the other one's chunk */
+    if (OP == OP_ENCODE && (BL != (lv->blended != 0) || FA != (lv->fill_aware != 0))) return;
+    if constexpr (BL || OP != OP_ENCODE) {
+        interp_box<T, OP, NT, FA, BL, PART>(g, lv, x, sym, st, in, y, sp, blockIdx.x);
+    } else {
+        for (unsigned bi = blockIdx.x; bi < nbox; bi += gridDim.x) {
+            interp_box<T, OP, NT, FA, BL, PART>(g, lv, x, sym, st, in, y, sp, bi);
+            __syncthreads(); /* the next box reuses shared memory */
+        }
     }
 }
 
@@ -2635,8 +2656,13 @@ extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, int bits,
  * on the H200). */
 template <class T, int OP, bool FA, bool BL>
 static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
-                                 DecodeIn in, T *y, T *r, T *w, bool gate, int method, cudaStream_t s)
+                                 DecodeIn in, T *y, T *r, T *w, bool gate, int method, cudaStream_t s,
+                                 bool maybe_empty = false)
 {
+    /* maybe_empty: the encoder's variant without blended levels, launched
+     * beside the blended one, on the grid the device holds (interp_sh_k
+     * loops over the boxes in those instances only) */
+    maybe_empty = maybe_empty && OP == OP_ENCODE && !BL;
     size_t sh = box_bytes(g, BL ? BOX_BLEND : BOX_INTERP);
     if (sh) {
         /* A block walks its levels step by step, with a barrier after
@@ -2661,18 +2687,32 @@ static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, co
             if (e == cudaSuccess)
                 e = allow_shared((const void *)interp_sh_k<T, OP, GG_THREADS, FA, BL, PART_FINE>, sh);
             if (e != cudaSuccess) return e;
+            unsigned gc = nb, gf = nb; /* maybe_empty: the grids the device holds */
+            if (maybe_empty &&
+                ((e = gg_commit_grid((const void *)interp_sh_k<T, OP, GG_SPLIT_THREADS, FA, BL, PART_COARSE>,
+                                     GG_SPLIT_THREADS, hsh, &gc)) != cudaSuccess ||
+                 (e = gg_commit_grid((const void *)interp_sh_k<T, OP, GG_THREADS, FA, BL, PART_FINE>, GG_THREADS, sh,
+                                     &gf)) != cudaSuccess))
+                return e;
+            if (gc > nb) gc = nb;
+            if (gf > nb) gf = nb;
             interp_sh_k<T, OP, GG_SPLIT_THREADS, FA, BL, PART_COARSE>
-                <<<nb, GG_SPLIT_THREADS, hsh, s>>>(h, lv, x, sym, st, hin, y, gate, sp);
-            interp_sh_k<T, OP, GG_THREADS, FA, BL, PART_FINE><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp);
+                <<<gc, GG_SPLIT_THREADS, hsh, s>>>(h, lv, x, sym, st, hin, y, gate, sp, nb);
+            interp_sh_k<T, OP, GG_THREADS, FA, BL, PART_FINE>
+                <<<gf, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp, nb);
             return cudaGetLastError();
         }
         const void *k = few ? (const void *)interp_sh_k<T, OP, GG_THREADS_MAX, FA, BL>
                             : (const void *)interp_sh_k<T, OP, GG_THREADS, FA, BL>;
         cudaError_t e = allow_shared(k, sh);
         if (e != cudaSuccess) return e;
+        unsigned gx = nb;
+        if (maybe_empty && (e = gg_commit_grid(k, few ? GG_THREADS_MAX : GG_THREADS, sh, &gx)) != cudaSuccess) return e;
+        if (gx > nb) gx = nb;
         if (few)
-            interp_sh_k<T, OP, GG_THREADS_MAX, FA, BL><<<nb, GG_THREADS_MAX, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp);
-        else interp_sh_k<T, OP, GG_THREADS, FA, BL><<<nb, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp);
+            interp_sh_k<T, OP, GG_THREADS_MAX, FA, BL>
+                <<<gx, GG_THREADS_MAX, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp, nb);
+        else interp_sh_k<T, OP, GG_THREADS, FA, BL><<<gx, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp, nb);
     } else {
         interp_k<T, OP, FA, BL><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, w, gate);
     }
@@ -2795,11 +2835,13 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
         if (g.eff_rank < 2) bl = 0;
         if (bl != 1 && fa != 1 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s)) != cudaSuccess))
+             (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, bl == -1)) !=
+                 cudaSuccess))
             return e;
         if (bl != 1 && fa != 0 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s)) != cudaSuccess))
+             (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, bl == -1)) !=
+                 cudaSuccess))
             return e;
         if (bl != 0 && fa != 1 &&
             ((e = lanes.next(s)) != cudaSuccess ||
