@@ -60,6 +60,9 @@ size_t gg_global_r_bytes(gg_grid g, int method, int blend);
  * PART_FINE): on 0 never (A/B runs); points >= 0 for every eligible chunk
  * over that many points (tests), < 0 the default. Set before the first chunk. */
 void gg_set_split(int on, long long points);
+/* the split's coarse kernel as a block for 2 x 2 x 2 of the lattice's boxes
+ * (1, the default) or a warp a box (0: A/B runs). Set before the first chunk. */
+void gg_set_coarse_merge(int on);
 /* grid of the chunk's gated Lorenzo and slice commits: 0, the blocks the
  * device holds at once; else that many (tests) */
 void gg_set_commit_grid(unsigned blocks);

@@ -243,6 +243,10 @@ static void ctx_init(void)
     env_int("GLIDE_GPU_SPLIT", &split);
     env_int("GLIDE_GPU_SPLIT_POINTS", &split_points);
     gg_set_split(split != 0, split_points);
+    /* GLIDE_GPU_COARSE_MERGE=0: the split's coarse kernel a warp a lattice box (A/B runs) */
+    long coarse_merge = 1;
+    env_int("GLIDE_GPU_COARSE_MERGE", &coarse_merge);
+    gg_set_coarse_merge(coarse_merge != 0);
     /* GLIDE_GPU_COMMIT_GRID: the gated commits' grid (tests: a few blocks,
      * so that each takes many boxes; 0, the default: the device's fill) */
     long commit_grid = 0;

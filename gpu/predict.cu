@@ -17,6 +17,7 @@
 #define GG_THREADS 256
 #define GG_THREADS_MAX 1024 /* interp_sh_k on chunks with few blocks */
 #define GG_SPLIT_THREADS 32 /* the coarse part of a split interpolation: one warp a 9^3 box */
+#define GG_MERGE_THREADS 256 /* or a block for a 17^3 box of eight of them (PART_COARSE_M) */
 #define GG_SHARED_LIMIT (40 * 1024) /* box bytes kept in shared memory; larger boxes use global scratch */
 
 enum { OP_ENCODE, OP_DECODE };
@@ -383,9 +384,10 @@ __device__ __forceinline__ void block_box(const gg_grid &g, uint64_t b, Box &bx)
  * the box owns its points below lo[a] + own[a]. Axes from a0 (the slice
  * kernels pass 1: a run never holds its slab's last row). False: a spare
  * box. working_blocks counts the others. */
-__device__ __forceinline__ bool box_own(const gg_grid &g, uint64_t b, const Box &bx, int a0, uint32_t own[3])
+__device__ __forceinline__ bool box_own(const gg_grid &g, uint64_t b, const Box &bx, int a0, uint32_t own[3],
+                                        uint32_t B = 0)
 {
-    const uint32_t B = 1u << g.blog;
+    if (!B) B = 1u << g.blog;
     own[0] = own[1] = own[2] = B;
     for (int a = a0; a < 3; a++) {
         uint64_t first = 0, last = g.n[a] - 1;
@@ -399,6 +401,34 @@ __device__ __forceinline__ bool box_own(const gg_grid &g, uint64_t b, const Box 
         own[a] = (uint32_t)(bx.hi[a] - bx.lo[a] + 1);
     }
     return true;
+}
+
+/* Box b of a merged coarse kernel (PART_COARSE_M): 2 x 2 x 2 of g's boxes,
+ * edge 2B (one slab: split_ok). */
+__device__ __forceinline__ void merged_box(const gg_grid &g, uint64_t b, Box &bx)
+{
+    const uint64_t m1 = (g.nb[1] + 1) / 2, m2 = (g.nb[2] + 1) / 2, B2 = 2ull << g.blog;
+    const uint64_t bi[3] = {b / m2 / m1, b / m2 % m1, b % m2};
+    for (int a = 0; a < 3; a++) {
+        bx.lo[a] = bi[a] * B2;
+        bx.hi[a] = bx.lo[a] + B2 < g.n[a] - 1 ? bx.lo[a] + B2 : g.n[a] - 1;
+    }
+}
+
+/* A stencil's bounds along an axis at box coordinate c: the box's [0, ehi],
+ * or in a merged box (MG) those of the sub-box of edge sub holding c: c is
+ * an odd multiple of the level's stride, never on a sub-box's face, and each
+ * sub-box predicts as the box it replaces. */
+template <bool MG>
+__device__ __forceinline__ void sub_bounds(uint32_t c, uint32_t ehi, uint32_t sub, uint32_t &lo, uint32_t &hi)
+{
+    if (!MG) {
+        lo = 0;
+        hi = ehi;
+        return;
+    }
+    lo = c & ~(sub - 1u);
+    hi = lo + sub < ehi ? lo + sub : ehi;
 }
 
 /* Index of the anchor at (z, y, x), all anchor coordinates, in the anchor
@@ -1351,10 +1381,10 @@ __device__ __forceinline__ void blend_point(const gg_grid &g, uint64_t g0, const
  * level in interp_sh_k's box, from its plan P. K and FA are constants of
  * each instance, and only the reads the phase uses are set, which keeps
  * the registers down. */
-template <class T, int OP, int NT, bool FA, int K>
+template <class T, int OP, int NT, bool FA, int K, bool MG>
 __device__ __forceinline__ void blend_set_sh(const gg_grid &g, uint64_t g0, const int ri[3], T *r, T *w, uint16_t *sb,
                                              const DecodeIn &in, unsigned ls, const SPlan &P, unsigned sp, unsigned rs,
-                                             T e2, double eb, T subst, uint32_t t0)
+                                             T e2, double eb, T subst, uint32_t t0, uint32_t sub)
 {
     const uint32_t s = 1u << ls;
     const bool keep_d = P.mask == 5u;
@@ -1373,9 +1403,17 @@ __device__ __forceinline__ void blend_set_sh(const gg_grid &g, uint64_t g0, cons
         lstep_point(S, t, lc);
         const int lt = (int)(lc[0] * ri[0] + lc[1] * ri[1] + lc[2]);
         BRd<int> Rs[3], Rr[3];
-        Rs[K - 1] = brd_make(o[K - 1], pick3(lc, ax[K - 1]), s, 0u, hi[K - 1], sp);
-        if (K >= 2) Rr[0] = brd_make(o[0], pick3(lc, ax[0]), s, 0u, hi[0], rs);
-        if (K == 3) Rr[1] = brd_make(o[1], pick3(lc, ax[1]), s, 0u, hi[1], rs);
+        uint32_t blo, bhi;
+        sub_bounds<MG>(pick3(lc, ax[K - 1]), hi[K - 1], sub, blo, bhi);
+        Rs[K - 1] = brd_make(o[K - 1], pick3(lc, ax[K - 1]), s, blo, bhi, sp);
+        if (K >= 2) {
+            sub_bounds<MG>(pick3(lc, ax[0]), hi[0], sub, blo, bhi);
+            Rr[0] = brd_make(o[0], pick3(lc, ax[0]), s, blo, bhi, rs);
+        }
+        if (K == 3) {
+            sub_bounds<MG>(pick3(lc, ax[1]), hi[1], sub, blo, bhi);
+            Rr[1] = brd_make(o[1], pick3(lc, ax[1]), s, blo, bhi, rs);
+        }
         blend_point<T, OP, FA, K>(g, g0, lc, lt, r, w, sb, in, Rs, Rr, sp, rs, e2, eb, subst, keep_d);
     }
 }
@@ -1614,10 +1652,10 @@ __global__ void __launch_bounds__(NT, 2) blend_w_k(const T *x, gg_grid g, uint64
 
 /* One blended level (cpu/blend_tmpl.h blend_level) in interp_sh_k's box,
  * phase by phase, a barrier after each; pl: the level's sets (splan_make). */
-template <class T, int OP, int NT, bool FA>
+template <class T, int OP, int NT, bool FA, bool MG>
 __device__ __forceinline__ void blend_level_sh(const gg_grid &g, uint64_t g0, const int ri[3], T *r, T *w,
                                                uint16_t *sb, const DecodeIn &in, unsigned ls, const SPlan *pl,
-                                               unsigned cfg, T e2, double eb, T subst, bool full)
+                                               unsigned cfg, T e2, double eb, T subst, bool full, uint32_t sub)
 {
     const unsigned sp = cfg & 3u, rs = blend_rs(g.eff_rank, cfg);
     if (!FA && full && ls <= 1) {
@@ -1630,9 +1668,10 @@ __device__ __forceinline__ void blend_level_sh(const gg_grid &g, uint64_t g0, co
         const SPlan &P = pl[m];
         const unsigned kk = P.k;
         const uint32_t t0 = (threadIdx.x + NT - P.t0) % NT;
-        if (kk == 1) blend_set_sh<T, OP, NT, FA, 1>(g, g0, ri, r, w, sb, in, ls, P, sp, rs, e2, eb, subst, t0);
-        else if (kk == 2) blend_set_sh<T, OP, NT, FA, 2>(g, g0, ri, r, w, sb, in, ls, P, sp, rs, e2, eb, subst, t0);
-        else blend_set_sh<T, OP, NT, FA, 3>(g, g0, ri, r, w, sb, in, ls, P, sp, rs, e2, eb, subst, t0);
+        if (kk == 1) blend_set_sh<T, OP, NT, FA, 1, MG>(g, g0, ri, r, w, sb, in, ls, P, sp, rs, e2, eb, subst, t0, sub);
+        else if (kk == 2)
+            blend_set_sh<T, OP, NT, FA, 2, MG>(g, g0, ri, r, w, sb, in, ls, P, sp, rs, e2, eb, subst, t0, sub);
+        else blend_set_sh<T, OP, NT, FA, 3, MG>(g, g0, ri, r, w, sb, in, ls, P, sp, rs, e2, eb, subst, t0, sub);
         if (P.end) __syncthreads();
     }
 }
@@ -1647,7 +1686,7 @@ __device__ __forceinline__ void blend_level_sh(const gg_grid &g, uint64_t g0, co
  * phases was a dozen long, and the coarse phases' few points left most of
  * a 256-thread block waiting; the coarse kernel's blocks are small and
  * many. Same operations on the same values: the same bytes. */
-enum { PART_ALL = 0, PART_COARSE = 1, PART_FINE = 2 };
+enum { PART_ALL = 0, PART_COARSE = 1, PART_FINE = 2, PART_COARSE_M = 3 };
 struct GSplit {
     void *rc;     /* reconstructions of the even lattice (T) */
     uint16_t *sc; /* and their symbols (encoding) */
@@ -1673,14 +1712,17 @@ template <class T, int OP, int NT, bool FA, bool BL, int PART>
 __device__ __forceinline__ void interp_box(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
                                            DecodeIn in, T *y, GSplit sp, unsigned bi)
 {
-    constexpr unsigned loff = PART == PART_COARSE ? 1u : 0u;
+    /* PART_COARSE_M: the coarse part, a block for 2 x 2 x 2 of the lattice's boxes */
+    constexpr bool coarse = PART == PART_COARSE || PART == PART_COARSE_M, MG = PART == PART_COARSE_M;
+    constexpr unsigned loff = coarse ? 1u : 0u;
     extern __shared__ __align__(16) unsigned char smem[];
-    constexpr bool hists = OP == OP_ENCODE && PART != PART_COARSE;
+    constexpr bool hists = OP == OP_ENCODE && !coarse;
     __shared__ unsigned hist[hists ? GLIDE_NSYM : 1];
     Box bx;
-    block_box(g, bi, bx);
+    if (MG) merged_box(g, bi, bx);
+    else block_box(g, bi, bx);
     uint32_t own[3];
-    if (!box_own(g, bi, bx, 0, own)) return;
+    if (!box_own(g, bi, bx, 0, own, MG ? 2u << g.blog : 0u)) return;
     const uint64_t B = 1ull << g.blog;
     uint32_t e[3];
     const uint32_t E = box_ext(bx, e);
@@ -1707,7 +1749,7 @@ __device__ __forceinline__ void interp_box(gg_grid g, const gg_levels *lv, const
     auto gi_of = [&](uint32_t t) {
         uint32_t lx, ly, lz;
         walk_point(W, t, lz, ly, lx);
-        if (PART == PART_COARSE) return g0f + 2 * (lz * in.fst0 + ly * in.fst1 + lx);
+        if (coarse) return g0f + 2 * (lz * in.fst0 + ly * in.fst1 + lx);
         return gidx(lz, ly, lx);
     };
     if (OP == OP_ENCODE) box_gather(r, E, NT, [&](uint32_t t) { return x[gi_of(t)]; });
@@ -1776,7 +1818,7 @@ __device__ __forceinline__ void interp_box(gg_grid g, const gg_levels *lv, const
     constexpr bool fa = FA;
     /* blend_level_full's box */
     const bool full =
-        BL && g.eff_rank == 3 && g.blog == kFullBlog && e[0] == kFullE && e[1] == kFullE && e[2] == kFullE;
+        BL && !MG && g.eff_rank == 3 && g.blog == kFullBlog && e[0] == kFullE && e[1] == kFullE && e[2] == kFullE;
     for (unsigned l = top; l >= 1; l--) {
         if (l >= 2 && threadIdx.x < GG_PLAN_MAX)
             splan_make<NT, BL>(g, lv, e, ri, l - 1, threadIdx.x, plan[(l - 1) & 1][threadIdx.x], loff);
@@ -1785,7 +1827,8 @@ __device__ __forceinline__ void interp_box(gg_grid g, const gg_levels *lv, const
         const unsigned cfg = lv->level_cfg[l - 1 + loff], spline = cfg & 3u;
         const T e2 = (T)(2.0 * lv->level_eb[l - 1 + loff]);
         if (BL && cfg_blended(g.eff_rank, cfg)) {
-            blend_level_sh<T, OP, NT, FA>(g, g0, ri, r, w, sb, in, l - 1, pl, cfg, e2, eb, subst, full);
+            blend_level_sh<T, OP, NT, FA, MG>(g, g0, ri, r, w, sb, in, l - 1, pl, cfg, e2, eb, subst, full,
+                                              (uint32_t)B);
             continue;
         }
         for (unsigned j = 0; j < g.eff_rank; j++) {
@@ -1798,6 +1841,9 @@ __device__ __forceinline__ void interp_box(gg_grid g, const gg_levels *lv, const
                 lstep_point(S, t, lc);
                 const int lt = (int)(lc[0] * ri[0] + lc[1] * ri[1] + lc[2]);
                 T *rp = r + lt;
+                const uint32_t c = pick3(lc, d);
+                uint32_t clo, chi;
+                sub_bounds<MG>(c, ehi, (uint32_t)B, clo, chi);
                 if (OP == OP_ENCODE) {
                     T xv = *rp, rv;
                     unsigned sy;
@@ -1806,9 +1852,9 @@ __device__ __forceinline__ void interp_box(gg_grid g, const gg_levels *lv, const
                         rv = subst;
                     } else {
                         const uint16_t *sp = sb + lt;
-                        T pred = fa ? ipredict_fa(rp, o1, pick3(lc, d), s, 0u, ehi, spline, subst,
+                        T pred = fa ? ipredict_fa(rp, o1, c, s, clo, chi, spline, subst,
                                                   [&](int off) { return sp[off] == GLIDE_SYM_FILL; })
-                                    : ipredict(rp, o1, pick3(lc, d), s, 0u, ehi, spline);
+                                    : ipredict(rp, o1, c, s, clo, chi, spline);
                         int q = quantize(xv, pred, e2, eb, &rv);
                         if (q >= 0) sy = (unsigned)q;
                         else {
@@ -1823,9 +1869,9 @@ __device__ __forceinline__ void interp_box(gg_grid g, const gg_levels *lv, const
                     T rv;
                     if (sy < GLIDE_NQUANT) {
                         const uint16_t *sp = sb + lt;
-                        const T pred = fa ? ipredict_fa(rp, o1, pick3(lc, d), s, 0u, ehi, spline, subst,
+                        const T pred = fa ? ipredict_fa(rp, o1, c, s, clo, chi, spline, subst,
                                                         [&](int off) { return sp[off] == GLIDE_SYM_FILL; })
-                                          : ipredict(rp, o1, pick3(lc, d), s, 0u, ehi, spline);
+                                          : ipredict(rp, o1, c, s, clo, chi, spline);
                         rv = pred + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
                     } else if (sy == GLIDE_SYM_FILL) {
                         rv = subst;
@@ -1851,7 +1897,7 @@ __device__ __forceinline__ void interp_box(gg_grid g, const gg_levels *lv, const
         const uint32_t lt = lz * (uint32_t)rs[0] + ly * (uint32_t)rs[1] + lx;
         const uint64_t gi = gidx(lz, ly, lx);
         unsigned sy = sb[lt];
-        if (PART == PART_COARSE) {
+        if (coarse) {
             ((T *)sp.rc)[gi] = r[lt];
             if (OP == OP_ENCODE) sp.sc[gi] = (uint16_t)sy;
         } else if (OP == OP_ENCODE) {
@@ -1884,7 +1930,9 @@ __device__ __forceinline__ void interp_box(gg_grid g, const gg_levels *lv, const
  * device holds. The blended instances keep a block a box: with the loop
  * the fine kernel spilled and ran slower (bench/gpu-runs/s0426 run 3). */
 template <class T, int OP, int NT, bool FA, bool BL, int PART = PART_ALL>
-__global__ void __launch_bounds__(NT, !BL ? 1 : 1024 / NT < GG_SM_BLOCKS ? 1024 / NT : GG_SM_BLOCKS)
+__global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M ? 1
+                                  : 1024 / NT < GG_SM_BLOCKS ? 1024 / NT
+                                                             : GG_SM_BLOCKS)
     interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate,
                 GSplit sp, unsigned nbox)
 {
@@ -2478,6 +2526,9 @@ extern "C" void gg_set_split(int on, long long points)
     split_mode = !on ? 0 : points < 0 ? 1 : 2;
     split_points = points < 0 ? GG_SPLIT_POINTS : (uint64_t)points;
 }
+/* the split's coarse part as PART_COARSE_M (1) or a warp a box (0; A/B runs) */
+static int coarse_merge = 1;
+extern "C" void gg_set_coarse_merge(int on) { coarse_merge = on != 0; }
 static bool split_ok(const gg_grid &g, int method)
 {
     if (!split_mode || method == GG_LORENZO || method == GG_SLICE_XY || method == GG_SLICE_YX) return false;
@@ -2654,69 +2705,75 @@ extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, int bits,
  * each or both: their registers differ (with the fill tests in the plain
  * kernel, 256^3 prediction took 234 -> 270 us and reconstruction 177 -> 210
  * on the H200). */
+/* One interp_sh_k instance over nbox boxes: a block a box, or where
+ * maybe_empty (the encoder's variant without blended levels, launched
+ * beside the blended one and returning at once where the chunk blends) the
+ * grid the device holds, its blocks looping over the boxes. */
+template <class T, int OP, int NT, bool FA, bool BL, int PART>
+static cudaError_t launch_box(const gg_grid &g, unsigned nbox, size_t sh, bool maybe_empty, const gg_levels *lv,
+                              const T *x, uint16_t *sym, gg_state *st, const DecodeIn &in, T *y, bool gate, GSplit sp,
+                              cudaStream_t s)
+{
+    const void *k = (const void *)interp_sh_k<T, OP, NT, FA, BL, PART>;
+    cudaError_t e = allow_shared(k, sh);
+    unsigned grid = nbox;
+    if (e == cudaSuccess && maybe_empty) e = gg_commit_grid(k, NT, sh, &grid);
+    if (e != cudaSuccess) return e;
+    if (grid > nbox) grid = nbox;
+    interp_sh_k<T, OP, NT, FA, BL, PART><<<grid, NT, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp, nbox);
+    return cudaGetLastError();
+}
+
 template <class T, int OP, bool FA, bool BL>
 static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
                                  DecodeIn in, T *y, T *r, T *w, bool gate, int method, cudaStream_t s,
                                  bool maybe_empty = false)
 {
-    /* maybe_empty: the encoder's variant without blended levels, launched
-     * beside the blended one, on the grid the device holds (interp_sh_k
-     * loops over the boxes in those instances only) */
-    maybe_empty = maybe_empty && OP == OP_ENCODE && !BL;
-    size_t sh = box_bytes(g, BL ? BOX_BLEND : BOX_INTERP);
-    if (sh) {
-        /* A block walks its levels step by step, with a barrier after
-         * each: chunks with few blocks (64^3 has 64) leave most of the
-         * device idle, so their blocks get more threads per step. Two
-         * instantiations: the launch bound sets the register budget,
-         * and the large one's would cost the many-block case occupancy. */
-        const bool few = working_blocks(g, 0) < 512;
-        GSplit sp = {};
-        if (r && split_ok(g, method)) {
-            const gg_grid h = half_grid(g);
-            sp.rc = r;
-            sp.sc = (uint16_t *)(r + h.count);
-            DecodeIn hin = in; /* encoding too: the coarse kernel's loads take its fst */
-            hin.half = 1;
-            hin.hst0 = h.st[0];
-            hin.hst1 = h.st[1];
-            hin.fst0 = g.st[0];
-            hin.fst1 = g.st[1];
-            const size_t hsh = box_bytes(h, BL ? BOX_BLEND : BOX_INTERP);
-            cudaError_t e = allow_shared((const void *)interp_sh_k<T, OP, GG_SPLIT_THREADS, FA, BL, PART_COARSE>, hsh);
-            if (e == cudaSuccess)
-                e = allow_shared((const void *)interp_sh_k<T, OP, GG_THREADS, FA, BL, PART_FINE>, sh);
-            if (e != cudaSuccess) return e;
-            unsigned gc = nb, gf = nb; /* maybe_empty: the grids the device holds */
-            if (maybe_empty &&
-                ((e = gg_commit_grid((const void *)interp_sh_k<T, OP, GG_SPLIT_THREADS, FA, BL, PART_COARSE>,
-                                     GG_SPLIT_THREADS, hsh, &gc)) != cudaSuccess ||
-                 (e = gg_commit_grid((const void *)interp_sh_k<T, OP, GG_THREADS, FA, BL, PART_FINE>, GG_THREADS, sh,
-                                     &gf)) != cudaSuccess))
-                return e;
-            if (gc > nb) gc = nb;
-            if (gf > nb) gf = nb;
-            interp_sh_k<T, OP, GG_SPLIT_THREADS, FA, BL, PART_COARSE>
-                <<<gc, GG_SPLIT_THREADS, hsh, s>>>(h, lv, x, sym, st, hin, y, gate, sp, nb);
-            interp_sh_k<T, OP, GG_THREADS, FA, BL, PART_FINE>
-                <<<gf, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp, nb);
-            return cudaGetLastError();
-        }
-        const void *k = few ? (const void *)interp_sh_k<T, OP, GG_THREADS_MAX, FA, BL>
-                            : (const void *)interp_sh_k<T, OP, GG_THREADS, FA, BL>;
-        cudaError_t e = allow_shared(k, sh);
-        if (e != cudaSuccess) return e;
-        unsigned gx = nb;
-        if (maybe_empty && (e = gg_commit_grid(k, few ? GG_THREADS_MAX : GG_THREADS, sh, &gx)) != cudaSuccess) return e;
-        if (gx > nb) gx = nb;
-        if (few)
-            interp_sh_k<T, OP, GG_THREADS_MAX, FA, BL>
-                <<<gx, GG_THREADS_MAX, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp, nb);
-        else interp_sh_k<T, OP, GG_THREADS, FA, BL><<<gx, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp, nb);
-    } else {
+    maybe_empty = maybe_empty && OP == OP_ENCODE && !BL; /* interp_sh_k loops in those instances only */
+    const size_t sh = box_bytes(g, BL ? BOX_BLEND : BOX_INTERP);
+    if (!sh) {
         interp_k<T, OP, FA, BL><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, w, gate);
+        return cudaGetLastError();
     }
-    return cudaGetLastError();
+    GSplit sp = {};
+    if (r && split_ok(g, method)) {
+        const gg_grid h = half_grid(g);
+        sp.rc = r;
+        sp.sc = (uint16_t *)(r + h.count);
+        DecodeIn hin = in; /* encoding too: the coarse kernel's loads take its fst */
+        hin.half = 1;
+        hin.hst0 = h.st[0];
+        hin.hst1 = h.st[1];
+        hin.fst0 = g.st[0];
+        hin.fst1 = g.st[1];
+        /* the coarse part: a block of GG_MERGE_THREADS for 2 x 2 x 2 lattice
+         * boxes (where its box fits shared memory), else a warp a box */
+        gg_grid hm = h;
+        hm.blog++;
+        const size_t msh = coarse_merge ? box_bytes(hm, BL ? BOX_BLEND : BOX_INTERP) : 0;
+        cudaError_t e;
+        if (msh) {
+            const unsigned nbm = (unsigned)(((h.nb[0] + 1) / 2) * ((h.nb[1] + 1) / 2) * ((h.nb[2] + 1) / 2));
+            e = launch_box<T, OP, GG_MERGE_THREADS, FA, BL, PART_COARSE_M>(h, nbm, msh, maybe_empty, lv, x, sym, st,
+                                                                             hin, y, gate, sp, s);
+        } else {
+            e = launch_box<T, OP, GG_SPLIT_THREADS, FA, BL, PART_COARSE>(h, nb, box_bytes(h, BL ? BOX_BLEND : BOX_INTERP),
+                                                                          maybe_empty, lv, x, sym, st, hin, y, gate, sp,
+                                                                          s);
+        }
+        if (e != cudaSuccess) return e;
+        return launch_box<T, OP, GG_THREADS, FA, BL, PART_FINE>(g, nb, sh, maybe_empty, lv, x, sym, st, in, y, gate, sp,
+                                                                s);
+    }
+    /* A block walks its levels step by step, with a barrier after each:
+     * chunks with few blocks (64^3 has 64) leave most of the device idle,
+     * so their blocks get more threads per step. Two instantiations: the
+     * launch bound sets the register budget, and the large one's would cost
+     * the many-block case occupancy. */
+    if (working_blocks(g, 0) < 512)
+        return launch_box<T, OP, GG_THREADS_MAX, FA, BL, PART_ALL>(g, nb, sh, maybe_empty, lv, x, sym, st, in, y, gate,
+                                                                   sp, s);
+    return launch_box<T, OP, GG_THREADS, FA, BL, PART_ALL>(g, nb, sh, maybe_empty, lv, x, sym, st, in, y, gate, sp, s);
 }
 
 /* fa: format 3's stencils (1) or not (0), or -1 (encoding: the range scan
