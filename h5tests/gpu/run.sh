@@ -61,12 +61,17 @@ step 150 memcheck env GLIDE_GPU_SPLIT_POINTS=20000 compute-sanitizer --tool memc
     $B/h5tests/gpu/test_gpu_codec --quick
 step 200 racecheck env GLIDE_GPU_SPLIT_POINTS=40000 compute-sanitizer --tool racecheck --error-exitcode 9 \
     $B/h5tests/gpu/test_gpu_codec --race
-# GLIDE_GPU_COMMIT_GRID=3: the chunk's gated Lorenzo and slice kernels on
-# three blocks, each walking many boxes (bench/gpu-runs/s0526 run 2 ran these)
-step 150 memcheck_commit env GLIDE_GPU_COMMIT_GRID=3 compute-sanitizer --tool memcheck --leak-check no \
-    --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --quick
-step 150 racecheck_commit env GLIDE_GPU_COMMIT_GRID=3 compute-sanitizer --tool racecheck --error-exitcode 9 \
-    $B/h5tests/gpu/test_gpu_codec --race
+# GLIDE_GPU_COMMIT_GRID=3: the chunk's gated Lorenzo and slice kernels, and
+# the encoder's interpolation variant that blended chunks leave empty, on
+# three blocks, each walking many boxes; with the split on small chunks, so
+# that the split's two kernels walk boxes too
+step 150 memcheck_commit env GLIDE_GPU_COMMIT_GRID=3 GLIDE_GPU_SPLIT_POINTS=20000 compute-sanitizer --tool memcheck \
+    --leak-check no --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --quick
+step 150 racecheck_commit env GLIDE_GPU_COMMIT_GRID=3 GLIDE_GPU_SPLIT_POINTS=40000 compute-sanitizer --tool racecheck \
+    --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --race
+# GLIDE_GPU_COARSE_MERGE=0: the split's coarse kernel a warp a lattice box,
+# as chunks whose merged box would not fit shared memory still run it
+step 200 gpu_codec_nomerge env GLIDE_GPU_COARSE_MERGE=0 GLIDE_GPU_SPLIT_POINTS=20000 $B/h5tests/gpu/test_gpu_codec
 step 90 memcheck_huff compute-sanitizer --tool memcheck --error-exitcode 9 $B/gpu/test_gpu_huff -q
 step demo_gpu env HDF5_PLUGIN_PATH=$PWD/$B/plugin GLIDE_BACKEND=gpu $B/examples/glide_demo -o /tmp/glide_demo_gpu.h5
 if [ "${GLIDE_GPU_BENCH:-1}" != 0 ] && [ -x $B/bench/glide_gpu_bench ]; then
