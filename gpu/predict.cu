@@ -1708,10 +1708,17 @@ struct GSplit {
 #else
 #define GG_SM_BLOCKS 16
 #endif
-template <class T, int OP, int NT, bool FA, bool BL, int PART>
-__device__ __forceinline__ void interp_box(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
-                                           DecodeIn in, T *y, GSplit sp, unsigned bi)
+template <class T, int OP, int NT, bool FA, bool BL, int PART = PART_ALL>
+__global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M ? 1
+                                  : 1024 / NT < GG_SM_BLOCKS ? 1024 / NT
+                                                             : GG_SM_BLOCKS)
+    interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate,
+                GSplit sp)
 {
+    if (gate && (st->lorenzo || st->slice)) return; /* GG_CHOSEN: Lorenzo was */
+    /* launch_predict: the other one's chunk */
+    if (OP == OP_ENCODE && (BL != (lv->blended != 0) || FA != (lv->fill_aware != 0))) return;
+    const unsigned bi = blockIdx.x;
     /* PART_COARSE_M: the coarse part, a block for 2 x 2 x 2 of the lattice's boxes */
     constexpr bool coarse = PART == PART_COARSE || PART == PART_COARSE_M, MG = PART == PART_COARSE_M;
     constexpr unsigned loff = coarse ? 1u : 0u;
@@ -1919,33 +1926,6 @@ __device__ __forceinline__ void interp_box(gg_grid g, const gg_levels *lv, const
         __syncthreads();
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT)
             if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
-    }
-}
-
-/* nbox: the boxes, which a grid smaller than that walks (a block taking
- * every grid-th box). Only the encoder's instances without blended levels
- * loop: encoding launches them beside the blended ones, and where the chunk
- * blends (most do) they return at once, a block a box (4096 at 256^3,
- * 32768 at 512^3: about 22 us there); launch_interp gives them the grid the
- * device holds. The blended instances keep a block a box: with the loop
- * the fine kernel spilled and ran slower (bench/gpu-runs/s0426 run 3). */
-template <class T, int OP, int NT, bool FA, bool BL, int PART = PART_ALL>
-__global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M ? 1
-                                  : 1024 / NT < GG_SM_BLOCKS ? 1024 / NT
-                                                             : GG_SM_BLOCKS)
-    interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate,
-                GSplit sp, unsigned nbox)
-{
-    if (gate && (st->lorenzo || st->slice)) return; /* GG_CHOSEN: Lorenzo was */
-    /* launch_predict: the other one's chunk */
-    if (OP == OP_ENCODE && (BL != (lv->blended != 0) || FA != (lv->fill_aware != 0))) return;
-    if constexpr (BL || OP != OP_ENCODE) {
-        interp_box<T, OP, NT, FA, BL, PART>(g, lv, x, sym, st, in, y, sp, blockIdx.x);
-    } else {
-        for (unsigned bi = blockIdx.x; bi < nbox; bi += gridDim.x) {
-            interp_box<T, OP, NT, FA, BL, PART>(g, lv, x, sym, st, in, y, sp, bi);
-            __syncthreads(); /* the next box reuses shared memory */
-        }
     }
 }
 
@@ -2705,31 +2685,27 @@ extern "C" cudaError_t gg_tune(const void *d_x, gg_grid g, uint64_t k, int bits,
  * each or both: their registers differ (with the fill tests in the plain
  * kernel, 256^3 prediction took 234 -> 270 us and reconstruction 177 -> 210
  * on the H200). */
-/* One interp_sh_k instance over nbox boxes: a block a box, or where
- * maybe_empty (the encoder's variant without blended levels, launched
- * beside the blended one and returning at once where the chunk blends) the
- * grid the device holds, its blocks looping over the boxes. */
+/* One interp_sh_k instance, a block a box. (The instances that blended
+ * chunks leave empty were also tried on the grid the device holds, each
+ * block looping over boxes: on a chunk that blends no level the looping
+ * fine kernel took 1490 against 1350 us at 512^3, and the trial's 1024-
+ * thread instance, whose sample boxes are mostly spare, 41.0 against 26.2
+ * us at 256^3; H200, bench/gpu-runs/s0626 run 2.) */
 template <class T, int OP, int NT, bool FA, bool BL, int PART>
-static cudaError_t launch_box(const gg_grid &g, unsigned nbox, size_t sh, bool maybe_empty, const gg_levels *lv,
-                              const T *x, uint16_t *sym, gg_state *st, const DecodeIn &in, T *y, bool gate, GSplit sp,
+static cudaError_t launch_box(const gg_grid &g, unsigned nbox, size_t sh, const gg_levels *lv, const T *x,
+                              uint16_t *sym, gg_state *st, const DecodeIn &in, T *y, bool gate, GSplit sp,
                               cudaStream_t s)
 {
-    const void *k = (const void *)interp_sh_k<T, OP, NT, FA, BL, PART>;
-    cudaError_t e = allow_shared(k, sh);
-    unsigned grid = nbox;
-    if (e == cudaSuccess && maybe_empty) e = gg_commit_grid(k, NT, sh, &grid);
+    cudaError_t e = allow_shared((const void *)interp_sh_k<T, OP, NT, FA, BL, PART>, sh);
     if (e != cudaSuccess) return e;
-    if (grid > nbox) grid = nbox;
-    interp_sh_k<T, OP, NT, FA, BL, PART><<<grid, NT, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp, nbox);
+    interp_sh_k<T, OP, NT, FA, BL, PART><<<nbox, NT, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp);
     return cudaGetLastError();
 }
 
 template <class T, int OP, bool FA, bool BL>
 static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
-                                 DecodeIn in, T *y, T *r, T *w, bool gate, int method, cudaStream_t s,
-                                 bool maybe_empty = false)
+                                 DecodeIn in, T *y, T *r, T *w, bool gate, int method, cudaStream_t s)
 {
-    maybe_empty = maybe_empty && OP == OP_ENCODE && !BL; /* interp_sh_k loops in those instances only */
     const size_t sh = box_bytes(g, BL ? BOX_BLEND : BOX_INTERP);
     if (!sh) {
         interp_k<T, OP, FA, BL><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, w, gate);
@@ -2754,16 +2730,15 @@ static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, co
         cudaError_t e;
         if (msh) {
             const unsigned nbm = (unsigned)(((h.nb[0] + 1) / 2) * ((h.nb[1] + 1) / 2) * ((h.nb[2] + 1) / 2));
-            e = launch_box<T, OP, GG_MERGE_THREADS, FA, BL, PART_COARSE_M>(h, nbm, msh, maybe_empty, lv, x, sym, st,
-                                                                             hin, y, gate, sp, s);
+            e = launch_box<T, OP, GG_MERGE_THREADS, FA, BL, PART_COARSE_M>(h, nbm, msh, lv, x, sym, st, hin, y, gate,
+                                                                             sp, s);
         } else {
-            e = launch_box<T, OP, GG_SPLIT_THREADS, FA, BL, PART_COARSE>(h, nb, box_bytes(h, BL ? BOX_BLEND : BOX_INTERP),
-                                                                          maybe_empty, lv, x, sym, st, hin, y, gate, sp,
+            const size_t hsh = box_bytes(h, BL ? BOX_BLEND : BOX_INTERP);
+            e = launch_box<T, OP, GG_SPLIT_THREADS, FA, BL, PART_COARSE>(h, nb, hsh, lv, x, sym, st, hin, y, gate, sp,
                                                                           s);
         }
         if (e != cudaSuccess) return e;
-        return launch_box<T, OP, GG_THREADS, FA, BL, PART_FINE>(g, nb, sh, maybe_empty, lv, x, sym, st, in, y, gate, sp,
-                                                                s);
+        return launch_box<T, OP, GG_THREADS, FA, BL, PART_FINE>(g, nb, sh, lv, x, sym, st, in, y, gate, sp, s);
     }
     /* A block walks its levels step by step, with a barrier after each:
      * chunks with few blocks (64^3 has 64) leave most of the device idle,
@@ -2771,9 +2746,8 @@ static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, co
      * launch bound sets the register budget, and the large one's would cost
      * the many-block case occupancy. */
     if (working_blocks(g, 0) < 512)
-        return launch_box<T, OP, GG_THREADS_MAX, FA, BL, PART_ALL>(g, nb, sh, maybe_empty, lv, x, sym, st, in, y, gate,
-                                                                   sp, s);
-    return launch_box<T, OP, GG_THREADS, FA, BL, PART_ALL>(g, nb, sh, maybe_empty, lv, x, sym, st, in, y, gate, sp, s);
+        return launch_box<T, OP, GG_THREADS_MAX, FA, BL, PART_ALL>(g, nb, sh, lv, x, sym, st, in, y, gate, sp, s);
+    return launch_box<T, OP, GG_THREADS, FA, BL, PART_ALL>(g, nb, sh, lv, x, sym, st, in, y, gate, sp, s);
 }
 
 /* fa: format 3's stencils (1) or not (0), or -1 (encoding: the range scan
@@ -2892,13 +2866,11 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
         if (g.eff_rank < 2) bl = 0;
         if (bl != 1 && fa != 1 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, bl == -1)) !=
-                 cudaSuccess))
+             (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s)) != cudaSuccess))
             return e;
         if (bl != 1 && fa != 0 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, bl == -1)) !=
-                 cudaSuccess))
+             (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s)) != cudaSuccess))
             return e;
         if (bl != 0 && fa != 1 &&
             ((e = lanes.next(s)) != cudaSuccess ||

@@ -61,10 +61,9 @@ step 150 memcheck env GLIDE_GPU_SPLIT_POINTS=20000 compute-sanitizer --tool memc
     $B/h5tests/gpu/test_gpu_codec --quick
 step 200 racecheck env GLIDE_GPU_SPLIT_POINTS=40000 compute-sanitizer --tool racecheck --error-exitcode 9 \
     $B/h5tests/gpu/test_gpu_codec --race
-# GLIDE_GPU_COMMIT_GRID=3: the chunk's gated Lorenzo and slice kernels, and
-# the encoder's interpolation variant that blended chunks leave empty, on
-# three blocks, each walking many boxes; with the split on small chunks, so
-# that the split's two kernels walk boxes too
+# GLIDE_GPU_COMMIT_GRID=3: the chunk's gated Lorenzo and slice kernels on
+# three blocks, each walking many boxes, beside the split interpolation on
+# small chunks (its merged coarse kernel, partial boxes included)
 step 150 memcheck_commit env GLIDE_GPU_COMMIT_GRID=3 GLIDE_GPU_SPLIT_POINTS=20000 compute-sanitizer --tool memcheck \
     --leak-check no --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --quick
 step 150 racecheck_commit env GLIDE_GPU_COMMIT_GRID=3 GLIDE_GPU_SPLIT_POINTS=40000 compute-sanitizer --tool racecheck \
