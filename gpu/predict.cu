@@ -1718,7 +1718,6 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M ? 1
     if (gate && (st->lorenzo || st->slice)) return; /* GG_CHOSEN: Lorenzo was */
     /* launch_predict: the other one's chunk */
     if (OP == OP_ENCODE && (BL != (lv->blended != 0) || FA != (lv->fill_aware != 0))) return;
-    const unsigned bi = blockIdx.x;
     /* PART_COARSE_M: the coarse part, a block for 2 x 2 x 2 of the lattice's boxes */
     constexpr bool coarse = PART == PART_COARSE || PART == PART_COARSE_M, MG = PART == PART_COARSE_M;
     constexpr unsigned loff = coarse ? 1u : 0u;
@@ -1726,10 +1725,10 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M ? 1
     constexpr bool hists = OP == OP_ENCODE && !coarse;
     __shared__ unsigned hist[hists ? GLIDE_NSYM : 1];
     Box bx;
-    if (MG) merged_box(g, bi, bx);
-    else block_box(g, bi, bx);
+    if (MG) merged_box(g, blockIdx.x, bx);
+    else block_box(g, blockIdx.x, bx);
     uint32_t own[3];
-    if (!box_own(g, bi, bx, 0, own, MG ? 2u << g.blog : 0u)) return;
+    if (!box_own(g, blockIdx.x, bx, 0, own, MG ? 2u << g.blog : 0u)) return;
     const uint64_t B = 1ull << g.blog;
     uint32_t e[3];
     const uint32_t E = box_ext(bx, e);
