@@ -569,6 +569,59 @@ template <class V, class L> __device__ __forceinline__ void box_gather(V *dst, u
     }
 }
 
+/* A thread's box points t, t + step, ... in row order (extents e1, e2 of
+ * the two faster axes), their coordinates carried from one to the next:
+ * the division per point (walk_point) cost the prediction kernel's gather
+ * about 25 instructions a point (ncu source counters, H200, 256^3). */
+struct Stepper {
+    uint32_t z, y, x, dz, dy, dx, e1, e2;
+};
+
+__device__ __forceinline__ Stepper stepper_make(uint32_t e1, uint32_t e2, uint32_t t, uint32_t step)
+{
+    Stepper s;
+    s.e1 = e1;
+    s.e2 = e2;
+    const uint32_t u = t / e2, v = step / e2;
+    s.x = t - u * e2;
+    s.z = u / e1;
+    s.y = u - s.z * e1;
+    s.dx = step - v * e2;
+    s.dz = v / e1;
+    s.dy = v - s.dz * e1;
+    return s;
+}
+
+/* x + dx < 2 e2 and y + dy + 1 < 2 e1: one carry each */
+__device__ __forceinline__ void stepper_next(Stepper &s)
+{
+    s.x += s.dx;
+    uint32_t c = s.x >= s.e2;
+    if (c) s.x -= s.e2;
+    s.y += s.dy + c;
+    c = s.y >= s.e1;
+    if (c) s.y -= s.e1;
+    s.z += s.dz + c;
+}
+
+/* box_gather with load(z, y, x) for the box's E = e0 e1 e2 points */
+template <class V, class L>
+__device__ __forceinline__ void box_gather_rows(V *dst, uint32_t E, uint32_t e1, uint32_t e2, uint32_t step, L load)
+{
+    Stepper s = stepper_make(e1, e2, threadIdx.x, step);
+    for (uint32_t t0 = threadIdx.x; t0 < E; t0 += step * kGatherU) {
+        V v[kGatherU];
+#pragma unroll
+        for (unsigned u = 0; u < kGatherU; u++) {
+            if (t0 + u * step < E) v[u] = load(s.z, s.y, s.x);
+            stepper_next(s);
+        }
+#pragma unroll
+        for (unsigned u = 0; u < kGatherU; u++)
+            if (t0 + u * step < E) dst[t0 + u * step] = v[u];
+    }
+}
+
 /* MAGIC: divide by multiply-high where exact. Worth it in the prediction
  * kernel, whose threads walk many points per step; the sampling kernels
  * (tune, choose) visit few points per thread and step, and measured slower
@@ -1692,6 +1745,44 @@ struct GSplit {
     uint16_t *sc; /* and their symbols (encoding) */
 };
 
+/* interp_sh_k's store of 16^3 owned points (rows of kRowLen) with a block of kRowThreads */
+constexpr unsigned kRowLen = 16, kRowThreads = kRowLen * kRowLen;
+
+/* The 16^3 owned points of a box to dst (g0: the box corner's element,
+ * st0/st1 the chunk's strides, rs0/rs1 the box's), val(lt, gi) giving the
+ * element of box point lt, chunk point gi. A row of 16 is 16 * sizeof(E)
+ * bytes, sizeof(E) pieces of 16: adjacent threads take a row's adjacent
+ * pieces, so a warp's store covers whole rows (16-byte stores where vec:
+ * every row starts at a multiple of 8 elements; dst 16-byte aligned). With
+ * a thread a row, each 16-byte store of a warp spread over 32 rows, and
+ * the coarse encoder went 40.8 -> 45.6 us (ncu, H200, 256^3). Every thread
+ * takes sizeof(E) pieces: whole warps run each step (val may use warp
+ * intrinsics). */
+template <class E, class F>
+__device__ __forceinline__ void row_pass(E *dst, uint64_t g0, uint32_t st0, uint32_t st1, uint32_t rs0, uint32_t rs1,
+                                         bool vec, F val)
+{
+    constexpr unsigned P = 16 / sizeof(E), C = kRowLen / P; /* elements a piece, pieces a row */
+    vec = vec && ((uintptr_t)dst & 15u) == 0;
+#pragma unroll 1
+    for (unsigned task = threadIdx.x; task < kRowThreads * C; task += kRowThreads) {
+        const uint32_t row = task / C, c = task % C, lz = row / kRowLen, ly = row % kRowLen;
+        const uint32_t lt = lz * rs0 + ly * rs1 + c * P;
+        const uint64_t gi = g0 + (uint64_t)(lz * st0 + ly * st1 + c * P);
+        E v[P];
+#pragma unroll
+        for (unsigned j = 0; j < P; j++) v[j] = val(lt + j, gi + j);
+        if (vec) {
+            uint4 w;
+            memcpy(&w, v, 16);
+            *reinterpret_cast<uint4 *>(dst + gi) = w;
+        } else {
+#pragma unroll
+            for (unsigned j = 0; j < P; j++) dst[gi + j] = v[j];
+        }
+    }
+}
+
 /* Interpolation with the whole closed box in shared memory: values
  * (encode: the input, overwritten in place by the reconstruction, since a
  * point is read as input only before its own step) and symbols. Global
@@ -1708,8 +1799,10 @@ struct GSplit {
 #else
 #define GG_SM_BLOCKS 16
 #endif
+/* 256-thread instances at four blocks an SM: the row store took the
+ * non-blended encoders to 66 registers (three blocks) */
 template <class T, int OP, int NT, bool FA, bool BL, int PART = PART_ALL>
-__global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M ? 1
+__global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRowThreads ? 1
                                   : 1024 / NT < GG_SM_BLOCKS ? 1024 / NT
                                                              : GG_SM_BLOCKS)
     interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate,
@@ -1748,18 +1841,35 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M ? 1
     auto gidx = [&](uint32_t lz, uint32_t ly, uint32_t lx) {
         return g0 + (s32 ? (uint64_t)(lz * st0 + ly * st1 + lx) : lz * g.st[0] + ly * g.st[1] + lx);
     };
-    const Walk W = walk_make(e[1], e[2], E);
     /* the coarse kernel's box is the chunk's points at twice its
-     * coordinates (in.fst: the chunk's strides, set for both operations) */
+     * coordinates (in.fst: the chunk's strides, set for both operations),
+     * whose offsets from its corner fit 32 bits while the lattice has at
+     * most 2^28 points (the chunk at most about 2^31) */
     const uint64_t g0f = 2 * (bx.lo[0] * in.fst0 + bx.lo[1] * in.fst1 + bx.lo[2]);
-    auto gi_of = [&](uint32_t t) {
-        uint32_t lx, ly, lz;
-        walk_point(W, t, lz, ly, lx);
-        if (coarse) return g0f + 2 * (lz * in.fst0 + ly * in.fst1 + lx);
-        return gidx(lz, ly, lx);
-    };
-    if (OP == OP_ENCODE) box_gather(r, E, NT, [&](uint32_t t) { return x[gi_of(t)]; });
-    else box_gather(sb, E, NT, [&](uint32_t t) { return in.sym[gi_of(t)]; });
+    const bool f32 = coarse ? g.count <= (1ull << 28) : s32;
+    const uint64_t gb = coarse ? g0f : g0;
+    const uint32_t fs0 = coarse ? 2 * (uint32_t)in.fst0 : st0, fs1 = coarse ? 2 * (uint32_t)in.fst1 : st1,
+                   fs2 = coarse ? 2u : 1u;
+    if constexpr (OP == OP_DECODE) {
+        /* the decoder keeps the division per point: with the carried
+         * coordinates and the row store its fine kernel spilled (28 bytes
+         * against 16) and ran slower (187.2 -> 194.7 us, ncu, H200, 256^3) */
+        const Walk W = walk_make(e[1], e[2], E);
+        auto gi_of = [&](uint32_t t) {
+            uint32_t lx, ly, lz;
+            walk_point(W, t, lz, ly, lx);
+            if (coarse) return g0f + 2 * (lz * in.fst0 + ly * in.fst1 + lx);
+            return gidx(lz, ly, lx);
+        };
+        box_gather(sb, E, NT, [&](uint32_t t) { return in.sym[gi_of(t)]; });
+    } else if (f32) {
+        box_gather_rows(r, E, e[1], e[2], NT,
+                        [&](uint32_t z, uint32_t yy, uint32_t xx) { return x[gb + (z * fs0 + yy * fs1 + xx * fs2)]; });
+    } else {
+        const uint64_t f0 = coarse ? 2 * in.fst0 : g.st[0], f1 = coarse ? 2 * in.fst1 : g.st[1];
+        box_gather_rows(r, E, e[1], e[2], NT,
+                        [&](uint32_t z, uint32_t yy, uint32_t xx) { return x[gb + z * f0 + yy * f1 + xx * fs2]; });
+    }
     if (hists)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT) hist[t] = 0;
     __syncthreads();
@@ -1771,14 +1881,39 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M ? 1
         const uint64_t hs1 = (g.n[2] + 1) / 2, hs0 = ((g.n[1] + 1) / 2) * hs1;
         const uint64_t hg0 = bx.lo[0] / 2 * hs0 + bx.lo[1] / 2 * hs1 + bx.lo[2] / 2;
         const uint32_t H = h[0] * h[1] * h[2];
-        const Walk Wh = walk_make(h[1], h[2], H);
-        for (uint32_t t = threadIdx.x; t < H; t += NT) {
-            uint32_t hx, hy, hz;
-            walk_point(Wh, t, hz, hy, hx);
-            const uint32_t lt = 2 * (hz * (uint32_t)rs[0] + hy * (uint32_t)rs[1] + hx);
-            const uint64_t hi = hg0 + hz * hs0 + hy * hs1 + hx;
-            r[lt] = rc[hi];
-            if (OP == OP_ENCODE) sb[lt] = sp.sc[hi];
+        if constexpr (OP == OP_DECODE) {
+            const Walk Wh = walk_make(h[1], h[2], H);
+            for (uint32_t t = threadIdx.x; t < H; t += NT) {
+                uint32_t hx, hy, hz;
+                walk_point(Wh, t, hz, hy, hx);
+                const uint32_t lt = 2 * (hz * (uint32_t)rs[0] + hy * (uint32_t)rs[1] + hx);
+                r[lt] = rc[hg0 + hz * hs0 + hy * hs1 + hx];
+            }
+        } else {
+            /* coordinates carried, every load of a thread before its stores (box_gather_rows) */
+            Stepper sh = stepper_make(h[1], h[2], threadIdx.x, NT);
+            for (uint32_t t0 = threadIdx.x; t0 < H; t0 += NT * kGatherU) {
+                T v[kGatherU];
+                uint16_t q[kGatherU];
+                uint32_t lt[kGatherU];
+#pragma unroll
+                for (unsigned u = 0; u < kGatherU; u++) {
+                    if (t0 + u * NT < H) {
+                        const uint64_t hi = hg0 + (s32 ? (uint64_t)(sh.z * (uint32_t)hs0 + sh.y * (uint32_t)hs1 + sh.x)
+                                                       : sh.z * hs0 + sh.y * hs1 + sh.x);
+                        lt[u] = 2 * (sh.z * (uint32_t)rs[0] + sh.y * (uint32_t)rs[1] + sh.x);
+                        v[u] = rc[hi];
+                        q[u] = sp.sc[hi];
+                    }
+                    stepper_next(sh);
+                }
+#pragma unroll
+                for (unsigned u = 0; u < kGatherU; u++) {
+                    if (t0 + u * NT >= H) continue;
+                    r[lt[u]] = v[u];
+                    sb[lt[u]] = q[u];
+                }
+            }
         }
         __syncthreads();
     }
@@ -1895,6 +2030,32 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M ? 1
     /* the points this block owns, in row order */
     uint32_t o[3];
     for (int a = 0; a < 3; a++) o[a] = e[a] < own[a] ? e[a] : own[a];
+    constexpr bool rows = NT == kRowThreads && (coarse || OP == OP_ENCODE);
+    if (rows && o[0] == kRowLen && o[1] == kRowLen && o[2] == kRowLen && s32) {
+        /* 16^3 owned points (every box of an anchor stride 16 chunk whose
+         * extents are multiples of 16): whole rows, 16 bytes a thread
+         * (row_pass), for the point-by-point loop below, which spent about
+         * 45 instructions a point (H200, 256^3) */
+        const uint32_t r0 = (uint32_t)rs[0], r1 = (uint32_t)rs[1];
+        const bool vec = ((g0 | st0 | st1) & 7u) == 0;
+        if (coarse) {
+            row_pass((T *)sp.rc, g0, st0, st1, r0, r1, vec, [&](uint32_t lt, uint64_t) { return r[lt]; });
+            if (OP == OP_ENCODE)
+                row_pass(sp.sc, g0, st0, st1, r0, r1, vec, [&](uint32_t lt, uint64_t) { return sb[lt]; });
+        } else {
+            row_pass(sym, g0, st0, st1, r0, r1, vec, [&](uint32_t lt, uint64_t) {
+                const uint16_t sy = sb[lt];
+                hist_add(hist, sy);
+                return sy;
+            });
+        }
+        if (hists) {
+            __syncthreads();
+            for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT)
+                if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
+        }
+        return;
+    }
     const uint32_t O = o[0] * o[1] * o[2];
     const Walk Wo = walk_make(o[1], o[2], O);
     for (uint32_t t = threadIdx.x; t < O; t += NT) {
