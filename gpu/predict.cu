@@ -2034,8 +2034,8 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
     if (rows && o[0] == kRowLen && o[1] == kRowLen && o[2] == kRowLen && s32) {
         /* 16^3 owned points (every box of an anchor stride 16 chunk whose
          * extents are multiples of 16): whole rows, 16 bytes a thread
-         * (row_pass), for the point-by-point loop below, which spent about
-         * 45 instructions a point (H200, 256^3) */
+         * (row_pass), for the point-by-point loop, which spent about 45
+         * instructions a point (H200, 256^3) */
         const uint32_t r0 = (uint32_t)rs[0], r1 = (uint32_t)rs[1];
         const bool vec = ((g0 | st0 | st1) & 7u) == 0;
         if (coarse) {
@@ -2049,37 +2049,32 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
                 return sy;
             });
         }
-        if (hists) {
-            __syncthreads();
-            for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT)
-                if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
-        }
-        return;
-    }
-    const uint32_t O = o[0] * o[1] * o[2];
-    const Walk Wo = walk_make(o[1], o[2], O);
-    for (uint32_t t = threadIdx.x; t < O; t += NT) {
-        uint32_t lx, ly, lz;
-        walk_point(Wo, t, lz, ly, lx);
-        const uint32_t lt = lz * (uint32_t)rs[0] + ly * (uint32_t)rs[1] + lx;
-        const uint64_t gi = gidx(lz, ly, lx);
-        unsigned sy = sb[lt];
-        if (coarse) {
-            ((T *)sp.rc)[gi] = r[lt];
-            if (OP == OP_ENCODE) sp.sc[gi] = (uint16_t)sy;
-        } else if (OP == OP_ENCODE) {
-            sym[gi] = (uint16_t)sy;
-            hist_add(hist, sy);
-        } else {
-            T out;
-            if (sy < GLIDE_NQUANT) out = r[lt];
-            else if (sy == GLIDE_SYM_FILL) {
-                if (!g.has_fill) *in.err = GG_ERR_CORRUPT;
-                out = Bits<T>::from((typename Bits<T>::U)g.fill_bits);
+    } else {
+        const uint32_t O = o[0] * o[1] * o[2];
+        const Walk Wo = walk_make(o[1], o[2], O);
+        for (uint32_t t = threadIdx.x; t < O; t += NT) {
+            uint32_t lx, ly, lz;
+            walk_point(Wo, t, lz, ly, lx);
+            const uint32_t lt = lz * (uint32_t)rs[0] + ly * (uint32_t)rs[1] + lx;
+            const uint64_t gi = gidx(lz, ly, lx);
+            unsigned sy = sb[lt];
+            if (coarse) {
+                ((T *)sp.rc)[gi] = r[lt];
+                if (OP == OP_ENCODE) sp.sc[gi] = (uint16_t)sy;
+            } else if (OP == OP_ENCODE) {
+                sym[gi] = (uint16_t)sy;
+                hist_add(hist, sy);
             } else {
-                out = outlier_at(in, gi, subst);
+                T out;
+                if (sy < GLIDE_NQUANT) out = r[lt];
+                else if (sy == GLIDE_SYM_FILL) {
+                    if (!g.has_fill) *in.err = GG_ERR_CORRUPT;
+                    out = Bits<T>::from((typename Bits<T>::U)g.fill_bits);
+                } else {
+                    out = outlier_at(in, gi, subst);
+                }
+                y[gi] = out;
             }
-            y[gi] = out;
         }
     }
     if (hists) {
