@@ -57,6 +57,8 @@ typedef struct {
     int ok, broken, device;
     char name[300];
     cudaStream_t s;
+    cudaStream_t s_hi; /* the encoder front of large chunks (GLIDE_GPU_HI_POINTS), at the greatest priority; NULL without priorities */
+    cudaEvent_t hi_fork, hi_join;
     gg_par par; /* side streams: the prediction instances (gg_encode), the blends beside tuning (gg_tune) */
     pthread_mutex_t lock;
     uint8_t *d_dict_len;
@@ -168,6 +170,16 @@ static void ctx_init(void)
     if (cudaSetDevice(G.device) != cudaSuccess || cudaGetDeviceProperties(&prop, G.device) != cudaSuccess) goto fail;
     snprintf(G.name, sizeof G.name, "%s (device %d)", prop.name, G.device);
     if (cudaStreamCreateWithFlags(&G.s, cudaStreamNonBlocking) != cudaSuccess) goto fail;
+    {
+        int least = 0, greatest = 0;
+        if (cudaDeviceGetStreamPriorityRange(&least, &greatest) == cudaSuccess && greatest < least) {
+            if (cudaStreamCreateWithPriority(&G.s_hi, cudaStreamNonBlocking, greatest) != cudaSuccess ||
+                cudaEventCreateWithFlags(&G.hi_fork, cudaEventDisableTiming) != cudaSuccess ||
+                cudaEventCreateWithFlags(&G.hi_join, cudaEventDisableTiming) != cudaSuccess)
+                goto fail;
+        }
+        cudaGetLastError(); /* a device without priorities leaves s_hi NULL */
+    }
     const glide_dictionary *d = glide_dict_get(GLIDE_DICT_VERSION);
     G.dict = d;
     G.n_books = d->n_books;
@@ -567,7 +579,9 @@ static cudaError_t graphed(gg_graph *c, const void *key, size_t klen, enqueue_fn
         e = f(arg, 0);
         cudaError_t e2 = cudaStreamEndCapture(G.s, &gr); /* ends the capture whatever f did */
         if (e == cudaSuccess) e = e2;
-        if (e == cudaSuccess) e = cudaGraphInstantiateWithFlags(&c->exec, gr, 0);
+        /* the nodes keep the priorities of the streams they were captured
+         * from (the front of large chunks runs on s_hi), not G.s's */
+        if (e == cudaSuccess) e = cudaGraphInstantiateWithFlags(&c->exec, gr, cudaGraphInstantiateFlagUseNodePriority);
         if (gr) cudaGraphDestroy(gr);
         if (e != cudaSuccess) return e;
         c->ok = 1;
@@ -637,7 +651,7 @@ typedef struct {
     int spec;   /* the chunk's interpolation speculates beside the block trial's */
 } front_args;
 
-static cudaError_t front_enqueue(const void *arg, int timed)
+static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
 {
     const front_args *a = arg;
     const enc_job *j = a->j;
@@ -650,50 +664,77 @@ static cudaError_t front_enqueue(const void *arg, int timed)
      * the values (outside the graph) the reset made 64^3 calls slower
      * (cudaMemsetAsync took 11 us of host time before the values' copy,
      * H200, bench/gpu-runs/spec-large-h100-h200 run 6) */
-    if ((e = cudaMemsetAsync(st, 0, sizeof *st, G.s)) != cudaSuccess ||
-        (e = gg_range_plan(G.x.p, j->g, a->mode, a->eb, a->alpha, j->method != GG_LORENZO && !j->force, st, G.s)) !=
+    if ((e = cudaMemsetAsync(st, 0, sizeof *st, s)) != cudaSuccess ||
+        (e = gg_range_plan(G.x.p, j->g, a->mode, a->eb, a->alpha, j->method != GG_LORENZO && !j->force, st, s)) !=
             cudaSuccess)
         return e;
     if (timed) stage("range+plan");
     gg_dict tdict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
     if (j->force) {
-        if ((e = gg_slice_force(st, (unsigned)j->force - 1, G.s)) != cudaSuccess) return e;
+        if ((e = gg_slice_force(st, (unsigned)j->force - 1, s)) != cudaSuccess) return e;
     } else if (j->method != GG_LORENZO) {
         /* the block trial's Lorenzo and slices run beside tuning */
         if (j->method == GG_CHOSEN3 &&
             (e = gg_trial_run(G.x.p, j->g, j->tg, j->tb, j->lorenzo_ok, st, G.d_tst, G.d_trial, G.tx.p, G.tsym.p, G.tr.p,
-                              G.tw.p, tdict, G.d_trial_work, &G.par, 0, NULL, G.s)) != cudaSuccess)
+                              G.tw.p, tdict, G.d_trial_work, &G.par, 0, NULL, s)) != cudaSuccess)
             return e;
-        if ((e = gg_tune(G.x.p, j->g, a->k, j->method == GG_CHOSEN, st, &G.par, G.s)) != cudaSuccess) return e;
+        if ((e = gg_tune(G.x.p, j->g, a->k, j->method == GG_CHOSEN, st, &G.par, s)) != cudaSuccess) return e;
         if (timed) stage("tune");
         if (j->method == GG_CHOSEN) {
-            if ((e = gg_choose(G.x.p, j->g, a->k, st, G.s)) != cudaSuccess) return e;
+            if ((e = gg_choose(G.x.p, j->g, a->k, st, s)) != cudaSuccess) return e;
             if (timed) stage("choose predictor");
         }
         if (j->method == GG_CHOSEN3) {
             spec.on = a->spec;
             if ((e = gg_trial_run(G.x.p, j->g, j->tg, j->tb, j->lorenzo_ok, st, G.d_tst, G.d_trial, G.tx.p, G.tsym.p,
-                                  G.tr.p, G.tw.p, tdict, G.d_trial_work, &G.par, 1, &spec, G.s)) != cudaSuccess)
+                                  G.tr.p, G.tw.p, tdict, G.d_trial_work, &G.par, 1, &spec, s)) != cudaSuccess)
                 return e;
             if (timed) stage("block trial");
         }
     }
-    if ((e = gg_encode(G.x.p, j->g, spec.on ? GG_CHOSEN3_SPEC : j->method, st, G.sym.p, G.r.p, G.w.p, &G.par, G.s)) !=
+    if ((e = gg_encode(G.x.p, j->g, spec.on ? GG_CHOSEN3_SPEC : j->method, st, G.sym.p, G.r.p, G.w.p, &G.par, s)) !=
         cudaSuccess)
         return e;
     if (timed) stage("predict+quantize+histogram");
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
     if (j->planes) { /* format 5: the planes and their histograms, a book each */
-        if ((e = gg_planes_split(G.sym.p, j->g, j->n0, G.sym_p.p, st, G.s)) != cudaSuccess) return e;
+        if ((e = gg_planes_split(G.sym.p, j->g, j->n0, G.sym_p.p, st, s)) != cudaSuccess) return e;
         if (timed) stage("planes split");
         if ((e = gg_book_select_planes(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
-                                       G.d_sel_work, G.s)) != cudaSuccess)
+                                       G.d_sel_work, s)) != cudaSuccess)
             return e;
-    } else if ((e = gg_book_select(st->hist, dict, a->score, &st->sel, G.d_sel_work, G.s)) != cudaSuccess) {
+    } else if ((e = gg_book_select(st->hist, dict, a->score, &st->sel, G.d_sel_work, s)) != cudaSuccess) {
         return e;
     }
     if (timed) stage("book select");
     return cudaSuccess;
+}
+
+/* Chunks of more than GLIDE_GPU_HI_POINTS run the front on s_hi, at the
+ * greatest stream priority, forked from G.s and joined back: its kernels'
+ * blocks (range, tuning, the blends, the block trial's interpolation and
+ * pick, the planes) are dispatched before those of the side streams'
+ * kernels at default priority (the trial's Lorenzo and slices, the
+ * speculated interpolation) whenever both wait for room. At 256^3 tuning
+ * took 53 us beside the trial's side encoders and 39 us at the greater
+ * priority, and kernel-only compression went 534 -> 506-513 us; at 64^3
+ * (2^18 points) it lost 6-10 us (not looked into: there the blends run on
+ * a side stream beside tuning) (H200, bench/gpu-runs/s0826 run 6). Stage
+ * timing (events on G.s between stages) keeps G.s. */
+#define GLIDE_GPU_HI_POINTS ((uint64_t)1 << 19)
+
+static cudaError_t front_enqueue(const void *arg, int timed)
+{
+    const front_args *a = arg;
+    if (timed || !G.s_hi || a->j->g.count <= GLIDE_GPU_HI_POINTS) return front_body(arg, timed, G.s);
+    cudaError_t e = cudaEventRecord(G.hi_fork, G.s);
+    if (e == cudaSuccess) e = cudaStreamWaitEvent(G.s_hi, G.hi_fork, 0);
+    if (e != cudaSuccess) return e;
+    e = front_body(arg, timed, G.s_hi);
+    /* joined whatever the body did: G.s's next work must follow it */
+    cudaError_t e2 = cudaEventRecord(G.hi_join, G.s_hi);
+    if (e2 == cudaSuccess) e2 = cudaStreamWaitEvent(G.s, G.hi_join, 0);
+    return e != cudaSuccess ? e : e2;
 }
 
 static size_t encode_front(const front_args *a)
