@@ -716,10 +716,11 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
  * pick, the planes) are dispatched before those of the side streams'
  * kernels at default priority (the trial's Lorenzo and slices, the
  * speculated interpolation) whenever both wait for room. At 256^3 tuning
- * took 53 us beside the trial's side encoders and 39 us at the greater
- * priority, and kernel-only compression went 534 -> 506-513 us; at 64^3
- * (2^18 points) it lost 6-10 us (not looked into: there the blends run on
- * a side stream beside tuning) (H200, bench/gpu-runs/s0826 run 6). Stage
+ * took 54.4 us beside the trial's side encoders and 39.6 at the greater
+ * priority (traces, H200, bench/gpu-runs/s0826 runs 1 and 7), and
+ * kernel-only compression went 522.9 -> 504.2 us (run 7; H100 536.5 ->
+ * 525.0, run 8). With the whole pipeline at the greater priority, 64^3
+ * (2^18 points) compression lost 6-10 us (run 6, not looked into). Stage
  * timing (events on G.s between stages) keeps G.s. */
 #define GLIDE_GPU_HI_POINTS ((uint64_t)1 << 19)
 
