@@ -2859,7 +2859,8 @@ static cudaError_t launch_box(const gg_grid &g, unsigned nbox, size_t sh, const 
 
 template <class T, int OP, bool FA, bool BL>
 static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
-                                 DecodeIn in, T *y, T *r, T *w, bool gate, int method, cudaStream_t s)
+                                 DecodeIn in, T *y, T *r, T *w, bool gate, int method, cudaStream_t s,
+                                 bool narrow = false)
 {
     const size_t sh = box_bytes(g, BL ? BOX_BLEND : BOX_INTERP);
     if (!sh) {
@@ -2900,7 +2901,7 @@ static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, co
      * so their blocks get more threads per step. Two instantiations: the
      * launch bound sets the register budget, and the large one's would cost
      * the many-block case occupancy. */
-    if (working_blocks(g, 0) < 512)
+    if (working_blocks(g, 0) < 512 && !narrow)
         return launch_box<T, OP, GG_THREADS_MAX, FA, BL, PART_ALL>(g, nb, sh, lv, x, sym, st, in, y, gate, sp, s);
     return launch_box<T, OP, GG_THREADS, FA, BL, PART_ALL>(g, nb, sh, lv, x, sym, st, in, y, gate, sp, s);
 }
@@ -2987,7 +2988,7 @@ static cudaError_t launch_slice(gg_grid g, unsigned nb, const gg_levels *lv, con
 template <class T, int OP>
 static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const gg_levels *lv, const T *x,
                                   uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *r, T *w, const gg_par *par,
-                                  cudaStream_t s0, unsigned naux = GG_PAR_AUX)
+                                  cudaStream_t s0, unsigned naux = GG_PAR_AUX, bool narrow = false)
 {
     unsigned nb = (unsigned)n_blocks(g);
     /* GG_CHOSEN launches both, GG_CHOSEN3 the slices too (GG_CHOSEN3_SPEC:
@@ -3021,19 +3022,23 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
         if (g.eff_rank < 2) bl = 0;
         if (bl != 1 && fa != 1 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s)) != cudaSuccess))
+             (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow)) !=
+                 cudaSuccess))
             return e;
         if (bl != 1 && fa != 0 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s)) != cudaSuccess))
+             (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow)) !=
+                 cudaSuccess))
             return e;
         if (bl != 0 && fa != 1 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, false, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s)) != cudaSuccess))
+             (e = launch_interp<T, OP, false, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow)) !=
+                 cudaSuccess))
             return e;
         if (bl != 0 && fa != 0 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, true, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s)) != cudaSuccess))
+             (e = launch_interp<T, OP, true, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow)) !=
+                 cudaSuccess))
             return e;
     }
     if ((e = cudaGetLastError()) != cudaSuccess) return e;
@@ -3070,6 +3075,14 @@ static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes t
     const bool apart = par && GG_PAR_AUX >= 4 && !gg_needs_global_r(tg, GG_CHOSEN3, 1) &&
                        !gg_needs_global_w(tg, GG_CHOSEN3, 1);
     const bool speculate = phase == 1 && spec && spec->on && apart;
+    /* On chunks over 2^19 points the trial's interpolation runs in
+     * GG_THREADS-thread blocks, not GG_THREADS_MAX: its 64 working blocks
+     * then find room beside the chunk's speculated coarse and fine kernels
+     * instead of waiting for 1024 free thread slots on one SM. H100,
+     * kernel-only, seven alternated rounds (bench/gpu-runs/s1127 run 1):
+     * 256^3 compression 521.1 -> 513.9 us, 512^3 2852 -> 2812 (medians),
+     * faster in six rounds of seven at each size. */
+    const bool narrow_trial = g.count > ((uint64_t)1 << 19);
     if (spec && phase == 1) spec->on = speculate;
     DecodeIn in = {};
     const unsigned nb = (unsigned)n_blocks(tg);
@@ -3083,7 +3096,8 @@ static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes t
         else /* interpolation's instances side by side, as the chunk's */
             r = launch_predict<T, OP_ENCODE>(tg, m == 0 ? GG_INTERP : GG_LORENZO, tg.has_fill ? -1 : 0, -1,
                                              m == 0 ? &st->lv : &tst[m].lv, tx, tsym + m * tn, &tst[m], in, NULL, tr_r,
-                                             tr_w, m == 0 && apart && !speculate ? par : NULL, s);
+                                             tr_w, m == 0 && apart && !speculate ? par : NULL, s, GG_PAR_AUX,
+                                             m == 0 && narrow_trial);
         if (r != cudaSuccess) return r;
         if (m == 2) /* both orders' books in one launch */
             return gg_book_select_two(tst[2].hist, (size_t)(tst[3].hist - tst[2].hist), dict, 0 /* GLIDE_SCORE_SIZE */,
