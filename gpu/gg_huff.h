@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "format.h"
 #include "huff_codec.h" /* glide_huff_enc / glide_huff_dec: plain structs, copied to the device as they are */
+#include "plane_runs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -96,10 +97,13 @@ cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const glide_huff_e
 typedef struct {
     uint64_t *crc_len, *total;
 } gg_enc_fin;
+/* With runs (may be NULL), both planes are read in place from the raster
+ * order at d_sym0 (plane_runs.h; d_sym1 unused), plane 0's n0 and plane
+ * 1's n1 symbols, both multiples of GG_RUN_SYMS. */
 cudaError_t gg_huff_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
-                                  const glide_huff_enc *d_enc, uint8_t *d_buf, const gg_place *d_place,
-                                  uint64_t *d_stream_bytes, const gg_enc_fin *fin, void *d_scratch,
-                                  size_t scratch_bytes, cudaStream_t s);
+                                  const gg_plane_runs *runs, const glide_huff_enc *d_enc, uint8_t *d_buf,
+                                  const gg_place *d_place, uint64_t *d_stream_bytes, const gg_enc_fin *fin,
+                                  void *d_scratch, size_t scratch_bytes, cudaStream_t s);
 
 /* Decodes n symbols, segments in parallel, with every check of
  * glide_huff_decode: on any inconsistency *d_err becomes nonzero (it is

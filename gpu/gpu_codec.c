@@ -89,6 +89,7 @@ typedef struct {
     int timing, inject, planner, last_plan; /* planner: GLIDE_GPU_PLANNER_* */
     int custom_last; /* the last stream written had a custom book */
     int graphs;      /* replay captured graphs (GLIDE_GPU_GRAPHS=0 or the test hook turn it off) */
+    int planes_in_place; /* format 5's planes read in place by the encoder where they can be (plane_runs.h) */
     int spec_large;  /* chunks over GLIDE_GPU_SPEC_POINTS speculate: the last trial picked interpolation */
     gg_graph front, tail;
     cudaEvent_t ev[GG_MAX_STAGES + 1];
@@ -264,6 +265,11 @@ static void ctx_init(void)
     long commit_grid = 0;
     env_int("GLIDE_GPU_COMMIT_GRID", &commit_grid);
     gg_set_commit_grid(commit_grid > 0 ? (unsigned)commit_grid : 0u);
+    /* GLIDE_GPU_PLANES_IN_PLACE=0: format 5's planes always split out
+     * before the encoder (A/B runs, tests) */
+    long in_place = 1;
+    env_int("GLIDE_GPU_PLANES_IN_PLACE", &in_place);
+    G.planes_in_place = in_place != 0;
     G.ok = 1;
     return;
 fail:
@@ -526,6 +532,8 @@ typedef struct {
     int method; /* GG_* */
     int planes; /* format 5: a book per symbol plane (glide_encode_opts.planes) */
     uint64_t n0; /* its plane 0's symbols */
+    int in_place; /* the encoder reads the planes in place from the raster order (runs), no split */
+    gg_plane_runs runs;
     /* format 6 (method GG_CHOSEN3): force = a forced slice order + 1, else
      * 0 and the block trial on the sample tb, stacked as grid tg, with
      * Lorenzo among its candidates where lorenzo_ok */
@@ -605,10 +613,11 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
     if (timed) stage("anchors+outliers");
     /* format 5: both planes in the same launches, plane 1's stream after plane 0's */
     const uint64_t n0 = j->planes ? j->n0 : j->n;
-    const uint16_t *sym0 = j->planes ? (const uint16_t *)G.sym_p.p : (const uint16_t *)G.sym.p;
-    const uint16_t *sym1 = j->planes ? sym0 + gg_plane1_base(n0) : NULL;
+    const int split = j->planes && !j->in_place;
+    const uint16_t *sym0 = split ? (const uint16_t *)G.sym_p.p : (const uint16_t *)G.sym.p;
+    const uint16_t *sym1 = split ? sym0 + gg_plane1_base(n0) : NULL;
     const gg_enc_fin fin = {&st->crc_len, &st->total};
-    if ((e = gg_huff_encode_placed(sym0, n0, sym1, j->n - n0, G.d_enc, buf, &st->place,
+    if ((e = gg_huff_encode_placed(sym0, n0, sym1, j->n - n0, j->in_place ? &j->runs : NULL, G.d_enc, buf, &st->place,
                                    &st->stream_bytes, &fin, G.scratch.p, G.scratch.cap, G.s)) != cudaSuccess)
         return e;
     if (timed) stage("huffman encode");
@@ -631,7 +640,7 @@ static size_t encode_tail(const enc_job *j)
     memset(&k, 0, sizeof k); /* padding too: the key is compared as bytes */
     k.x = G.x.p, k.sym = G.sym.p, k.pos = G.pos.p, k.buf = G.buf.p, k.scratch = G.scratch.p, k.enc = G.d_enc;
     k.st = G.d_st, k.scratch_cap = G.scratch.cap, k.n = j->n, k.raw_total = j->raw_total, k.g = j->g;
-    k.sym_p = G.sym_p.p, k.n0 = j->n0, k.planes = j->planes;
+    k.sym_p = G.sym_p.p, k.n0 = j->n0, k.planes = j->planes | j->in_place << 1;
     size_t r = 0;
     int used;
     CK(graphed(&G.tail, &k, sizeof k, tail_enqueue, j, &used), "encode tail");
@@ -698,8 +707,10 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
     if (timed) stage("predict+quantize+histogram");
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
     if (j->planes) { /* format 5: the planes and their histograms, a book each */
-        if ((e = gg_planes_split(G.sym.p, j->g, j->n0, G.sym_p.p, st, s)) != cudaSuccess) return e;
-        if (timed) stage("planes split");
+        if ((e = j->in_place ? gg_planes_hist0(G.sym.p, j->g, j->n0, st, s)
+                             : gg_planes_split(G.sym.p, j->g, j->n0, G.sym_p.p, st, s)) != cudaSuccess)
+            return e;
+        if (timed) stage(j->in_place ? "plane 0 histogram" : "planes split");
         if ((e = gg_book_select_planes(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
                                        G.d_sel_work, s)) != cudaSuccess)
             return e;
@@ -752,7 +763,7 @@ static size_t encode_front(const front_args *a)
     } k;
     memset(&k, 0, sizeof k);
     k.x = G.x.p, k.sym = G.sym.p, k.r = G.r.p, k.w = G.w.p, k.st = G.d_st, k.len = G.d_dict_len, k.log2q = G.d_dict_log2q;
-    k.sym_p = G.sym_p.p, k.n0 = a->j->n0, k.planes = a->j->planes;
+    k.sym_p = G.sym_p.p, k.n0 = a->j->n0, k.planes = a->j->planes | a->j->in_place << 1;
     k.eb = a->eb, k.alpha = a->alpha, k.k = a->k, k.mode = a->mode, k.score = a->score, k.method = a->j->method;
     k.n_books = G.n_books, k.g = a->j->g;
     k.force = a->j->force, k.lorenzo_ok = a->j->lorenzo_ok, k.tg = a->j->tg, k.tb = a->j->tb, k.spec = a->spec;
@@ -807,6 +818,8 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     j.p = p, j.o = o, j.g = grid_of(&cg, p->dtype), j.n = sh.count, j.esz = glide_dtype_size(p->dtype);
     j.method = p->predictor == GLIDE_PRED_LORENZO ? GG_LORENZO : p->predictor == GLIDE_PRED_INTERP ? GG_INTERP : GG_CHOSEN;
     j.planes = o->planes != 0, j.n0 = glide_plane0_count(&sh);
+    j.in_place = j.planes && G.planes_in_place &&
+                 gg_plane_runs_make(j.g.n[0], j.g.n[1], j.g.n[2], j.g.slab_rows, &j.runs);
     /* format 6: as cpu/codec_tmpl.h compress() decides */
     const int slice_mode = glide_slice_mode(p, o, cg.eff_rank);
     uint64_t tcount = 0;
@@ -849,7 +862,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         !grow_dev(&G.buf, j.raw_total) || !grow_dev(&G.scratch, scratch_need(n, j.raw_total)) ||
         (r_bytes && !grow_dev(&G.r, r_bytes)) ||
         (gg_needs_global_w(j.g, j.method, 1) && !grow_dev(&G.w, n * esz)) || !grow_host(&G.h_out, j.raw_total) ||
-        (j.planes && !grow_dev(&G.sym_p, gg_planes_len(n) * 2)) ||
+        (j.planes && !j.in_place && !grow_dev(&G.sym_p, gg_planes_len(n) * 2)) ||
         (tcount && (!grow_dev(&G.tx, tcount * esz) || !grow_dev(&G.tsym, tcount * 2 * GG_TRIAL_METHODS) || !grow_dev(&G.tr, tcount * esz) ||
                     !grow_dev(&G.tw, tcount * esz)))) {
         r = gpu_fail(cudaErrorMemoryAllocation, "allocation");

@@ -15,8 +15,11 @@
  * (split) and 38 us (merge). Rows of whole groups of 8 (most chunk shapes)
  * take the vector kernels below, which move 16 bytes of the raster order
  * per thread: on an H200 at 256^3 split 51.8 -> 20.6 us and merge 32.0 ->
- * 17.1 us (ncu). */
+ * 17.1 us (ncu). The encoder reads the planes in place where rows are
+ * whole groups of 64 (plane_runs.h, huff_encode.cu), and then only plane
+ * 0's histogram is made here (hist0_k). */
 #include "gg_planes.h"
+#include "plane_runs.h"
 #include "outlier_words.cuh"
 
 namespace {
@@ -25,27 +28,8 @@ constexpr unsigned kThreads = 256;
 constexpr unsigned kPer = 8;          /* points per thread and round */
 constexpr unsigned kGridMax = 1024;   /* about eight blocks per SM: plane 0's histogram is flushed once per block */
 
-/* n / d for n < 2^31 as (umulhi(n, m) + n) >> s (the round-up method: m =
- * floor(2^32 (2^s - d) / d) + 1, s = ceil(log2 d)); the sum cannot wrap as
- * umulhi(n, m) < n < 2^31. */
-struct fdiv {
-    uint32_t d, m, s;
-};
-
-fdiv fdiv_of(uint32_t d)
-{
-    fdiv f;
-    f.d = d ? d : 1;
-    f.s = 0;
-    while ((1ull << f.s) < f.d) f.s++;
-    f.m = (uint32_t)((((1ull << f.s) - f.d) << 32) / f.d + 1);
-    return f;
-}
-
-__device__ __forceinline__ uint32_t quot(const fdiv &f, uint32_t n) { return (__umulhi(n, f.m) + n) >> f.s; }
-
 struct plane_map {
-    fdiv n2, n1, rows;   /* grid extents of axes 2 and 1, slab rows on axis 0 */
+    gg_fdiv n2, n1, rows;   /* grid extents of axes 2 and 1, slab rows on axis 0 */
     uint32_t hw0, w0, e0; /* plane 0's points per even row pair of a slab, per even row; its rows per slab */
     uint32_t p1;          /* plane 1's start in the plane-order buffer */
     uint32_t n;           /* points */
@@ -54,9 +38,9 @@ struct plane_map {
 plane_map map_of(const gg_grid &g, uint64_t n0)
 {
     plane_map m;
-    m.n2 = fdiv_of((uint32_t)g.n[2]);
-    m.n1 = fdiv_of((uint32_t)g.n[1]);
-    m.rows = fdiv_of((uint32_t)g.slab_rows);
+    m.n2 = gg_fdiv_of((uint32_t)g.n[2]);
+    m.n1 = gg_fdiv_of((uint32_t)g.n[1]);
+    m.rows = gg_fdiv_of((uint32_t)g.slab_rows);
     m.w0 = ((uint32_t)g.n[2] + 1) / 2;
     m.hw0 = ((uint32_t)g.n[1] + 1) / 2 * m.w0;
     m.e0 = ((uint32_t)g.slab_rows + 1) / 2;
@@ -77,8 +61,8 @@ struct row_info {
 
 __device__ __forceinline__ row_info row_of(const plane_map &m, uint32_t row)
 {
-    const uint32_t z = quot(m.n1, row), y = row - z * m.n1.d;
-    const uint32_t slab = quot(m.rows, z), zl = z - slab * m.rows.d;
+    const uint32_t z = gg_quot(m.n1, row), y = row - z * m.n1.d;
+    const uint32_t slab = gg_quot(m.rows, z), zl = z - slab * m.rows.d;
     row_info r;
     r.start = row * m.n2.d;
     r.before = (slab * m.e0 + (zl + 1) / 2) * m.hw0;
@@ -111,7 +95,7 @@ struct tile {
 __device__ __forceinline__ tile tile_of(const plane_map &m, uint32_t base)
 {
     tile t;
-    const uint32_t last = min(base + kTile, m.n) - 1, ra = quot(m.n2, base), rb = quot(m.n2, last);
+    const uint32_t last = min(base + kTile, m.n) - 1, ra = gg_quot(m.n2, base), rb = gg_quot(m.n2, last);
     t.two = rb - ra <= 1;
     t.a = row_of(m, ra);
     t.b.start = 0xFFFFFFFFu;
@@ -122,7 +106,7 @@ __device__ __forceinline__ tile tile_of(const plane_map &m, uint32_t base)
 __device__ __forceinline__ uint32_t slot_of(const plane_map &m, const tile &t, uint32_t i, bool &p0)
 {
     if (t.two) return slot_in(m, i >= t.b.start ? t.b : t.a, i, p0);
-    return slot_in(m, row_of(m, quot(m.n2, i)), i, p0);
+    return slot_in(m, row_of(m, gg_quot(m.n2, i)), i, p0);
 }
 
 /* A block's plane 0 histogram in shared memory: cleared before its
@@ -221,7 +205,7 @@ __global__ void __launch_bounds__(kThreads) split_vec_k(const uint16_t *__restri
             const unsigned w[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
             bool even = false;
             if (gi < groups) {
-                const row_info r = row_of(m, quot(m.n2, i));
+                const row_info r = row_of(m, gg_quot(m.n2, i));
                 const uint32_t half = (i - r.start) / 2;
                 even = r.even;
                 if (even) {
@@ -264,7 +248,7 @@ __global__ void __launch_bounds__(kThreads) merge_vec_k(const uint16_t *__restri
             const uint32_t gi = wb + lane + kThreads * u, i = gi * 8;
             a[u] = b[u] = make_uint2(0, 0);
             if (gi >= groups) continue;
-            const row_info r = row_of(m, quot(m.n2, i));
+            const row_info r = row_of(m, gg_quot(m.n2, i));
             const uint32_t half = (i - r.start) / 2;
             const uint16_t *p0 = r.even ? in + r.before + half : in + m.p1 + i - r.before;
             const uint16_t *p1 = r.even ? in + m.p1 + i - r.before - half : p0 + 4;
@@ -334,6 +318,42 @@ unsigned grid_for(const plane_map &m)
     return b == 0 ? 1u : b < kGridMax ? (unsigned)b : kGridMax;
 }
 
+/* Plane 0's histogram alone, for an encoder that reads the planes in
+ * place (plane_runs.h): only the even rows of even layers are read, a
+ * 16-byte group per thread (four plane 0 points), V groups in flight. */
+template <unsigned V>
+__global__ void __launch_bounds__(kThreads) hist0_k(const uint16_t *__restrict__ sym, gg_plane_runs r,
+                                                     uint32_t groups, unsigned long long *hist0)
+{
+    __shared__ unsigned h[GLIDE_NSYM];
+    hist_clear(h);
+    const unsigned lane = threadIdx.x & 31;
+    const uint32_t stride = gridDim.x * kThreads * V;
+    for (uint32_t base = blockIdx.x * kThreads * V + (threadIdx.x & ~31u) * V; base < groups; base += stride) {
+        uint4 v[V];
+#pragma unroll
+        for (unsigned u = 0; u < V; u++) {
+            const uint32_t gi = base + lane + 32 * u;
+            v[u] = make_uint4(0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu, 0xFFFFFFFFu);
+            if (gi < groups) {
+                unsigned pick;
+                const uint64_t at = gg_run_start(r, 0, gi / 8, pick) + 8 * (gi % 8);
+                v[u] = __ldg(reinterpret_cast<const uint4 *>(sym + at));
+            }
+        }
+#pragma unroll
+        for (unsigned u = 0; u < V; u++) {
+            const unsigned w[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
+#pragma unroll
+            for (unsigned j = 0; j < 4; j++) {
+                const unsigned k = w[j] & 0xFFFFu;
+                count_p0(h, k < GLIDE_NSYM ? k : 0xFFFFu, lane);
+            }
+        }
+    }
+    hist_flush(h, hist0);
+}
+
 } /* namespace */
 
 extern "C" cudaError_t gg_planes_split(const uint16_t *d_sym, gg_grid g, uint64_t n0, uint16_t *d_out, gg_state *d_st,
@@ -366,5 +386,29 @@ extern "C" cudaError_t gg_planes_merge(const uint16_t *d_in, gg_grid g, uint64_t
     else if (big) merge_vec_k<kVecBig, false><<<grid, kThreads, 0, s>>>(d_in, m, d_sym, nullptr);
     else if (d_words) merge_vec_k<1, true><<<grid, kThreads, 0, s>>>(d_in, m, d_sym, d_words);
     else merge_vec_k<1, false><<<grid, kThreads, 0, s>>>(d_in, m, d_sym, nullptr);
+    return cudaGetLastError();
+}
+
+extern "C" int gg_planes_in_place(gg_grid g, const void *d_sym, gg_plane_runs *r)
+{
+    return ((uintptr_t)d_sym & 15u) == 0 && gg_plane_runs_make(g.n[0], g.n[1], g.n[2], g.slab_rows, r);
+}
+
+extern "C" cudaError_t gg_planes_hist0(const uint16_t *d_sym, gg_grid g, uint64_t n0, gg_state *d_st, cudaStream_t s)
+{
+    gg_plane_runs r;
+    if (!gg_planes_in_place(g, d_sym, &r) || n0 % GG_RUN_SYMS) return cudaErrorInvalidValue;
+    unsigned long long *h0 = reinterpret_cast<unsigned long long *>(d_st->hist_pl[0]);
+    const uint32_t groups = (uint32_t)(n0 / 4); /* 8 raster points, 4 of plane 0 */
+    const uint64_t big = ((uint64_t)groups + kThreads * kVecBig - 1) / (kThreads * kVecBig);
+    /* latency bound: all 512 blocks at 256^3 (8.5 us, ncu, H100) beat 264
+     * (10.2) or 132 (14.9) that flush their histograms fewer times; counting
+     * by __match_any_sync did not help (8.6; bench/gpu-runs/s1127 runs 3-4) */
+    if (big >= kVecMinBlocks) {
+        hist0_k<kVecBig><<<big < kGridMax ? (unsigned)big : kGridMax, kThreads, 0, s>>>(d_sym, r, groups, h0);
+    } else {
+        const uint64_t b = ((uint64_t)groups + kThreads - 1) / kThreads;
+        hist0_k<1><<<b == 0 ? 1u : b < kGridMax ? (unsigned)b : kGridMax, kThreads, 0, s>>>(d_sym, r, groups, h0);
+    }
     return cudaGetLastError();
 }

@@ -957,7 +957,7 @@ static void test_planes(const glide_dictionary *d, int n_scores)
         uint64_t *d_bytes = dalloc<uint64_t>(1);
         const size_t se = gg_huff_encode_scratch(n0 + n1), sd = gg_huff_decode_scratch(n0 + n1);
         void *scr = dscratch(se > sd ? se : sd);
-        CK(gg_huff_encode_placed(d_sym, n0, d_sym + base1, n1, d_enc, d_buf, d_pl, d_bytes, NULL, scr, se, 0));
+        CK(gg_huff_encode_placed(d_sym, n0, d_sym + base1, n1, NULL, d_enc, d_buf, d_pl, d_bytes, NULL, scr, se, 0));
         uint64_t gbytes = 0;
         CK(cudaMemcpy(&gbytes, d_bytes, 8, cudaMemcpyDeviceToHost));
         std::vector<uint8_t> gbuf(stream_off + cap);
@@ -1107,6 +1107,104 @@ static void test_planes_order(void)
           "as FORMAT.md orders them, %d wrong", sizeof shapes / sizeof *shapes, bad);
 }
 
+/* Format 5's planes read in place (plane_runs.h: rows of whole groups of
+ * 64 points, whole slabs): plane 0's histogram from the raster order as
+ * the split gives it, and one placed encode of both planes from the
+ * raster order giving the CPU's table and stream for the planes cut out
+ * as FORMAT.md §10.6 says. Shapes cover odd extents on axes 0 and 1,
+ * slabs of one, two and odd row counts, both encoder forms (k_enc_small
+ * up to 2048 segments, k_enc_fused past that), and grids the runs must
+ * refuse (a short last slab, rows not of whole groups of 64). */
+static void test_planes_in_place(const glide_dictionary *d)
+{
+    struct shp {
+        uint32_t nz, ny, nx, rows;
+        int ok;
+    };
+    const shp shapes[] = {{1, 1, 64, 1, 1},   {1, 3, 64, 1, 1},    {2, 1, 64, 1, 1},      {3, 5, 128, 3, 1},
+                          {5, 6, 64, 5, 1},   {40, 9, 64, 8, 1},   {7, 7, 192, 7, 1},     {9, 3, 64, 3, 1},
+                          {6, 4, 64, 2, 1},   {64, 64, 64, 64, 1}, {33, 20, 256, 33, 1},  {48, 48, 1024, 48, 1},
+                          {256, 256, 256, 256, 1}, {37, 5, 64, 16, 0}, {4, 4, 96, 4, 0},  {8, 8, 32, 8, 0}};
+    int bad = 0, cases = 0;
+    gg_state *d_st = dalloc<gg_state>(1);
+    for (const shp &sh : shapes) {
+        const uint64_t n = (uint64_t)sh.nz * sh.ny * sh.nx;
+        if (g_quick && n > 2400000) continue;
+        gg_grid g;
+        memset(&g, 0, sizeof g);
+        g.n[0] = sh.nz, g.n[1] = sh.ny, g.n[2] = sh.nx, g.slab_rows = sh.rows, g.count = n;
+        std::vector<uint16_t> sym = make_symbols(cases % 2 ? DIST_WIDE : DIST_LAPLACE, n), s0, s1;
+        std::vector<uint64_t> h0(GLIDE_NSYM, 0);
+        for (uint32_t z = 0; z < sh.nz; z++)
+            for (uint32_t y = 0; y < sh.ny; y++)
+                for (uint32_t x = 0; x < sh.nx; x++) {
+                    const uint16_t v = sym[((uint64_t)z * sh.ny + y) * sh.nx + x];
+                    if (((z % sh.rows) | y | x) & 1u) s1.push_back(v);
+                    else s0.push_back(v), h0[v]++;
+                }
+        uint16_t *d_sym = dalloc<uint16_t>(n);
+        CK(cudaMemcpy(d_sym, sym.data(), n * 2, cudaMemcpyHostToDevice));
+        gg_plane_runs runs;
+        const int ok = gg_planes_in_place(g, d_sym, &runs);
+        cases++;
+        if (ok != sh.ok) {
+            if (bad++ < 5) printf("     in place %ux%ux%u slab %u: applies %d, should %d\n", sh.nz, sh.ny, sh.nx, sh.rows, ok, sh.ok);
+            CK(cudaFree(d_sym));
+            continue;
+        }
+        if (!ok) {
+            CK(cudaFree(d_sym));
+            continue;
+        }
+        const uint64_t n0 = s0.size(), n1 = s1.size();
+        CK(cudaMemset(d_st, 0, sizeof *d_st));
+        CK(gg_planes_hist0(d_sym, g, n0, d_st, 0));
+        std::vector<uint64_t> gh(GLIDE_NSYM);
+        CK(cudaMemcpy(gh.data(), d_st->hist_pl[0], GLIDE_NSYM * 8, cudaMemcpyDeviceToHost));
+        /* the CPU: each plane alone, plane 1's table and stream after plane 0's */
+        const unsigned ids[2] = {(unsigned)rbelow(d->n_books), (unsigned)rbelow(d->n_books)};
+        glide_huff_enc enc[2];
+        for (int k = 0; k < 2; k++) glide_huff_enc_init(&enc[k], d->books[ids[k]].len);
+        const uint64_t seg0 = glide_segment_count(n0), n_seg = seg0 + glide_segment_count(n1);
+        std::vector<uint8_t> ctab(2 * n_seg + 1), cstream(2 * n + 64);
+        const size_t b0 = glide_huff_encode(&enc[0], s0.data(), n0, ctab.data(), cstream.data(), cstream.size());
+        const size_t b1 = glide_huff_encode(&enc[1], s1.data(), n1, ctab.data() + 2 * seg0, cstream.data() + b0,
+                                            cstream.size() - b0);
+        const uint64_t total = b0 + b1, tab_off = 13, stream_off = tab_off + 2 * n_seg, cap = cstream.size();
+        glide_huff_enc *d_enc = dalloc<glide_huff_enc>(2);
+        CK(cudaMemcpy(d_enc, enc, sizeof enc, cudaMemcpyHostToDevice));
+        uint8_t *d_buf = dalloc<uint8_t>(stream_off + cap);
+        CK(cudaMemset(d_buf, 0, stream_off + cap));
+        gg_place pl = {0, 0, tab_off, stream_off, cap, 1, 0};
+        gg_place *d_pl = dalloc<gg_place>(1);
+        CK(cudaMemcpy(d_pl, &pl, sizeof pl, cudaMemcpyHostToDevice));
+        uint64_t *d_bytes = dalloc<uint64_t>(1);
+        const size_t se = gg_huff_encode_scratch(n);
+        void *scr = dscratch(se);
+        CK(gg_huff_encode_placed(d_sym, n0, NULL, n1, &runs, d_enc, d_buf, d_pl, d_bytes, NULL, scr, se, 0));
+        uint64_t gbytes = 0;
+        CK(cudaMemcpy(&gbytes, d_bytes, 8, cudaMemcpyDeviceToHost));
+        std::vector<uint8_t> gbuf(stream_off + cap);
+        CK(cudaMemcpy(gbuf.data(), d_buf, gbuf.size(), cudaMemcpyDeviceToHost));
+        const bool hist_ok = gh == h0;
+        const bool enc_ok = gbytes == total && memcmp(gbuf.data() + tab_off, ctab.data(), 2 * n_seg) == 0 &&
+                            memcmp(gbuf.data() + stream_off, cstream.data(), total) == 0;
+        if ((!hist_ok || !enc_ok) && bad++ < 5)
+            printf("     in place %ux%ux%u slab %u: plane 0 histogram %s, encode %s (%llu vs %llu bytes)\n", sh.nz, sh.ny,
+                   sh.nx, sh.rows, hist_ok ? "ok" : "WRONG", enc_ok ? "ok" : "WRONG", (unsigned long long)gbytes,
+                   (unsigned long long)total);
+        CK(cudaFree(scr));
+        CK(cudaFree(d_bytes));
+        CK(cudaFree(d_pl));
+        CK(cudaFree(d_buf));
+        CK(cudaFree(d_enc));
+        CK(cudaFree(d_sym));
+    }
+    CK(cudaFree(d_st));
+    check(bad == 0 && cases > 0, "planes in place on %d grids: which grids take them, plane 0's histogram, and both planes "
+          "encoded from the raster order as the CPU encodes the planes cut out, %d wrong", cases, bad);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -1134,6 +1232,7 @@ int main(int argc, char **argv)
     test_planes(glide_dict_get(1), 2);
     test_planes(glide_dict_get(GLIDE_DICT_VERSION), 1);
     test_planes_order();
+    test_planes_in_place(glide_dict_get(GLIDE_DICT_VERSION));
     CK(cudaDeviceSynchronize());
     printf("test_gpu_huff: %d checks, %d failures\n", g_checks, g_fails);
     return g_fails ? 1 : 0;
