@@ -328,8 +328,10 @@ static void synthetic(void)
     char name[256];
     for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
         const shape *sh = &shapes[si];
-        if (quick && si != 2 && si != 5 && si != 7 && si != 8) continue;
-        if (race && si != 7 && si != 8 && si != 15) continue;
+        /* 64x64 (si 4): rows of whole groups of 64, so the encoder reads
+         * format 5's planes in place under the sanitizers too */
+        if (quick && si != 2 && si != 4 && si != 5 && si != 7 && si != 8) continue;
+        if (race && si != 4 && si != 7 && si != 8 && si != 15) continue;
         uint64_t n = 1;
         for (int i = 0; i < sh->rank; i++) n *= sh->dims[i];
         uint64_t n2 = sh->dims[sh->rank - 1], n1 = sh->rank > 1 ? sh->dims[sh->rank - 2] : 1, n0 = n / (n1 * n2);
