@@ -25,13 +25,12 @@ cudaError_t gg_planes_split(const uint16_t *d_sym, gg_grid g, uint64_t n0, uint1
  * the symbols; else *made = 0. */
 cudaError_t gg_planes_merge(const uint16_t *d_in, gg_grid g, uint64_t n0, uint16_t *d_sym, uint32_t *d_words,
                             int *made, cudaStream_t s);
-/* Whether the encoder can read g's planes in place from the raster-order
- * symbols at d_sym (plane_runs.h), with *r their runs. */
-int gg_planes_in_place(gg_grid g, const void *d_sym, gg_plane_runs *r);
-/* For such a grid, d_st->hist_pl[0] = plane 0's histogram of its n0
- * points (zero before), read from d_sym; the split's histogram without
- * the split. Only enqueues. */
-cudaError_t gg_planes_hist0(const uint16_t *d_sym, gg_grid g, uint64_t n0, gg_state *d_st, cudaStream_t s);
+/* For a grid whose planes cut into runs (gg_plane_runs_make, plane_runs.h),
+ * d_st->hist_pl[0] = plane 0's histogram of its n0 points (zero before),
+ * read from the raster-order symbols at d_sym (16-byte aligned); the
+ * split's histogram without the split. Only enqueues. */
+cudaError_t gg_planes_hist0(const uint16_t *d_sym, const gg_plane_runs *runs, uint64_t n0, gg_state *d_st,
+                            cudaStream_t s);
 #ifdef __cplusplus
 }
 #endif

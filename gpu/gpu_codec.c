@@ -729,7 +729,7 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
     if (timed) stage("predict+quantize+histogram");
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
     if (j->planes) { /* format 5: the planes and their histograms, a book each */
-        if ((e = j->in_place ? gg_planes_hist0(G.sym.p, j->g, j->n0, st, s)
+        if ((e = j->in_place ? gg_planes_hist0(G.sym.p, &j->runs, j->n0, st, s)
                              : gg_planes_split(G.sym.p, j->g, j->n0, G.sym_p.p, st, s)) != cudaSuccess)
             return e;
         if (timed) stage(j->in_place ? "plane 0 histogram" : "planes split");

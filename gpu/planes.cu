@@ -19,7 +19,6 @@
  * whole groups of 64 (plane_runs.h, huff_encode.cu), and then only plane
  * 0's histogram is made here (hist0_k). */
 #include "gg_planes.h"
-#include "plane_runs.h"
 #include "outlier_words.cuh"
 
 namespace {
@@ -389,15 +388,11 @@ extern "C" cudaError_t gg_planes_merge(const uint16_t *d_in, gg_grid g, uint64_t
     return cudaGetLastError();
 }
 
-extern "C" int gg_planes_in_place(gg_grid g, const void *d_sym, gg_plane_runs *r)
+extern "C" cudaError_t gg_planes_hist0(const uint16_t *d_sym, const gg_plane_runs *runs, uint64_t n0, gg_state *d_st,
+                                       cudaStream_t s)
 {
-    return ((uintptr_t)d_sym & 15u) == 0 && gg_plane_runs_make(g.n[0], g.n[1], g.n[2], g.slab_rows, r);
-}
-
-extern "C" cudaError_t gg_planes_hist0(const uint16_t *d_sym, gg_grid g, uint64_t n0, gg_state *d_st, cudaStream_t s)
-{
-    gg_plane_runs r;
-    if (!gg_planes_in_place(g, d_sym, &r) || n0 % GG_RUN_SYMS) return cudaErrorInvalidValue;
+    if (!runs || ((uintptr_t)d_sym & 15u) || n0 % GG_RUN_SYMS) return cudaErrorInvalidValue;
+    const gg_plane_runs r = *runs;
     unsigned long long *h0 = reinterpret_cast<unsigned long long *>(d_st->hist_pl[0]);
     const uint32_t groups = (uint32_t)(n0 / 4); /* 8 raster points, 4 of plane 0 */
     const uint64_t big = ((uint64_t)groups + kThreads * kVecBig - 1) / (kThreads * kVecBig);

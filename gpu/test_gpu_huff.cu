@@ -852,6 +852,52 @@ static void profile_once(void)
 
 /* ---- format 5's planes: both books in one selection launch, both planes
  * in one encode and one decode, against the CPU doing each plane alone ---- */
+/* The CPU's coding of format 5's two planes: each plane alone, plane 1's
+ * table and stream after plane 0's (ctab: 2 bytes a segment, cstream
+ * sized by the caller). Returns both planes' stream bytes. */
+static uint64_t cpu_encode_planes(const glide_huff_enc enc[2], const std::vector<uint16_t> &s0,
+                                  const std::vector<uint16_t> &s1, std::vector<uint8_t> &ctab,
+                                  std::vector<uint8_t> &cstream)
+{
+    const uint64_t seg0 = glide_segment_count(s0.size());
+    ctab.assign(2 * (seg0 + glide_segment_count(s1.size())) + 1, 0);
+    const size_t b0 = glide_huff_encode(&enc[0], s0.data(), s0.size(), ctab.data(), cstream.data(), cstream.size());
+    const size_t b1 = glide_huff_encode(&enc[1], s1.data(), s1.size(), ctab.data() + 2 * seg0, cstream.data() + b0,
+                                        cstream.size() - b0);
+    return b0 + b1;
+}
+
+/* One placed encode of both planes on the device into a zeroed buffer laid
+ * out as a stream (table 13 bytes in, segments after it, room
+ * cstream.size()); with runs, both planes read in place from d_sym0.
+ * Whether its size, table and stream are the CPU's (cpu_encode_planes);
+ * *gbytes gets its size. */
+static bool placed_matches(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
+                           const gg_plane_runs *runs, const glide_huff_enc enc[2], const std::vector<uint8_t> &ctab,
+                           const std::vector<uint8_t> &cstream, uint64_t total, void *scr, size_t se, uint64_t *gbytes)
+{
+    const uint64_t n_seg = glide_segment_count(n0) + glide_segment_count(n1);
+    const uint64_t tab_off = 13, stream_off = tab_off + 2 * n_seg, cap = cstream.size();
+    glide_huff_enc *d_enc = dalloc<glide_huff_enc>(2);
+    CK(cudaMemcpy(d_enc, enc, 2 * sizeof *enc, cudaMemcpyHostToDevice));
+    uint8_t *d_buf = dalloc<uint8_t>(stream_off + cap);
+    CK(cudaMemset(d_buf, 0, stream_off + cap));
+    gg_place pl = {0, 0, tab_off, stream_off, cap, 1, 0};
+    gg_place *d_pl = dalloc<gg_place>(1);
+    CK(cudaMemcpy(d_pl, &pl, sizeof pl, cudaMemcpyHostToDevice));
+    uint64_t *d_bytes = dalloc<uint64_t>(1);
+    CK(gg_huff_encode_placed(d_sym0, n0, d_sym1, n1, runs, d_enc, d_buf, d_pl, d_bytes, NULL, scr, se, 0));
+    CK(cudaMemcpy(gbytes, d_bytes, 8, cudaMemcpyDeviceToHost));
+    std::vector<uint8_t> gbuf(stream_off + cap);
+    CK(cudaMemcpy(gbuf.data(), d_buf, gbuf.size(), cudaMemcpyDeviceToHost));
+    CK(cudaFree(d_bytes));
+    CK(cudaFree(d_pl));
+    CK(cudaFree(d_buf));
+    CK(cudaFree(d_enc));
+    return *gbytes == total && memcmp(gbuf.data() + tab_off, ctab.data(), 2 * n_seg) == 0 &&
+           memcmp(gbuf.data() + stream_off, cstream.data(), total) == 0;
+}
+
 static void test_planes(const glide_dictionary *d, int n_scores)
 {
     if (!g_checks_on) return;
@@ -936,34 +982,16 @@ static void test_planes(const glide_dictionary *d, int n_scores)
         const std::vector<uint16_t> s0 = make_symbols(DIST_LAPLACE, n0), s1 = make_symbols(DIST_WIDE, n1);
         std::copy(s0.begin(), s0.end(), sym.begin());
         std::copy(s1.begin(), s1.end(), sym.begin() + base1);
-        /* the CPU: each plane alone, plane 1's table and stream after plane 0's */
         const uint64_t seg0 = glide_segment_count(n0), seg1 = glide_segment_count(n1), n_seg = seg0 + seg1;
-        std::vector<uint8_t> ctab(2 * n_seg + 1), cstream(2 * (n0 + n1) + 64);
-        const size_t b0 = glide_huff_encode(&enc[0], s0.data(), n0, ctab.data(), cstream.data(), cstream.size());
-        const size_t b1 = glide_huff_encode(&enc[1], s1.data(), n1, ctab.data() + 2 * seg0, cstream.data() + b0,
-                                            cstream.size() - b0);
-        const uint64_t total = b0 + b1;
+        std::vector<uint8_t> ctab, cstream(2 * (n0 + n1) + 64);
+        const uint64_t total = cpu_encode_planes(enc, s0, s1, ctab, cstream);
         /* the GPU: one placed encode into a buffer laid out as a stream */
-        const uint64_t tab_off = 13, stream_off = tab_off + 2 * n_seg, cap = cstream.size();
         uint16_t *d_sym = dalloc<uint16_t>(sym.size() + 8);
         CK(cudaMemcpy(d_sym, sym.data(), sym.size() * 2, cudaMemcpyHostToDevice));
-        glide_huff_enc *d_enc = dalloc<glide_huff_enc>(2);
-        CK(cudaMemcpy(d_enc, enc, sizeof enc, cudaMemcpyHostToDevice));
-        uint8_t *d_buf = dalloc<uint8_t>(stream_off + cap);
-        CK(cudaMemset(d_buf, 0, stream_off + cap));
-        gg_place pl = {0, 0, tab_off, stream_off, cap, 1, 0};
-        gg_place *d_pl = dalloc<gg_place>(1);
-        CK(cudaMemcpy(d_pl, &pl, sizeof pl, cudaMemcpyHostToDevice));
-        uint64_t *d_bytes = dalloc<uint64_t>(1);
         const size_t se = gg_huff_encode_scratch(n0 + n1), sd = gg_huff_decode_scratch(n0 + n1);
         void *scr = dscratch(se > sd ? se : sd);
-        CK(gg_huff_encode_placed(d_sym, n0, d_sym + base1, n1, NULL, d_enc, d_buf, d_pl, d_bytes, NULL, scr, se, 0));
         uint64_t gbytes = 0;
-        CK(cudaMemcpy(&gbytes, d_bytes, 8, cudaMemcpyDeviceToHost));
-        std::vector<uint8_t> gbuf(stream_off + cap);
-        CK(cudaMemcpy(gbuf.data(), d_buf, gbuf.size(), cudaMemcpyDeviceToHost));
-        const bool enc_ok = gbytes == total && memcmp(gbuf.data() + tab_off, ctab.data(), 2 * n_seg) == 0 &&
-                            memcmp(gbuf.data() + stream_off, cstream.data(), total) == 0;
+        const bool enc_ok = placed_matches(d_sym, n0, d_sym + base1, n1, NULL, enc, ctab, cstream, total, scr, se, &gbytes);
         check(enc_ok, "huffman planes encode n0 %llu n1 %llu: one launch set gives the CPU's two planes' table and "
               "stream (%llu vs %llu bytes)", (unsigned long long)n0, (unsigned long long)n1,
               (unsigned long long)gbytes, (unsigned long long)total);
@@ -1019,10 +1047,6 @@ static void test_planes(const glide_dictionary *d, int n_scores)
         CK(cudaFree(d_out));
         CK(cudaFree(d_err));
         CK(cudaFree(scr));
-        CK(cudaFree(d_bytes));
-        CK(cudaFree(d_pl));
-        CK(cudaFree(d_buf));
-        CK(cudaFree(d_enc));
         CK(cudaFree(d_sym));
     }
     CK(cudaFree(d_out));
@@ -1130,9 +1154,6 @@ static void test_planes_in_place(const glide_dictionary *d)
     for (const shp &sh : shapes) {
         const uint64_t n = (uint64_t)sh.nz * sh.ny * sh.nx;
         if (g_quick && n > 2400000) continue;
-        gg_grid g;
-        memset(&g, 0, sizeof g);
-        g.n[0] = sh.nz, g.n[1] = sh.ny, g.n[2] = sh.nx, g.slab_rows = sh.rows, g.count = n;
         std::vector<uint16_t> sym = make_symbols(cases % 2 ? DIST_WIDE : DIST_LAPLACE, n), s0, s1;
         std::vector<uint64_t> h0(GLIDE_NSYM, 0);
         for (uint32_t z = 0; z < sh.nz; z++)
@@ -1145,7 +1166,7 @@ static void test_planes_in_place(const glide_dictionary *d)
         uint16_t *d_sym = dalloc<uint16_t>(n);
         CK(cudaMemcpy(d_sym, sym.data(), n * 2, cudaMemcpyHostToDevice));
         gg_plane_runs runs;
-        const int ok = gg_planes_in_place(g, d_sym, &runs);
+        const int ok = gg_plane_runs_make(sh.nz, sh.ny, sh.nx, sh.rows, &runs);
         cases++;
         if (ok != sh.ok) {
             if (bad++ < 5) printf("     in place %ux%ux%u slab %u: applies %d, should %d\n", sh.nz, sh.ny, sh.nx, sh.rows, ok, sh.ok);
@@ -1158,46 +1179,25 @@ static void test_planes_in_place(const glide_dictionary *d)
         }
         const uint64_t n0 = s0.size(), n1 = s1.size();
         CK(cudaMemset(d_st, 0, sizeof *d_st));
-        CK(gg_planes_hist0(d_sym, g, n0, d_st, 0));
+        CK(gg_planes_hist0(d_sym, &runs, n0, d_st, 0));
         std::vector<uint64_t> gh(GLIDE_NSYM);
         CK(cudaMemcpy(gh.data(), d_st->hist_pl[0], GLIDE_NSYM * 8, cudaMemcpyDeviceToHost));
-        /* the CPU: each plane alone, plane 1's table and stream after plane 0's */
+        /* the CPU's coding of the planes cut out, against one placed encode read in place */
         const unsigned ids[2] = {(unsigned)rbelow(d->n_books), (unsigned)rbelow(d->n_books)};
         glide_huff_enc enc[2];
         for (int k = 0; k < 2; k++) glide_huff_enc_init(&enc[k], d->books[ids[k]].len);
-        const uint64_t seg0 = glide_segment_count(n0), n_seg = seg0 + glide_segment_count(n1);
-        std::vector<uint8_t> ctab(2 * n_seg + 1), cstream(2 * n + 64);
-        const size_t b0 = glide_huff_encode(&enc[0], s0.data(), n0, ctab.data(), cstream.data(), cstream.size());
-        const size_t b1 = glide_huff_encode(&enc[1], s1.data(), n1, ctab.data() + 2 * seg0, cstream.data() + b0,
-                                            cstream.size() - b0);
-        const uint64_t total = b0 + b1, tab_off = 13, stream_off = tab_off + 2 * n_seg, cap = cstream.size();
-        glide_huff_enc *d_enc = dalloc<glide_huff_enc>(2);
-        CK(cudaMemcpy(d_enc, enc, sizeof enc, cudaMemcpyHostToDevice));
-        uint8_t *d_buf = dalloc<uint8_t>(stream_off + cap);
-        CK(cudaMemset(d_buf, 0, stream_off + cap));
-        gg_place pl = {0, 0, tab_off, stream_off, cap, 1, 0};
-        gg_place *d_pl = dalloc<gg_place>(1);
-        CK(cudaMemcpy(d_pl, &pl, sizeof pl, cudaMemcpyHostToDevice));
-        uint64_t *d_bytes = dalloc<uint64_t>(1);
+        std::vector<uint8_t> ctab, cstream(2 * n + 64);
+        const uint64_t total = cpu_encode_planes(enc, s0, s1, ctab, cstream);
         const size_t se = gg_huff_encode_scratch(n);
         void *scr = dscratch(se);
-        CK(gg_huff_encode_placed(d_sym, n0, NULL, n1, &runs, d_enc, d_buf, d_pl, d_bytes, NULL, scr, se, 0));
         uint64_t gbytes = 0;
-        CK(cudaMemcpy(&gbytes, d_bytes, 8, cudaMemcpyDeviceToHost));
-        std::vector<uint8_t> gbuf(stream_off + cap);
-        CK(cudaMemcpy(gbuf.data(), d_buf, gbuf.size(), cudaMemcpyDeviceToHost));
         const bool hist_ok = gh == h0;
-        const bool enc_ok = gbytes == total && memcmp(gbuf.data() + tab_off, ctab.data(), 2 * n_seg) == 0 &&
-                            memcmp(gbuf.data() + stream_off, cstream.data(), total) == 0;
+        const bool enc_ok = placed_matches(d_sym, n0, NULL, n1, &runs, enc, ctab, cstream, total, scr, se, &gbytes);
         if ((!hist_ok || !enc_ok) && bad++ < 5)
             printf("     in place %ux%ux%u slab %u: plane 0 histogram %s, encode %s (%llu vs %llu bytes)\n", sh.nz, sh.ny,
                    sh.nx, sh.rows, hist_ok ? "ok" : "WRONG", enc_ok ? "ok" : "WRONG", (unsigned long long)gbytes,
                    (unsigned long long)total);
         CK(cudaFree(scr));
-        CK(cudaFree(d_bytes));
-        CK(cudaFree(d_pl));
-        CK(cudaFree(d_buf));
-        CK(cudaFree(d_enc));
         CK(cudaFree(d_sym));
     }
     CK(cudaFree(d_st));
