@@ -33,6 +33,10 @@ void glide_gpu_time_stages(int on);
 /* Test hook: the next n GPU calls fail as a device out of memory would, so
  * tests can show the CPU takes over and nothing is lost. */
 void glide_gpu_inject_failures(int n);
+/* Test hook: the next n compressions fail once their upload is queued (a
+ * gated upload's waits included): the CPU takes over, the device is not
+ * left waiting, and the next call runs on the GPU. */
+void glide_gpu_inject_late_failures(int n);
 
 /* Who planned the last compressed chunk's entropy stage (tests and
  * benchmarks): the device alone (a dictionary book); the device, which

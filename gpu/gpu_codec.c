@@ -30,6 +30,7 @@
 #include "dict.h"
 #include "bytes.h"
 
+#include <cuda.h> /* cuStreamWaitValue32's types, reached through the runtime's entry point */
 #include <cuda_runtime.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -71,6 +72,16 @@ typedef struct {
     gg_state *d_st, *h_st, *dh_st; /* h_st: mapped, dh_st its device address */
     gg_select_work *d_sel_work;
     uint64_t *h_flag, *dh_flag;    /* gg_plan's word to the host (mapped), and the chunk number */
+    /* the gated upload (gate_arm): one mapped word a piece, set to the
+     * call's number once the host has copied the piece */
+    uint32_t *h_gate, *dh_gate;
+    CUresult (*wait32)(CUstream, CUdeviceptr, cuuint32_t, unsigned); /* NULL: no gated uploads */
+    struct {
+        const uint8_t *src;
+        size_t bytes, piece;
+        uint32_t seq;
+        int armed; /* waits queued, pieces not yet copied */
+    } gate;
     uint64_t seq;
     glide_huff_enc *d_enc;         /* GLIDE_NPLANES: format 5's planes' codes (else the first) */
     gg_apply *h_apply, *d_apply;   /* the host's plan on its way to the device (pinned, device) */
@@ -87,7 +98,7 @@ typedef struct {
     gbuf h_stage;          /* pinned: the chunk's values on their way in or out */
     unsigned copy_helpers; /* threads of the parallel host copy (0: pageable copies) */
     cudaEvent_t ev_piece[GG_COPY_MAX_PIECES]; /* a download's pieces, in the pinned buffer */
-    int timing, inject, planner, last_plan; /* planner: GLIDE_GPU_PLANNER_* */
+    int timing, inject, inject_late, planner, last_plan; /* planner: GLIDE_GPU_PLANNER_* */
     int custom_last; /* the last stream written had a custom book */
     int graphs;      /* replay captured graphs (GLIDE_GPU_GRAPHS=0 or the test hook turn it off) */
     int planes_in_place; /* format 5's planes read in place by the encoder where they can be (plane_runs.h) */
@@ -160,6 +171,25 @@ static int pick_device(int count)
     return 0;
 }
 
+/* cuStreamWaitValue32 from the driver the runtime loaded (no link to
+ * libcuda); NULL where it is missing. Stream memory operations are always
+ * supported from CUDA 12 on, the GEQ wait on every device. */
+static CUresult (*wait_value_entry(void))(CUstream, CUdeviceptr, cuuint32_t, unsigned)
+{
+    void *fn = NULL;
+    enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+#if CUDART_VERSION >= 12050
+    cudaError_t e = cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", &fn, 12000, cudaEnableDefault, &q);
+#else
+    cudaError_t e = cudaGetDriverEntryPoint("cuStreamWaitValue32", &fn, cudaEnableDefault, &q);
+#endif
+    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    return (CUresult(*)(CUstream, CUdeviceptr, cuuint32_t, unsigned))fn;
+}
+
 static void ctx_init(void)
 {
     int count = 0;
@@ -229,6 +259,8 @@ static void ctx_init(void)
         cudaHostGetDevicePointer((void **)&G.dh_st, G.h_st, 0) != cudaSuccess ||
         cudaHostAlloc((void **)&G.h_flag, 3 * sizeof(uint64_t), cudaHostAllocMapped) != cudaSuccess ||
         cudaHostGetDevicePointer((void **)&G.dh_flag, G.h_flag, 0) != cudaSuccess ||
+        cudaHostAlloc((void **)&G.h_gate, GG_COPY_MAX_PIECES * sizeof(uint32_t), cudaHostAllocMapped) != cudaSuccess ||
+        cudaHostGetDevicePointer((void **)&G.dh_gate, G.h_gate, 0) != cudaSuccess ||
         cudaMallocHost((void **)&G.h_apply, sizeof(gg_apply)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_apply, sizeof(gg_apply)) != cudaSuccess ||
         cudaMallocHost((void **)&G.h_dec, GLIDE_NPLANES * sizeof(glide_huff_dec)) != cudaSuccess ||
@@ -251,6 +283,10 @@ static void ctx_init(void)
     helpers = helpers < 0 ? 0 : helpers > GG_COPY_DEFAULT_HELPERS ? GG_COPY_DEFAULT_HELPERS : helpers;
     env_int("GLIDE_GPU_COPY_THREADS", &helpers);
     G.copy_helpers = helpers > 0 ? gg_copy_start((unsigned)helpers, GG_COPY_SPIN_NS) : 0;
+    memset(G.h_gate, 0, GG_COPY_MAX_PIECES * sizeof(uint32_t));
+    long gated = 1;
+    env_int("GLIDE_GPU_GATED_UPLOAD", &gated);
+    if (gated) G.wait32 = wait_value_entry();
     const char *gv = getenv("GLIDE_GPU_GRAPHS");
     G.graphs = !(gv && strcmp(gv, "0") == 0);
     G.spec_large = 1;
@@ -359,6 +395,13 @@ void glide_gpu_inject_failures(int n)
     pthread_mutex_unlock(&G.lock);
 }
 
+void glide_gpu_inject_late_failures(int n)
+{
+    pthread_mutex_lock(&G.lock);
+    G.inject_late = n;
+    pthread_mutex_unlock(&G.lock);
+}
+
 static int grow_dev(gbuf *b, size_t need)
 {
     if (G.inject > 0) {
@@ -440,6 +483,65 @@ static cudaError_t upload_values(void *d, const void *src, size_t bytes)
     return cudaSuccess;
 }
 
+/* Copies the armed upload's pieces into the pinned buffer, opening each
+ * piece's gate once its bytes are there (x86 and Arm order the copy's
+ * stores before the release); a no-op unless armed. */
+static void gate_fill(void)
+{
+    if (!G.gate.armed) return;
+    const size_t bytes = G.gate.bytes, piece = G.gate.piece;
+    size_t k = 0;
+    for (size_t off = 0; off < bytes; off += piece, k++) {
+        if (G.gate.src)
+            memcpy((uint8_t *)G.h_stage.p + off, G.gate.src + off, bytes - off < piece ? bytes - off : piece);
+        __atomic_store_n(&G.h_gate[k], G.gate.seq, __ATOMIC_RELEASE);
+    }
+    G.gate.armed = 0;
+}
+
+/* The gated upload of a chunk too small for the helpers: the pieces' DMA
+ * from the pinned buffer is queued first, each behind a stream wait on its
+ * word in mapped memory, then the whole pipeline, and only then does the
+ * host copy the pieces in (gate_fill), raising each piece's word as it is
+ * done. The host's copy and launches no longer add up with the DMA
+ * before the first kernel: a pageable cudaMemcpy of a 64^3 chunk returns
+ * once the driver has staged the 1 MB (about 60 us), its DMA follows (22)
+ * and range_k waited for the front graph's launch after that (16).
+ * Stage timing keeps the pageable copy (its upload stage is the copy). */
+#define GG_GATE_MIN ((size_t)64 << 10)
+#define GG_GATE_PIECE ((size_t)256 << 10)
+
+/* Queues the gated upload of bytes from src into device memory d: 1 if
+ * queued (gate_fill must follow before anything waits for the stream), 0
+ * if this upload is not gated, -1 on a CUDA error (the gates are then
+ * opened: nothing stays blocked). */
+static int gate_arm(void *d, const void *src, size_t bytes)
+{
+    static size_t piece_kb = 0;
+    if (!G.wait32 || G.timing || bytes < GG_GATE_MIN || bytes >= GG_STAGE_UP_MIN || !grow_host(&G.h_stage, bytes))
+        return 0;
+    if (!piece_kb) {
+        long kb = (long)(GG_GATE_PIECE >> 10);
+        env_int("GLIDE_X_GATE_PIECE_KB", &kb);
+        piece_kb = kb >= 4 ? (size_t)kb : 4;
+    }
+    const size_t piece = gg_copy_piece(bytes, piece_kb << 10);
+    const uint32_t seq = G.gate.seq + 1;
+    G.gate.src = src, G.gate.bytes = bytes, G.gate.piece = piece, G.gate.seq = seq, G.gate.armed = 1;
+    size_t k = 0;
+    for (size_t off = 0; off < bytes; off += piece, k++) {
+        const size_t m = bytes - off < piece ? bytes - off : piece;
+        if (G.wait32(G.s, (CUdeviceptr)(uintptr_t)(G.dh_gate + k), seq, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS ||
+            cudaMemcpyAsync((uint8_t *)d + off, (uint8_t *)G.h_stage.p + off, m, cudaMemcpyHostToDevice, G.s) !=
+                cudaSuccess) {
+            G.gate.src = NULL; /* open the gates without copying */
+            gate_fill();
+            return -1;
+        }
+    }
+    return 1;
+}
+
 /* Copies bytes of device memory d into dst, after everything queued so far,
  * and queues the copy of tail_bytes from tail_src (device) to tail_dst
  * (pinned) behind the values' copies: a staged download returns once its
@@ -492,6 +594,7 @@ static gg_grid grid_of(const glide_grid *cg, unsigned dtype)
 /* A sticky CUDA error leaves the context unusable: stop using the GPU. */
 static size_t gpu_fail(cudaError_t e, const char *what)
 {
+    gate_fill(); /* a gated upload's waits would hold the synchronisation forever */
     cudaError_t sticky = cudaDeviceSynchronize();
     if (sticky != cudaSuccess && sticky != cudaErrorMemoryAllocation) G.broken = 1;
     cudaGetLastError();
@@ -905,8 +1008,15 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         glide_header_write(&h, G.h_head);
         CK(cudaMemcpyAsync(buf, G.h_head, hbytes, cudaMemcpyHostToDevice, G.s), "upload header");
     }
-    CK(upload_values(G.x.p, src, n * esz), "upload");
+    const int gated = gate_arm(G.x.p, src, n * esz);
+    if (gated < 0) { r = gpu_fail(cudaGetLastError(), "gated upload"); goto done; }
+    if (!gated) CK(upload_values(G.x.p, src, n * esz), "upload");
     stage("upload");
+    if (G.inject_late > 0) { /* the test hook: a failure with the upload queued, gated or not */
+        G.inject_late--;
+        r = gpu_fail(cudaErrorLaunchFailure, "injected");
+        goto done;
+    }
     /* without the books' distributions the CPU codec scores by size too */
     front_args fa = {&j, p->mode, G.d_dict_log2q ? (int)o->score : (int)GLIDE_SCORE_SIZE, p->eb, o->alpha, 0, 0};
     if (j.method != GG_LORENZO && !j.force) {
@@ -941,6 +1051,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         CK(cudaEventRecord(G.ev_plan, G.s), "plan event");
         r = encode_tail(&j); /* queued before the plan is known: a declined plan makes it run empty */
         if (r) goto done;
+        gate_fill(); /* the whole pipeline is queued: the values go in now */
         uint64_t bound = 0;
         const unsigned flag = plan_flag(in.seq, &bound);
         if (flag == GG_PLAN_FLAG_HOST) {
@@ -993,6 +1104,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     } else {
         /* a trial dictionary (benchmarks) or the forced host plan: one wait mid-chunk */
         CK(cudaMemcpyAsync(hs, st, sizeof *st, cudaMemcpyDeviceToHost, G.s), "download state");
+        gate_fill();
         CK(cudaStreamSynchronize(G.s), "sync");
         stage("histogram to host");
     }
@@ -1047,6 +1159,7 @@ raw: /* incompressible: the CPU writes the same raw stream the CPU codec would *
     if (j.raw_total > cap) { r = GLIDE_ERROR(DST_TOO_SMALL); goto done; }
     r = glide_write_raw(&hh, src, n, dst, cap);
 done:
+    gate_fill(); /* every exit: a failure before the fill must not leave the stream waiting */
     pthread_mutex_unlock(&G.lock);
     return r;
 }

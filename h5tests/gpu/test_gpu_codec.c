@@ -605,6 +605,20 @@ static void api_paths(void)
     memset(a, 0, cap);
     la = glide_compress(&p, x, n * 4, a, cap);
     CHECK(la == lb && !memcmp(a, b, la), "API: compress falls back to the CPU when the GPU fails");
+    /* failing with the upload queued (480 KB: gated behind the host's copy):
+     * through the API the CPU takes over; the backend itself reports the
+     * failure without waiting forever on the device, and its next call
+     * runs on the GPU */
+    glide_gpu_inject_late_failures(1);
+    memset(a, 0, cap);
+    la = glide_compress(&p, x, n * 4, a, cap);
+    CHECK(la == lb && !memcmp(a, b, la), "API: compress falls back to the CPU when the GPU fails mid-call");
+    glide_encode_opts o = glide_default_encode_opts();
+    glide_gpu_inject_late_failures(1);
+    CHECK(glide_gpu_compress(&p, &o, x, a, cap) == GLIDE_ERROR(GPU), "backend: a failure mid-call is reported");
+    memset(a, 0, cap);
+    la = glide_gpu_compress(&p, &o, x, a, cap);
+    CHECK(la == lb && !memcmp(a, b, la), "backend: the next call runs on the GPU, same stream");
     glide_gpu_inject_failures(1);
     float *z = malloc(n * 4);
     CHECK(glide_decompress_with(GLIDE_BACKEND_CPU, b, lb, z, n * 4) == n * 4, "API: CPU decompress");
