@@ -73,14 +73,12 @@ typedef struct {
     gg_select_work *d_sel_work;
     uint64_t *h_flag, *dh_flag;    /* gg_plan's word to the host (mapped), and the chunk number */
     /* the gated upload (gate_arm): one mapped word a piece, set to the
-     * call's number once the host has copied the piece */
+     * call's number once a helper has copied the piece */
     uint32_t *h_gate, *dh_gate;
     CUresult (*wait32)(CUstream, CUdeviceptr, cuuint32_t, unsigned); /* NULL: no gated uploads */
     struct {
-        const uint8_t *src;
-        size_t bytes, piece;
         uint32_t seq;
-        int armed; /* waits queued, pieces not yet copied */
+        int armed; /* the copy posted, not yet joined */
     } gate;
     uint64_t seq;
     glide_huff_enc *d_enc;         /* GLIDE_NPLANES: format 5's planes' codes (else the first) */
@@ -478,47 +476,49 @@ static cudaError_t upload_values(void *d, const void *src, size_t bytes)
 {
     if (!staged(bytes, GG_STAGE_UP_MIN)) return cudaMemcpyAsync(d, src, bytes, cudaMemcpyHostToDevice, G.s);
     xfer x = {d, bytes, gg_copy_piece(bytes, (size_t)64 << 10), cudaSuccess};
-    gg_copy_job j = {G.h_stage.p, src, bytes, x.piece, NULL, up_after, &x};
+    gg_copy_job j = {G.h_stage.p, src, bytes, x.piece, NULL, up_after, &x, NULL};
     if (gg_copy_run(&j)) return x.err != cudaSuccess ? x.err : cudaErrorUnknown;
     return cudaSuccess;
 }
 
-/* Copies the armed upload's pieces into the pinned buffer, opening each
- * piece's gate once its bytes are there (x86 and Arm order the copy's
- * stores before the release); a no-op unless armed. */
-static void gate_fill(void)
-{
-    if (!G.gate.armed) return;
-    const size_t bytes = G.gate.bytes, piece = G.gate.piece;
-    size_t k = 0;
-    for (size_t off = 0; off < bytes; off += piece, k++) {
-        if (G.gate.src)
-            memcpy((uint8_t *)G.h_stage.p + off, G.gate.src + off, bytes - off < piece ? bytes - off : piece);
-        __atomic_store_n(&G.h_gate[k], G.gate.seq, __ATOMIC_RELEASE);
-    }
-    G.gate.armed = 0;
-}
-
-/* The gated upload of a chunk too small for the helpers: the pieces' DMA
- * from the pinned buffer is queued first, each behind a stream wait on its
- * word in mapped memory, then the whole pipeline, and only then does the
- * host copy the pieces in (gate_fill), raising each piece's word as it is
- * done. The host's copy and launches no longer add up with the DMA
- * before the first kernel: a pageable cudaMemcpy of a 64^3 chunk returns
- * once the driver has staged the 1 MB (about 60 us), its DMA follows (22)
- * and range_k waited for the front graph's launch after that (16).
- * Stage timing keeps the pageable copy (its upload stage is the copy). */
+/* The gated upload of a chunk too small for the staged one: the helper
+ * threads start copying the values into the pinned buffer at once, each
+ * piece raising its word in mapped memory when it is there, while the
+ * caller queues each piece's DMA behind a stream wait on that word, then
+ * the whole pipeline; it joins the copy (gate_fill) before it waits on
+ * the device. A pageable cudaMemcpy of a 64^3 chunk returned once the
+ * driver had staged the 1 MB (about 60 us), its DMA followed (22) and
+ * range_k waited for the front graph's launch after that (16).
+ * The copy must not depend on the caller: queuing a kernel may wait for
+ * the device (lazy module loading synchronises the context), and a
+ * first version that copied after queuing hung there. Without helpers,
+ * or with stage timing (its upload stage is the copy), the pageable copy. */
 #define GG_GATE_MIN ((size_t)64 << 10)
 #define GG_GATE_PIECE ((size_t)256 << 10)
 
+static void gate_open(void *ctx, size_t k)
+{
+    (void)ctx;
+    __atomic_store_n(&G.h_gate[k], G.gate.seq, __ATOMIC_RELEASE); /* after the piece's stores */
+}
+
+/* Joins the posted copy; a no-op unless armed. */
+static void gate_fill(void)
+{
+    if (!G.gate.armed) return;
+    gg_copy_join();
+    G.gate.armed = 0;
+}
+
 /* Queues the gated upload of bytes from src into device memory d: 1 if
  * queued (gate_fill must follow before anything waits for the stream), 0
- * if this upload is not gated, -1 on a CUDA error (the gates are then
- * opened: nothing stays blocked). */
+ * if this upload is not gated, -1 on a CUDA error (the copy is joined:
+ * nothing stays blocked). */
 static int gate_arm(void *d, const void *src, size_t bytes)
 {
     static size_t piece_kb = 0;
-    if (!G.wait32 || G.timing || bytes < GG_GATE_MIN || bytes >= GG_STAGE_UP_MIN || !grow_host(&G.h_stage, bytes))
+    if (!G.wait32 || !G.copy_helpers || G.timing || bytes < GG_GATE_MIN || bytes >= GG_STAGE_UP_MIN ||
+        !grow_host(&G.h_stage, bytes))
         return 0;
     if (!piece_kb) {
         long kb = (long)(GG_GATE_PIECE >> 10);
@@ -526,15 +526,17 @@ static int gate_arm(void *d, const void *src, size_t bytes)
         piece_kb = kb >= 4 ? (size_t)kb : 4;
     }
     const size_t piece = gg_copy_piece(bytes, piece_kb << 10);
-    const uint32_t seq = G.gate.seq + 1;
-    G.gate.src = src, G.gate.bytes = bytes, G.gate.piece = piece, G.gate.seq = seq, G.gate.armed = 1;
+    G.gate.seq++;
+    gg_copy_job j = {G.h_stage.p, src, bytes, piece, NULL, NULL, NULL, gate_open};
+    if (gg_copy_post(&j)) return 0;
+    G.gate.armed = 1;
     size_t k = 0;
     for (size_t off = 0; off < bytes; off += piece, k++) {
         const size_t m = bytes - off < piece ? bytes - off : piece;
-        if (G.wait32(G.s, (CUdeviceptr)(uintptr_t)(G.dh_gate + k), seq, CU_STREAM_WAIT_VALUE_GEQ) != CUDA_SUCCESS ||
+        if (G.wait32(G.s, (CUdeviceptr)(uintptr_t)(G.dh_gate + k), G.gate.seq, CU_STREAM_WAIT_VALUE_GEQ) !=
+                CUDA_SUCCESS ||
             cudaMemcpyAsync((uint8_t *)d + off, (uint8_t *)G.h_stage.p + off, m, cudaMemcpyHostToDevice, G.s) !=
                 cudaSuccess) {
-            G.gate.src = NULL; /* open the gates without copying */
             gate_fill();
             return -1;
         }
@@ -565,7 +567,7 @@ static cudaError_t download_values(void *dst, const void *d, size_t bytes, void 
         if (e != cudaSuccess) return e;
     }
     if ((e = cudaMemcpyAsync(tail_dst, tail_src, tail_bytes, cudaMemcpyDeviceToHost, G.s)) != cudaSuccess) return e;
-    gg_copy_job j = {dst, G.h_stage.p, bytes, piece, down_before, NULL, NULL};
+    gg_copy_job j = {dst, G.h_stage.p, bytes, piece, down_before, NULL, NULL, NULL};
     return gg_copy_run(&j) ? cudaErrorUnknown : cudaSuccess;
 }
 
@@ -1051,7 +1053,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         CK(cudaEventRecord(G.ev_plan, G.s), "plan event");
         r = encode_tail(&j); /* queued before the plan is known: a declined plan makes it run empty */
         if (r) goto done;
-        gate_fill(); /* the whole pipeline is queued: the values go in now */
+        gate_fill(); /* the whole pipeline is queued: the values must be in before the wait */
         uint64_t bound = 0;
         const unsigned flag = plan_flag(in.seq, &bound);
         if (flag == GG_PLAN_FLAG_HOST) {

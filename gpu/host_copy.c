@@ -78,7 +78,10 @@ static void copy_piece(size_t k)
     if (j->before && j->before(j->ctx, k))
         atomic_store_explicit(&P.failed, 1, memory_order_relaxed);
     else
+    {
         memcpy((uint8_t *)j->dst + off, (const uint8_t *)j->src + off, len);
+        if (j->copied) j->copied(j->ctx, k);
+    }
     atomic_store_explicit(&P.done[k], 1, memory_order_release);
 }
 
@@ -144,9 +147,11 @@ size_t gg_copy_piece(size_t bytes, size_t min_piece)
     return p;
 }
 
-int gg_copy_run(const gg_copy_job *j)
+static uint32_t posted_gen; /* the job between gg_copy_post and gg_copy_join (the caller's only) */
+static size_t posted_np;
+
+int gg_copy_post(const gg_copy_job *j)
 {
-    if (!j->bytes) return 0;
     if (!j->piece) return 1;
     const size_t np = (j->bytes + j->piece - 1) / j->piece;
     if (np > GG_COPY_MAX_PIECES) return 1;
@@ -162,17 +167,31 @@ int gg_copy_run(const gg_copy_job *j)
         if (P.sleepers) pthread_cond_broadcast(&P.cv);
         pthread_mutex_unlock(&P.m);
     }
+    posted_gen = gen, posted_np = np;
+    return 0;
+}
+
+int gg_copy_join(void)
+{
+    const gg_copy_job *j = &P.job;
+    const uint32_t gen = posted_gen;
+    const size_t np = posted_np;
     int bad = 0;
     size_t next = 0; /* the first piece whose `after` is still to come */
-    for (;;) {
+    while (next < np) {
         const long k = take(gen);
         if (k >= 0) copy_piece((size_t)k);
         const size_t first = next;
         while (next < np && atomic_load_explicit(&P.done[next], memory_order_acquire)) next++;
         if (next > first && j->after && !bad) bad = j->after(j->ctx, first, next - first) != 0;
-        if (next == np) break;
-        if (k < 0) relax(); /* the rest are being copied by helpers */
+        if (k < 0 && next < np) relax(); /* the rest are being copied by helpers */
     }
     atomic_store(&P.ticket, ((uint64_t)gen << 32) | CLOSED);
     return bad || atomic_load_explicit(&P.failed, memory_order_relaxed);
+}
+
+int gg_copy_run(const gg_copy_job *j)
+{
+    if (!j->bytes) return 0;
+    return gg_copy_post(j) || gg_copy_join();
 }

@@ -41,12 +41,24 @@ typedef struct {
      * queues their DMA there); may be NULL. Returns nonzero on failure. */
     int (*after)(void *ctx, size_t first, size_t count);
     void *ctx;
+    /* Called by whichever thread copied piece k, once its bytes are in
+     * dst (a gated upload opens the piece's gate there); may be NULL. */
+    void (*copied)(void *ctx, size_t k);
 } gg_copy_job;
 
 /* Runs the job with the helpers and returns once every piece is copied and
  * every `after` has been called: 0, or nonzero if a hook failed (the
  * remaining pieces are still accounted for, so the next job starts clean). */
 int gg_copy_run(const gg_copy_job *job);
+
+/* gg_copy_run in two halves: gg_copy_post hands the job to the helpers and
+ * returns at once (nonzero, and nothing posted, for a job that cannot be
+ * cut into GG_COPY_MAX_PIECES pieces), so the caller can do other work
+ * while they copy; gg_copy_join then takes the pieces still left, waits
+ * for the rest, makes the `after` calls and returns as gg_copy_run does.
+ * Every post needs its join before the next job. */
+int gg_copy_post(const gg_copy_job *job);
+int gg_copy_join(void);
 
 #ifdef __cplusplus
 }

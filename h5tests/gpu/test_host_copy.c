@@ -3,7 +3,11 @@
  * of its copy, `after` runs on the caller's thread in piece order over
  * pieces already copied, failures are reported and leave the next job
  * clean, and thousands of back-to-back jobs (helpers racing for pieces,
- * waking late, sleeping and being woken) never mix two jobs.
+ * waking late, sleeping and being woken) never mix two jobs. A posted job
+ * (gg_copy_post) calls `copied` once per piece with its bytes in place,
+ * is finished by the helpers alone while the caller does something else
+ * (the gated upload's deadlock freedom rests on it), and its join returns
+ * with every piece copied, helpers or not.
  *   test_host_copy HELPERS */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "check.h"
@@ -78,8 +82,23 @@ static int run_probe(probe *p, uint8_t *src, uint8_t *dst, size_t bytes, size_t 
     for (size_t i = 0; i < bytes; i++) src[i] = (uint8_t)rnd();
     for (size_t k = 0; k < p->np; k++) src[k * p->piece] = (uint8_t)~POISON; /* every piece's first byte changes */
     memset(dst, POISON, bytes);
-    gg_copy_job j = {dst, src, bytes, p->piece, hook_before, hook_after, p};
+    gg_copy_job j = {dst, src, bytes, p->piece, hook_before, hook_after, p, NULL};
     return gg_copy_run(&j);
+}
+
+typedef struct {
+    const uint8_t *src, *dst;
+    size_t piece, bytes;
+    atomic_uint calls[GG_COPY_MAX_PIECES];
+    atomic_int not_in_place;
+} copied_probe;
+
+static void hook_copied(void *ctx, size_t k)
+{
+    copied_probe *c = ctx;
+    const size_t off = k * c->piece, len = c->bytes - off < c->piece ? c->bytes - off : c->piece;
+    if (memcmp(c->dst + off, c->src + off, len) != 0) atomic_store(&c->not_in_place, 1);
+    atomic_fetch_add(&c->calls[k], 1u);
 }
 
 static int once_each(probe *p)
@@ -153,11 +172,11 @@ int main(int argc, char **argv)
         const size_t bytes = (size_t)5 << 20;
         for (size_t i = 0; i < bytes; i++) src[i] = (uint8_t)rnd();
         memset(dst, 0, bytes);
-        gg_copy_job j = {dst, src, bytes, gg_copy_piece(bytes, 65536), NULL, NULL, NULL};
+        gg_copy_job j = {dst, src, bytes, gg_copy_piece(bytes, 65536), NULL, NULL, NULL, NULL};
         CHECK(gg_copy_run(&j) == 0 && memcmp(src, dst, bytes) == 0, "no hooks: every byte copied");
-        gg_copy_job e = {dst, src, 0, 4096, NULL, NULL, NULL};
+        gg_copy_job e = {dst, src, 0, 4096, NULL, NULL, NULL, NULL};
         CHECK(gg_copy_run(&e) == 0, "an empty job succeeds");
-        gg_copy_job over = {dst, src, bytes, 4096, NULL, NULL, NULL}; /* 1280 pieces */
+        gg_copy_job over = {dst, src, bytes, 4096, NULL, NULL, NULL, NULL}; /* 1280 pieces */
         CHECK(gg_copy_run(&over) != 0, "more than GG_COPY_MAX_PIECES pieces is refused");
     }
 
@@ -172,10 +191,44 @@ int main(int argc, char **argv)
             memset(src, tag, bytes);
             dst[bytes - 1] = (uint8_t)~tag;
             dst[0] = (uint8_t)~tag;
-            gg_copy_job j = {dst, src, bytes, gg_copy_piece(bytes, 4096), NULL, NULL, NULL};
+            gg_copy_job j = {dst, src, bytes, gg_copy_piece(bytes, 4096), NULL, NULL, NULL, NULL};
             if (gg_copy_run(&j) != 0 || dst[0] != tag || dst[bytes - 1] != tag || dst[bytes / 2] != tag) bad++;
         }
         CHECK(bad == 0, "%d of %d back-to-back jobs wrong", bad, n_jobs);
+    }
+
+    /* posted jobs: `copied` once per piece with its bytes there; with
+     * helpers, the job completes while the caller waits elsewhere */
+    {
+        copied_probe *c = calloc(1, sizeof *c);
+        int bad = 0, alone = 0;
+        for (int i = 0; i < 200; i++) {
+            const size_t bytes = 1 + (size_t)(rnd() % ((size_t)2 << 20));
+            for (size_t b = 0; b < bytes; b++) src[b] = (uint8_t)rnd();
+            memset(dst, POISON, bytes);
+            memset(c, 0, sizeof *c);
+            c->src = src, c->dst = dst, c->bytes = bytes, c->piece = gg_copy_piece(bytes, 4096 << (i % 7));
+            const size_t np = (bytes + c->piece - 1) / c->piece;
+            gg_copy_job j = {dst, src, bytes, c->piece, NULL, NULL, c, hook_copied};
+            if (gg_copy_post(&j)) { bad++; continue; }
+            if (got) { /* the helpers finish it without the caller (up to 5 s) */
+                struct timespec t0, t1, nap = {0, 20000};
+                clock_gettime(CLOCK_MONOTONIC, &t0);
+                for (size_t k = 0; k < np;) {
+                    if (atomic_load(&c->calls[k])) { k++; continue; }
+                    nanosleep(&nap, NULL);
+                    clock_gettime(CLOCK_MONOTONIC, &t1);
+                    if (t1.tv_sec - t0.tv_sec > 5) break;
+                }
+                for (size_t k = 0; k < np; k++) alone += atomic_load(&c->calls[k]) == 1;
+                alone -= (int)np; /* 0 when every piece was copied by the helpers */
+            }
+            if (gg_copy_join() != 0 || memcmp(src, dst, bytes) != 0 || atomic_load(&c->not_in_place)) bad++;
+            for (size_t k = 0; k < np; k++) bad += atomic_load(&c->calls[k]) != 1;
+        }
+        CHECK(bad == 0, "posted jobs: %d wrong (bytes, or `copied` not once per piece after its copy)", bad);
+        CHECK(alone == 0, "posted jobs: %d pieces left for the caller's join although helpers run", -alone);
+        free(c);
     }
 
     /* helpers asleep (past their spin): the next job wakes them, and still completes */
