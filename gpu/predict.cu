@@ -2917,8 +2917,11 @@ struct ParLanes {
     cudaStream_t s;
     unsigned naux = GG_PAR_AUX; /* side streams it may take, from par->aux[0] */
     unsigned used = 0, aux = 0;
+    bool early = false; /* the fork taken before the first instance's launches */
+    bool forked = false;
     /* The fork is taken after the first instance's launches, so the side
-     * streams' instances queue behind it. Forked before them (93b8c7e), a
+     * streams' instances queue behind it, except for the speculated chunk
+     * (trial_run: early). Forked before them (93b8c7e), a
      * 256^3 chunk's working coarse kernel no longer waited about 19 us for
      * the empty instances, but the block trial's interpolation (512 blocks of
      * 1024 threads), which had run in that gap, found the SMs' shared memory
@@ -2929,12 +2932,17 @@ struct ParLanes {
     cudaError_t next(cudaStream_t &out)
     {
         if (!par || used == 0 || aux == naux) {
+            cudaError_t e0 = cudaSuccess;
+            if (early && par && used == 0 && naux) {
+                e0 = cudaEventRecord(par->fork, s);
+                forked = true;
+            }
             used++;
             out = s;
-            return cudaSuccess;
+            return e0;
         }
         cudaError_t e = cudaSuccess;
-        if (aux == 0) e = cudaEventRecord(par->fork, s);
+        if (aux == 0 && !forked) e = cudaEventRecord(par->fork, s);
         if (e == cudaSuccess) e = cudaStreamWaitEvent(par->aux[aux], par->fork, 0);
         out = par->aux[aux++];
         used++;
@@ -2988,7 +2996,8 @@ static cudaError_t launch_slice(gg_grid g, unsigned nb, const gg_levels *lv, con
 template <class T, int OP>
 static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const gg_levels *lv, const T *x,
                                   uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *r, T *w, const gg_par *par,
-                                  cudaStream_t s0, unsigned naux = GG_PAR_AUX, bool narrow = false)
+                                  cudaStream_t s0, unsigned naux = GG_PAR_AUX, bool narrow = false,
+                                  bool early = false)
 {
     unsigned nb = (unsigned)n_blocks(g);
     /* GG_CHOSEN launches both, GG_CHOSEN3 the slices too (GG_CHOSEN3_SPEC:
@@ -2996,6 +3005,7 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
     const bool gate = method == GG_CHOSEN || method == GG_CHOSEN3 || method == GG_CHOSEN3_SPEC;
     const bool slice_only = method == GG_SLICE_XY || method == GG_SLICE_YX;
     ParLanes lanes{par, s0, naux};
+    lanes.early = early;
     cudaStream_t s;
     cudaError_t e;
     if (slice_only || method == GG_CHOSEN3 || method == GG_CHOSEN3_SPEC) {
@@ -3134,10 +3144,18 @@ static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes t
         if ((e = cudaEventRecord(par->fork, s0)) != cudaSuccess ||
             (e = cudaStreamWaitEvent(par->aux[0], par->fork, 0)) != cudaSuccess)
             return e;
+        /* Its plain and blended instances forked together, so the working
+         * one does not wait behind the other's empty launches (about 5 +
+         * 5.6 us at 256^3, H200 trace, bench/gpu-runs/s1127 run 8): 256^3
+         * kernel-only compression 483.2 -> 478.4 us, 512^3 2535 -> 2517,
+         * faster in each of three alternated rounds (H200, s1127b run 2).
+         * It had lost beside the trial's 1024-thread interpolation (s0826
+         * run 8), which now runs in 256-thread blocks on these chunks. */
         gg_par sp = *par;
         sp.aux[0] = par->aux[1], sp.join[0] = par->join[1];
         if ((e = launch_predict<T, OP_ENCODE>(g, GG_INTERP, g.has_fill ? -1 : 0, -1, &st->lv, x, spec->sym, st, in,
-                                              NULL, (T *)spec->r, (T *)spec->w, &sp, par->aux[0], 1)) != cudaSuccess ||
+                                              NULL, (T *)spec->r, (T *)spec->w, &sp, par->aux[0], 1, false, true)) !=
+                cudaSuccess ||
             (e = cudaEventRecord(par->join[0], par->aux[0])) != cudaSuccess)
             return e;
     }
