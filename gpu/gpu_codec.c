@@ -492,8 +492,12 @@ static cudaError_t upload_values(void *d, const void *src, size_t bytes)
  * The copy must not depend on the caller: queuing a kernel may wait for
  * the device (lazy module loading synchronises the context), and a
  * first version that copied after queuing hung there. Without helpers,
- * or with stage timing (its upload stage is the copy), the pageable copy. */
-#define GG_GATE_MIN ((size_t)64 << 10)
+ * or with stage timing (its upload stage is the copy), the pageable copy;
+ * below 512 KiB too: a 32^3 chunk (128 KiB, one piece) took 143 against
+ * 127 us a call gated, where 64^3 took 207 against 218 and 128^3 746
+ * against 858 (H200 host, gpu_probe SIDE 300, medians of three alternated
+ * rounds, bench/gpu-runs/s1127b run 2). */
+#define GG_GATE_MIN ((size_t)512 << 10)
 #define GG_GATE_PIECE ((size_t)256 << 10)
 
 static void gate_open(void *ctx, size_t k)
