@@ -120,13 +120,18 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
  * filled it), one thread copies it fast, and helpers must pull every line
  * from that core; H5Dwrite of 64^3 and 128^3 chunks measured slower or no
  * faster with them on three of four hosts (docs/DESIGN.md). So uploads are staged
- * from 16 MiB (256^3: 7.8 -> 2.8 ms a call). 0, 20 and 200 us of
- * watching measured the same: the caller copies the first pieces while the
- * helpers wake. */
+ * from 16 MiB (256^3: 7.8 -> 2.8 ms a call); from 2 MiB the gated
+ * upload (gate_arm) has the helpers copy while the caller queues. For the
+ * staged ones 0, 20 and 200 us of watching measured the same (the caller
+ * copies the first pieces while the helpers wake), but the gated upload
+ * leaves the copy to the helpers until its join: 128^3 calls took 762 us
+ * with 50 us of watching and 611 with 300 (H200 host, gpu_probe 128 300,
+ * medians of three alternated rounds, bench/gpu-runs/s1127b run 3). Idle
+ * helpers spin that long after each job before they sleep. */
 #define GG_STAGE_DOWN_MIN ((size_t)256 << 10)
 #define GG_STAGE_UP_MIN ((size_t)16 << 20)
 #define GG_STAGE_MAX ((size_t)256 << 20)
-#define GG_COPY_SPIN_NS 50000L
+#define GG_COPY_SPIN_NS 300000L
 
 /* Chunks of at most this many points speculate in the block trial
  * (gg_spec): their interpolation runs beside the trial's, off the latency
@@ -493,11 +498,17 @@ static cudaError_t upload_values(void *d, const void *src, size_t bytes)
  * the device (lazy module loading synchronises the context), and a
  * first version that copied after queuing hung there. Without helpers,
  * or with stage timing (its upload stage is the copy), the pageable copy;
- * below 512 KiB too: a 32^3 chunk (128 KiB, one piece) took 143 against
- * 127 us a call gated, where 64^3 took 207 against 218 and 128^3 746
- * against 858 (H200 host, gpu_probe SIDE 300, medians of three alternated
- * rounds, bench/gpu-runs/s1127b run 2). */
-#define GG_GATE_MIN ((size_t)512 << 10)
+ * below 2 MiB too. On H200 hosts (gpu_probe SIDE 300, medians of three
+ * alternated rounds, bench/gpu-runs/s1127b runs 2-4) 128^3 calls (8 MiB)
+ * took 638 us gated against 803 pageable (run 4), 64^3 (1 MiB) won on one
+ * host (207 against 218 us, run 2) and tied or lost on another (197 / 201,
+ * run 4; 202 / 193 with the helpers asleep, run 3), and 32^3 (128 KiB,
+ * one piece) lost (143 against 127 us). Traced, the pieces' DMA behind the
+ * waits moved 256 KiB in 13-15 us each, 3.3 us apart, where the driver's
+ * pageable path moved the whole 1 MB in 21 us: the gain is the copy's
+ * parallelism, which a small chunk does not have enough of. Staging in
+ * huge pages, 512 KiB pieces and an earlier post did not move 64^3. */
+#define GG_GATE_MIN ((size_t)2 << 20)
 #define GG_GATE_PIECE ((size_t)256 << 10)
 
 static void gate_open(void *ctx, size_t k)
@@ -520,16 +531,10 @@ static void gate_fill(void)
  * nothing stays blocked). */
 static int gate_arm(void *d, const void *src, size_t bytes)
 {
-    static size_t piece_kb = 0;
     if (!G.wait32 || !G.copy_helpers || G.timing || bytes < GG_GATE_MIN || bytes >= GG_STAGE_UP_MIN ||
         !grow_host(&G.h_stage, bytes))
         return 0;
-    if (!piece_kb) {
-        long kb = (long)(GG_GATE_PIECE >> 10);
-        env_int("GLIDE_X_GATE_PIECE_KB", &kb);
-        piece_kb = kb >= 4 ? (size_t)kb : 4;
-    }
-    const size_t piece = gg_copy_piece(bytes, piece_kb << 10);
+    const size_t piece = gg_copy_piece(bytes, GG_GATE_PIECE);
     G.gate.seq++;
     gg_copy_job j = {G.h_stage.p, src, bytes, piece, NULL, NULL, NULL, gate_open};
     if (gg_copy_post(&j)) return 0;

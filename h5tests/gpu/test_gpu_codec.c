@@ -580,12 +580,14 @@ static void dict_versions(void)
     free(x), free(yc), free(yg);
 }
 
-static void api_paths(void)
+/* The API's paths on an n0 x n1 x n2 chunk: run at 480 KB (a pageable
+ * upload) and at 2.3 MB (gated behind the helpers' copy, gpu_codec.c
+ * GG_GATE_MIN). */
+static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
 {
-    /* 576 KB: the upload is gated (gpu_codec.c, GG_GATE_MIN) */
-    uint64_t dims[3] = {48, 50, 60}, n = 48 * 50 * 60;
+    uint64_t dims[3] = {n0, n1, n2}, n = n0 * n1 * n2;
     float *x = malloc(n * 4), *y = malloc(n * 4);
-    for (uint64_t i = 0; i < n; i++) x[i] = (float)smooth(i, 48, 50, 60);
+    for (uint64_t i = 0; i < n; i++) x[i] = (float)smooth(i, n0, n1, n2);
     glide_params p;
     glide_params_init(&p, GLIDE_FLOAT32, 3, dims);
     size_t cap = glide_compress_bound(&p);
@@ -606,7 +608,7 @@ static void api_paths(void)
     memset(a, 0, cap);
     la = glide_compress(&p, x, n * 4, a, cap);
     CHECK(la == lb && !memcmp(a, b, la), "API: compress falls back to the CPU when the GPU fails");
-    /* failing with the upload queued (gated behind the helpers' copy):
+    /* failing with the upload queued (a gated one waits on the helpers' copy):
      * through the API the CPU takes over; the backend itself reports the
      * failure without waiting forever on the device, and its next call
      * runs on the GPU */
@@ -651,7 +653,10 @@ int main(int argc, char **argv)
     }
     printf("device: %s\n", glide_gpu_device_name());
     if (golden_dir) gpu_golden();
-    if (!race) api_paths();
+    if (!race) {
+        api_paths(40, 50, 60);
+        api_paths(80, 80, 90);
+    }
     dict_versions();
     graph_replay();
     synthetic();
