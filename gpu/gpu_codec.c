@@ -120,7 +120,7 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
  * filled it), one thread copies it fast, and helpers must pull every line
  * from that core; H5Dwrite of 64^3 and 128^3 chunks measured slower or no
  * faster with them on three of four hosts (docs/DESIGN.md). So uploads are staged
- * from 16 MiB (256^3: 7.8 -> 2.8 ms a call); from 2 MiB the gated
+ * from 16 MiB (256^3: 7.8 -> 2.8 ms a call); from 6 MiB the gated
  * upload (gate_arm) has the helpers copy while the caller queues. For the
  * staged ones 0, 20 and 200 us of watching measured the same (the caller
  * copies the first pieces while the helpers wake), but the gated upload
@@ -498,17 +498,20 @@ static cudaError_t upload_values(void *d, const void *src, size_t bytes)
  * the device (lazy module loading synchronises the context), and a
  * first version that copied after queuing hung there. Without helpers,
  * or with stage timing (its upload stage is the copy), the pageable copy;
- * below 2 MiB too. On H200 hosts (gpu_probe SIDE 300, medians of three
- * alternated rounds, bench/gpu-runs/s1127b runs 2-4) 128^3 calls (8 MiB)
- * took 638 us gated against 803 pageable (run 4), 64^3 (1 MiB) won on one
- * host (207 against 218 us, run 2) and tied or lost on another (197 / 201,
- * run 4; 202 / 193 with the helpers asleep, run 3), and 32^3 (128 KiB,
- * one piece) lost (143 against 127 us). Traced, the pieces' DMA behind the
- * waits moved 256 KiB in 13-15 us each, 3.3 us apart, where the driver's
+ * below 6 MiB too. On H200 hosts (gpu_probe SIDE 300 fresh, medians of
+ * three alternated rounds, bench/gpu-runs/s1127b runs 2-5) 128^3 calls
+ * (8 MiB) took 622 us gated against 806 pageable, 689 against 764 with
+ * the chunk freshly written as HDF5 hands it over (run 5); 96^3 (3.4 MiB)
+ * 417 against 427 but 451 against 426 freshly written (run 5); 64^3
+ * (1 MiB) won on one host (207 against 218, run 2) and tied or lost on
+ * another (197 / 201, run 4; 202 / 193 with the helpers asleep, run 3);
+ * 32^3 (128 KiB, one piece) lost (143 against 127). The threshold sits
+ * between the sizes measured. Traced, the pieces' DMA behind the waits
+ * moved 256 KiB in 13-15 us each, 3.3 us apart, where the driver's
  * pageable path moved the whole 1 MB in 21 us: the gain is the copy's
  * parallelism, which a small chunk does not have enough of. Staging in
  * huge pages, 512 KiB pieces and an earlier post did not move 64^3. */
-#define GG_GATE_MIN ((size_t)2 << 20)
+#define GG_GATE_MIN ((size_t)6 << 20)
 #define GG_GATE_PIECE ((size_t)256 << 10)
 
 static void gate_open(void *ctx, size_t k)

@@ -581,7 +581,7 @@ static void dict_versions(void)
 }
 
 /* The API's paths on an n0 x n1 x n2 chunk: run at 480 KB (a pageable
- * upload) and at 2.3 MB (gated behind the helpers' copy, gpu_codec.c
+ * upload) and at 6.3 MB (gated behind the helpers' copy, gpu_codec.c
  * GG_GATE_MIN). */
 static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
 {
@@ -655,7 +655,7 @@ int main(int argc, char **argv)
     if (golden_dir) gpu_golden();
     if (!race) {
         api_paths(40, 50, 60);
-        api_paths(80, 80, 90);
+        api_paths(120, 120, 110);
     }
     dict_versions();
     graph_replay();
