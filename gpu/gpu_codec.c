@@ -285,7 +285,11 @@ static void ctx_init(void)
     long helpers = sysconf(_SC_NPROCESSORS_ONLN) - 1;
     helpers = helpers < 0 ? 0 : helpers > GG_COPY_DEFAULT_HELPERS ? GG_COPY_DEFAULT_HELPERS : helpers;
     env_int("GLIDE_GPU_COPY_THREADS", &helpers);
-    G.copy_helpers = helpers > 0 ? gg_copy_start((unsigned)helpers, GG_COPY_SPIN_NS) : 0;
+    /* GLIDE_GPU_COPY_SPIN_US: how long idle helpers spin (a host whose
+     * cores the simulation needs may want less) */
+    long spin_us = GG_COPY_SPIN_NS / 1000;
+    env_int("GLIDE_GPU_COPY_SPIN_US", &spin_us);
+    G.copy_helpers = helpers > 0 ? gg_copy_start((unsigned)helpers, spin_us * 1000) : 0;
     memset(G.h_gate, 0, GG_COPY_MAX_PIECES * sizeof(uint32_t));
     long gated = 1;
     env_int("GLIDE_GPU_GATED_UPLOAD", &gated);
