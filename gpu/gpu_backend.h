@@ -37,6 +37,10 @@ void glide_gpu_inject_failures(int n);
  * gated upload's waits included): the CPU takes over, the device is not
  * left waiting, and the next call runs on the GPU. */
 void glide_gpu_inject_late_failures(int n);
+/* Test hook: on, the driver's stream waits are refused, as an old driver
+ * might (the gated upload then turns itself off and the chunk is uploaded
+ * pageable, on the GPU); off restores them. */
+void glide_gpu_refuse_stream_waits(int on);
 
 /* Who planned the last compressed chunk's entropy stage (tests and
  * benchmarks): the device alone (a dictionary book); the device, which

@@ -402,6 +402,26 @@ void glide_gpu_inject_failures(int n)
     pthread_mutex_unlock(&G.lock);
 }
 
+/* the test hook's stand-in for a driver that refuses stream waits */
+static CUresult refuse_wait(CUstream st, CUdeviceptr a, cuuint32_t v, unsigned f)
+{
+    (void)st, (void)a, (void)v, (void)f;
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+void glide_gpu_refuse_stream_waits(int on)
+{
+    static CUresult (*real)(CUstream, CUdeviceptr, cuuint32_t, unsigned);
+    pthread_mutex_lock(&G.lock);
+    if (on) {
+        if (G.wait32 && G.wait32 != refuse_wait) real = G.wait32;
+        G.wait32 = refuse_wait;
+    } else {
+        G.wait32 = real ? real : G.wait32 == refuse_wait ? NULL : G.wait32;
+    }
+    pthread_mutex_unlock(&G.lock);
+}
+
 void glide_gpu_inject_late_failures(int n)
 {
     pthread_mutex_lock(&G.lock);
@@ -534,8 +554,8 @@ static void gate_fill(void)
 
 /* Queues the gated upload of bytes from src into device memory d: 1 if
  * queued (gate_fill must follow before anything waits for the stream), 0
- * if this upload is not gated, -1 on a CUDA error (the copy is joined:
- * nothing stays blocked). */
+ * if this upload is not gated (the caller uploads), -1 on a CUDA error
+ * (the copy is joined: nothing stays blocked). */
 static int gate_arm(void *d, const void *src, size_t bytes)
 {
     if (!G.wait32 || !G.copy_helpers || G.timing || bytes < GG_GATE_MIN || bytes >= GG_STAGE_UP_MIN ||
@@ -550,9 +570,17 @@ static int gate_arm(void *d, const void *src, size_t bytes)
     for (size_t off = 0; off < bytes; off += piece, k++) {
         const size_t m = bytes - off < piece ? bytes - off : piece;
         if (G.wait32(G.s, (CUdeviceptr)(uintptr_t)(G.dh_gate + k), G.gate.seq, CU_STREAM_WAIT_VALUE_GEQ) !=
-                CUDA_SUCCESS ||
-            cudaMemcpyAsync((uint8_t *)d + off, (uint8_t *)G.h_stage.p + off, m, cudaMemcpyHostToDevice, G.s) !=
-                cudaSuccess) {
+            CUDA_SUCCESS) {
+            /* a driver that refuses the wait: no gated uploads from now on.
+             * The pieces queued so far move once the copy is joined, and the
+             * caller's pageable upload follows them with the same bytes. */
+            gate_fill();
+            G.wait32 = NULL;
+            if (getenv("GLIDE_GPU_DEBUG")) fprintf(stderr, "glide: stream waits refused; uploads stay pageable\n");
+            return 0;
+        }
+        if (cudaMemcpyAsync((uint8_t *)d + off, (uint8_t *)G.h_stage.p + off, m, cudaMemcpyHostToDevice, G.s) !=
+            cudaSuccess) {
             gate_fill();
             return -1;
         }

@@ -622,6 +622,13 @@ static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
     memset(a, 0, cap);
     la = glide_gpu_compress(&p, &o, x, a, cap);
     CHECK(la == lb && !memcmp(a, b, la), "backend: the next call runs on the GPU, same stream");
+    /* a driver that refuses stream waits: the gated upload turns itself
+     * off and the chunk still runs on the GPU, pageable */
+    glide_gpu_refuse_stream_waits(1);
+    memset(a, 0, cap);
+    la = glide_gpu_compress(&p, &o, x, a, cap);
+    CHECK(la == lb && !memcmp(a, b, la), "backend: stream waits refused, the chunk still runs on the GPU");
+    glide_gpu_refuse_stream_waits(0);
     glide_gpu_inject_failures(1);
     float *z = malloc(n * 4);
     CHECK(glide_decompress_with(GLIDE_BACKEND_CPU, b, lb, z, n * 4) == n * 4, "API: CPU decompress");
