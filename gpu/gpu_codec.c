@@ -505,7 +505,7 @@ static cudaError_t upload_values(void *d, const void *src, size_t bytes)
 {
     if (!staged(bytes, GG_STAGE_UP_MIN)) return cudaMemcpyAsync(d, src, bytes, cudaMemcpyHostToDevice, G.s);
     xfer x = {d, bytes, gg_copy_piece(bytes, (size_t)64 << 10), cudaSuccess};
-    gg_copy_job j = {G.h_stage.p, src, bytes, x.piece, NULL, up_after, &x, NULL};
+    gg_copy_job j = {G.h_stage.p, src, bytes, x.piece, NULL, up_after, &x, NULL, 0};
     if (gg_copy_run(&j)) return x.err != cudaSuccess ? x.err : cudaErrorUnknown;
     return cudaSuccess;
 }
@@ -535,7 +535,17 @@ static cudaError_t upload_values(void *d, const void *src, size_t bytes)
  * pageable path moved the whole 1 MB in 21 us: the gain is the copy's
  * parallelism, which a small chunk does not have enough of. Staging in
  * huge pages, 512 KiB pieces and an earlier post did not move 64^3. */
-#define GG_GATE_MIN ((size_t)6 << 20)
+#define GG_GATE_MIN_DEFAULT ((size_t)6 << 20)
+static size_t gate_min(void)
+{
+    static long kb = -1;
+    if (kb < 0) {
+        kb = (long)(GG_GATE_MIN_DEFAULT >> 10);
+        env_int("GLIDE_X_GATE_MIN_KB", &kb);
+    }
+    return (size_t)kb << 10;
+}
+#define GG_GATE_MIN gate_min()
 #define GG_GATE_PIECE ((size_t)256 << 10)
 
 static void gate_open(void *ctx, size_t k)
@@ -563,7 +573,9 @@ static int gate_arm(void *d, const void *src, size_t bytes)
         return 0;
     const size_t piece = gg_copy_piece(bytes, GG_GATE_PIECE);
     G.gate.seq++;
-    gg_copy_job j = {G.h_stage.p, src, bytes, piece, NULL, NULL, NULL, gate_open};
+    static int nt = -1;
+    if (nt < 0) nt = getenv("GLIDE_X_NT") && *getenv("GLIDE_X_NT") == '1';
+    gg_copy_job j = {G.h_stage.p, src, bytes, piece, NULL, NULL, NULL, gate_open, nt ? GG_COPY_STREAM : 0u};
     if (gg_copy_post(&j)) return 0;
     G.gate.armed = 1;
     size_t k = 0;
@@ -611,7 +623,7 @@ static cudaError_t download_values(void *dst, const void *d, size_t bytes, void 
         if (e != cudaSuccess) return e;
     }
     if ((e = cudaMemcpyAsync(tail_dst, tail_src, tail_bytes, cudaMemcpyDeviceToHost, G.s)) != cudaSuccess) return e;
-    gg_copy_job j = {dst, G.h_stage.p, bytes, piece, down_before, NULL, NULL, NULL};
+    gg_copy_job j = {dst, G.h_stage.p, bytes, piece, down_before, NULL, NULL, NULL, 0};
     return gg_copy_run(&j) ? cudaErrorUnknown : cudaSuccess;
 }
 

@@ -21,6 +21,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#if defined(__x86_64__) || defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define CLOSED 0xFFFFFFFFu
 #define PIECE_ALIGN ((size_t)4096)
@@ -71,15 +74,43 @@ static long take(uint32_t gen)
     }
 }
 
+/* memcpy with non-temporal stores where dst is 16-byte aligned (x86-64's
+ * SSE2), fenced so that the stores are visible before anything the
+ * caller writes next (a gate's word). */
+static void copy_stream(uint8_t *dst, const uint8_t *src, size_t len)
+{
+#if defined(__x86_64__) || defined(__SSE2__)
+    if (((uintptr_t)dst & 15u) == 0) {
+        size_t i = 0;
+        for (; i + 64 <= len; i += 64) {
+            const __m128i a = _mm_loadu_si128((const __m128i *)(src + i));
+            const __m128i b = _mm_loadu_si128((const __m128i *)(src + i + 16));
+            const __m128i c = _mm_loadu_si128((const __m128i *)(src + i + 32));
+            const __m128i d = _mm_loadu_si128((const __m128i *)(src + i + 48));
+            _mm_stream_si128((__m128i *)(dst + i), a);
+            _mm_stream_si128((__m128i *)(dst + i + 16), b);
+            _mm_stream_si128((__m128i *)(dst + i + 32), c);
+            _mm_stream_si128((__m128i *)(dst + i + 48), d);
+        }
+        if (i < len) memcpy(dst + i, src + i, len - i);
+        _mm_sfence();
+        return;
+    }
+#endif
+    memcpy(dst, src, len);
+}
+
 static void copy_piece(size_t k)
 {
     const gg_copy_job *j = &P.job;
     const size_t off = k * j->piece, len = j->bytes - off < j->piece ? j->bytes - off : j->piece;
-    if (j->before && j->before(j->ctx, k))
+    if (j->before && j->before(j->ctx, k)) {
         atomic_store_explicit(&P.failed, 1, memory_order_relaxed);
-    else
-    {
-        memcpy((uint8_t *)j->dst + off, (const uint8_t *)j->src + off, len);
+    } else {
+        uint8_t *d = (uint8_t *)j->dst + off;
+        const uint8_t *s = (const uint8_t *)j->src + off;
+        if (j->flags & GG_COPY_STREAM) copy_stream(d, s, len);
+        else memcpy(d, s, len);
         if (j->copied) j->copied(j->ctx, k);
     }
     atomic_store_explicit(&P.done[k], 1, memory_order_release);

@@ -44,7 +44,12 @@ typedef struct {
     /* Called by whichever thread copied piece k, once its bytes are in
      * dst (a gated upload opens the piece's gate there); may be NULL. */
     void (*copied)(void *ctx, size_t k);
+    /* GG_COPY_STREAM: write dst with non-temporal stores (x86; elsewhere
+     * a plain copy), so that it is in memory, not dirty in a core's cache,
+     * when a DMA engine reads it. */
+    unsigned flags;
 } gg_copy_job;
+#define GG_COPY_STREAM 1u
 
 /* Runs the job with the helpers and returns once every piece is copied and
  * every `after` has been called: 0, or nonzero if a hook failed (the

@@ -82,7 +82,7 @@ static int run_probe(probe *p, uint8_t *src, uint8_t *dst, size_t bytes, size_t 
     for (size_t i = 0; i < bytes; i++) src[i] = (uint8_t)rnd();
     for (size_t k = 0; k < p->np; k++) src[k * p->piece] = (uint8_t)~POISON; /* every piece's first byte changes */
     memset(dst, POISON, bytes);
-    gg_copy_job j = {dst, src, bytes, p->piece, hook_before, hook_after, p, NULL};
+    gg_copy_job j = {dst, src, bytes, p->piece, hook_before, hook_after, p, NULL, 0};
     return gg_copy_run(&j);
 }
 
@@ -172,11 +172,11 @@ int main(int argc, char **argv)
         const size_t bytes = (size_t)5 << 20;
         for (size_t i = 0; i < bytes; i++) src[i] = (uint8_t)rnd();
         memset(dst, 0, bytes);
-        gg_copy_job j = {dst, src, bytes, gg_copy_piece(bytes, 65536), NULL, NULL, NULL, NULL};
+        gg_copy_job j = {dst, src, bytes, gg_copy_piece(bytes, 65536), NULL, NULL, NULL, NULL, 0};
         CHECK(gg_copy_run(&j) == 0 && memcmp(src, dst, bytes) == 0, "no hooks: every byte copied");
-        gg_copy_job e = {dst, src, 0, 4096, NULL, NULL, NULL, NULL};
+        gg_copy_job e = {dst, src, 0, 4096, NULL, NULL, NULL, NULL, 0};
         CHECK(gg_copy_run(&e) == 0, "an empty job succeeds");
-        gg_copy_job over = {dst, src, bytes, 4096, NULL, NULL, NULL, NULL}; /* 1280 pieces */
+        gg_copy_job over = {dst, src, bytes, 4096, NULL, NULL, NULL, NULL, 0}; /* 1280 pieces */
         CHECK(gg_copy_run(&over) != 0, "more than GG_COPY_MAX_PIECES pieces is refused");
     }
 
@@ -191,7 +191,7 @@ int main(int argc, char **argv)
             memset(src, tag, bytes);
             dst[bytes - 1] = (uint8_t)~tag;
             dst[0] = (uint8_t)~tag;
-            gg_copy_job j = {dst, src, bytes, gg_copy_piece(bytes, 4096), NULL, NULL, NULL, NULL};
+            gg_copy_job j = {dst, src, bytes, gg_copy_piece(bytes, 4096), NULL, NULL, NULL, NULL, 0};
             if (gg_copy_run(&j) != 0 || dst[0] != tag || dst[bytes - 1] != tag || dst[bytes / 2] != tag) bad++;
         }
         CHECK(bad == 0, "%d of %d back-to-back jobs wrong", bad, n_jobs);
@@ -209,7 +209,8 @@ int main(int argc, char **argv)
             memset(c, 0, sizeof *c);
             c->src = src, c->dst = dst, c->bytes = bytes, c->piece = gg_copy_piece(bytes, 4096 << (i % 7));
             const size_t np = (bytes + c->piece - 1) / c->piece;
-            gg_copy_job j = {dst, src, bytes, c->piece, NULL, NULL, c, hook_copied};
+            /* every other job with non-temporal stores: same bytes, odd tails included */
+            gg_copy_job j = {dst, src, bytes, c->piece, NULL, NULL, c, hook_copied, (i & 1) ? GG_COPY_STREAM : 0u};
             if (gg_copy_post(&j)) { bad++; continue; }
             if (got) { /* the helpers finish it without the caller (up to 5 s) */
                 struct timespec t0, t1, nap = {0, 20000};
