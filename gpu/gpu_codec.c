@@ -120,7 +120,7 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
  * filled it), one thread copies it fast, and helpers must pull every line
  * from that core; H5Dwrite of 64^3 and 128^3 chunks measured slower or no
  * faster with them on three of four hosts (docs/DESIGN.md). So uploads are staged
- * from 16 MiB (256^3: 7.8 -> 2.8 ms a call); from 6 MiB the gated
+ * from 16 MiB (256^3: 7.8 -> 2.8 ms a call); from 1 MiB the gated
  * upload (gate_arm) has the helpers copy while the caller queues. For the
  * staged ones 0, 20 and 200 us of watching measured the same (the caller
  * copies the first pieces while the helpers wake), but the gated upload
@@ -522,30 +522,18 @@ static cudaError_t upload_values(void *d, const void *src, size_t bytes)
  * the device (lazy module loading synchronises the context), and a
  * first version that copied after queuing hung there. Without helpers,
  * or with stage timing (its upload stage is the copy), the pageable copy;
- * below 6 MiB too. On H200 hosts (gpu_probe SIDE 300 fresh, medians of
- * three alternated rounds, bench/gpu-runs/s1127b runs 2-5) 128^3 calls
- * (8 MiB) took 622 us gated against 806 pageable, 689 against 764 with
- * the chunk freshly written as HDF5 hands it over (run 5); 96^3 (3.4 MiB)
- * 417 against 427 but 451 against 426 freshly written (run 5); 64^3
- * (1 MiB) won on one host (207 against 218, run 2) and tied or lost on
- * another (197 / 201, run 4; 202 / 193 with the helpers asleep, run 3);
- * 32^3 (128 KiB, one piece) lost (143 against 127). The threshold sits
- * between the sizes measured. Traced, the pieces' DMA behind the waits
- * moved 256 KiB in 13-15 us each, 3.3 us apart, where the driver's
- * pageable path moved the whole 1 MB in 21 us: the gain is the copy's
- * parallelism, which a small chunk does not have enough of. Staging in
- * huge pages, 512 KiB pieces and an earlier post did not move 64^3. */
-#define GG_GATE_MIN_DEFAULT ((size_t)6 << 20)
-static size_t gate_min(void)
-{
-    static long kb = -1;
-    if (kb < 0) {
-        kb = (long)(GG_GATE_MIN_DEFAULT >> 10);
-        env_int("GLIDE_X_GATE_MIN_KB", &kb);
-    }
-    return (size_t)kb << 10;
-}
-#define GG_GATE_MIN gate_min()
+ * below 1 MiB too. The helpers write the pinned pieces with non-temporal
+ * stores (GG_COPY_STREAM): with plain stores the pieces sat dirty in their
+ * caches and the DMA behind the waits moved 256 KiB in 13-15 us (traced,
+ * bench/gpu-runs/s1127b run 3), 9 us with them (run 9). On an H200 host
+ * (gpu_probe SIDE 300 fresh, medians of three alternated rounds, run 9)
+ * 64^3 calls (1 MiB) took 184.5 us against 201.3 pageable (196.3 against
+ * 221.4 freshly written, as HDF5 hands a chunk over), faster in every
+ * round, and 128^3 (8 MiB) 523.4 against 854.5 (605.0 against 866.5);
+ * with plain stores 64^3 had tied or lost on two hosts of three (runs
+ * 2-4) and 96^3 had lost freshly written (run 5). 32^3 (128 KiB, one
+ * piece, no parallelism) lost with plain stores (143 against 127 us). */
+#define GG_GATE_MIN ((size_t)1 << 20)
 #define GG_GATE_PIECE ((size_t)256 << 10)
 
 static void gate_open(void *ctx, size_t k)
@@ -573,9 +561,7 @@ static int gate_arm(void *d, const void *src, size_t bytes)
         return 0;
     const size_t piece = gg_copy_piece(bytes, GG_GATE_PIECE);
     G.gate.seq++;
-    static int nt = -1;
-    if (nt < 0) nt = getenv("GLIDE_X_NT") && *getenv("GLIDE_X_NT") == '1';
-    gg_copy_job j = {G.h_stage.p, src, bytes, piece, NULL, NULL, NULL, gate_open, nt ? GG_COPY_STREAM : 0u};
+    gg_copy_job j = {G.h_stage.p, src, bytes, piece, NULL, NULL, NULL, gate_open, GG_COPY_STREAM};
     if (gg_copy_post(&j)) return 0;
     G.gate.armed = 1;
     size_t k = 0;
