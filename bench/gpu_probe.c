@@ -1,14 +1,16 @@
 /* gpu_probe: per-call latency of one cube size through the codec API with
  * the GPU backend, small enough to run under ncu (kernel durations) and to
  * compare pipeline variants quickly; glide_gpu_bench is the full report.
- *   gpu_probe [SIDE [RUNS [fresh]]]     (defaults 64 and 200)
+ *   gpu_probe [SIDE [RUNS [fresh] [check]]]     (defaults 64 and 200)
  * Prints median compress / decompress µs (pageable buffers, as the filter)
  * and with `fresh` also each call as HDF5 makes it: the chunk copied into a
  * newly allocated buffer just before compressing it, and the output into
  * one just before decompressing into it (its lines dirty in the caller's
  * cache, where a buffer reused call after call is only read or written)
  * and, for the transfer question, the host memcpy into pinned memory and the
- * pinned and pageable host->device copy times of the same bytes. */
+ * pinned and pageable host->device copy times of the same bytes. With
+ * `check`, every timed stream is compared with the CPU codec's stream and
+ * one GPU reconstruction with the CPU's (exit 3 if any differ). */
 #include "glide.h"
 #include "gpu_cube.h"
 #include "bench_time.h"
@@ -92,11 +94,30 @@ int main(int argc, char **argv)
     uint8_t *dst = malloc(cap);
     double *tc = malloc(runs * sizeof *tc), *td = malloc(runs * sizeof *td);
     if (!dst || !tc || !td) return 1;
+    /* `check`: every timed stream compared with the CPU codec's, and one
+     * decompression with the CPU's reconstruction (the transfers' bytes) */
+    int check = 0, fresh = 0;
+    for (int a = 3; a < argc; a++) check |= !strcmp(argv[a], "check"), fresh |= !strcmp(argv[a], "fresh");
+    uint8_t *ref = NULL;
+    size_t ref_sz = 0;
+    long differ = 0, checked = 0;
+    if (check) {
+        glide_params pc = p;
+        pc.backend = GLIDE_BACKEND_CPU;
+        if (!(ref = malloc(cap))) return 1;
+        ref_sz = glide_compress(&pc, x, bytes, ref, cap);
+        if (glide_is_error(ref_sz)) return fprintf(stderr, "CPU compress: %s\n", glide_error_name(ref_sz)), 1;
+    }
+#define CHECK_STREAM(len)                                                                                   \
+    do {                                                                                                    \
+        if (check) checked++, differ += (len) != ref_sz || memcmp(dst, ref, ref_sz) != 0;                   \
+    } while (0)
     for (int i = -3; i < runs; i++) {
         double t0 = now();
         sz = glide_compress(&p, x, bytes, dst, cap);
         if (i >= 0) tc[i] = (now() - t0) * 1e6;
         if (glide_is_error(sz)) return fprintf(stderr, "compress: %s\n", glide_error_name(sz)), 1;
+        CHECK_STREAM(sz);
     }
     for (int i = -3; i < runs; i++) {
         double t0 = now();
@@ -106,7 +127,14 @@ int main(int argc, char **argv)
     }
     printf("side %zu, %d runs: compress %.1f us, decompress %.1f us, CR %.2f\n", s, runs, median(tc, runs),
            median(td, runs), (double)bytes / sz);
-    if (argc > 3 && !strcmp(argv[3], "fresh")) {
+    if (check) {
+        float *cb = malloc(bytes);
+        if (!cb) return 1;
+        size_t r = glide_decompress_with(GLIDE_BACKEND_CPU, ref, ref_sz, cb, bytes);
+        checked++, differ += glide_is_error(r) || memcmp(cb, back, bytes) != 0;
+        free(cb);
+    }
+    if (fresh) {
         for (int i = -3; i < runs; i++) {
             float *c = malloc(bytes);
             if (!c) return 1;
@@ -116,6 +144,7 @@ int main(int argc, char **argv)
             if (i >= 0) tc[i] = (now() - t0) * 1e6;
             free(c);
             if (glide_is_error(r)) return fprintf(stderr, "compress: %s\n", glide_error_name(r)), 1;
+            CHECK_STREAM(r);
         }
         for (int i = -3; i < runs; i++) {
             float *o = malloc(bytes);
@@ -129,6 +158,10 @@ int main(int argc, char **argv)
         }
         printf("side %zu, %d runs, fresh buffers: compress %.1f us, decompress %.1f us\n", s, runs,
                median(tc, runs), median(td, runs));
+    }
+    if (check) {
+        printf("check: %ld of %ld GPU streams and reconstructions differ from the CPU codec's\n", differ, checked);
+        if (differ) return 3;
     }
 
     void *pin, *dev;

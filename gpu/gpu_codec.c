@@ -505,9 +505,10 @@ static cudaError_t upload_values(void *d, const void *src, size_t bytes)
 {
     if (!staged(bytes, GG_STAGE_UP_MIN)) return cudaMemcpyAsync(d, src, bytes, cudaMemcpyHostToDevice, G.s);
     xfer x = {d, bytes, gg_copy_piece(bytes, (size_t)64 << 10), cudaSuccess};
-    static int nt = -1;
-    if (nt < 0) nt = getenv("GLIDE_X_NT_STAGED") && *getenv("GLIDE_X_NT_STAGED") == '1';
-    gg_copy_job j = {G.h_stage.p, src, bytes, x.piece, NULL, up_after, &x, NULL, nt ? GG_COPY_STREAM : 0u};
+    /* non-temporal stores: 256^3 calls 2774 / 2879 -> 2594 / 2594 us, 4476 /
+     * 4713 -> 3880 / 3636 freshly written (H200, two alternated rounds,
+     * bench/gpu-runs/s1127b run 12) */
+    gg_copy_job j = {G.h_stage.p, src, bytes, x.piece, NULL, up_after, &x, NULL, GG_COPY_STREAM};
     if (gg_copy_run(&j)) return x.err != cudaSuccess ? x.err : cudaErrorUnknown;
     return cudaSuccess;
 }
@@ -611,10 +612,9 @@ static cudaError_t download_values(void *dst, const void *d, size_t bytes, void 
         if (e != cudaSuccess) return e;
     }
     if ((e = cudaMemcpyAsync(tail_dst, tail_src, tail_bytes, cudaMemcpyDeviceToHost, G.s)) != cudaSuccess) return e;
-    static long nt_min = -1; /* exp: non-temporal stores into the caller's buffer from this size */
-    if (nt_min < 0 && !env_int("GLIDE_X_NT_DOWN_KB", &nt_min)) nt_min = -2;
-    const unsigned fl = nt_min >= 0 && bytes >= ((size_t)nt_min << 10) ? GG_COPY_STREAM : 0u;
-    gg_copy_job j = {dst, G.h_stage.p, bytes, piece, down_before, NULL, NULL, NULL, fl};
+    /* plain stores: non-temporal ones into the caller's buffer took a 64^3
+     * call from 172 to 190-215 us freshly written (s1127b run 12) */
+    gg_copy_job j = {dst, G.h_stage.p, bytes, piece, down_before, NULL, NULL, NULL, 0};
     return gg_copy_run(&j) ? cudaErrorUnknown : cudaSuccess;
 }
 
