@@ -417,7 +417,7 @@ void glide_gpu_refuse_stream_waits(int on)
         if (G.wait32 && G.wait32 != refuse_wait) real = G.wait32;
         G.wait32 = refuse_wait;
     } else {
-        G.wait32 = real ? real : G.wait32 == refuse_wait ? NULL : G.wait32;
+        G.wait32 = real; /* NULL where the process never had the waits */
     }
     pthread_mutex_unlock(&G.lock);
 }

@@ -178,9 +178,6 @@ size_t gg_copy_piece(size_t bytes, size_t min_piece)
     return p;
 }
 
-static uint32_t posted_gen; /* the job between gg_copy_post and gg_copy_join (the caller's only) */
-static size_t posted_np;
-
 int gg_copy_post(const gg_copy_job *j)
 {
     if (!j->piece) return 1;
@@ -198,15 +195,15 @@ int gg_copy_post(const gg_copy_job *j)
         if (P.sleepers) pthread_cond_broadcast(&P.cv);
         pthread_mutex_unlock(&P.m);
     }
-    posted_gen = gen, posted_np = np;
     return 0;
 }
 
 int gg_copy_join(void)
 {
+    /* the posted job's: helpers only move the ticket's piece half */
     const gg_copy_job *j = &P.job;
-    const uint32_t gen = posted_gen;
-    const size_t np = posted_np;
+    const uint32_t gen = gen_of(atomic_load(&P.ticket));
+    const size_t np = atomic_load_explicit(&P.n_pieces, memory_order_relaxed);
     int bad = 0;
     size_t next = 0; /* the first piece whose `after` is still to come */
     while (next < np) {

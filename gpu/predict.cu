@@ -2918,7 +2918,6 @@ struct ParLanes {
     unsigned naux = GG_PAR_AUX; /* side streams it may take, from par->aux[0] */
     unsigned used = 0, aux = 0;
     bool early = false; /* the fork taken before the first instance's launches */
-    bool forked = false;
     /* The fork is taken after the first instance's launches, so the side
      * streams' instances queue behind it, except for the speculated chunk
      * (trial_run: early). Forked before them (93b8c7e), a
@@ -2932,17 +2931,13 @@ struct ParLanes {
     cudaError_t next(cudaStream_t &out)
     {
         if (!par || used == 0 || aux == naux) {
-            cudaError_t e0 = cudaSuccess;
-            if (early && par && used == 0 && naux) {
-                e0 = cudaEventRecord(par->fork, s);
-                forked = true;
-            }
+            const cudaError_t e0 = early && par && used == 0 && naux ? cudaEventRecord(par->fork, s) : cudaSuccess;
             used++;
             out = s;
             return e0;
         }
         cudaError_t e = cudaSuccess;
-        if (aux == 0 && !forked) e = cudaEventRecord(par->fork, s);
+        if (aux == 0 && !early) e = cudaEventRecord(par->fork, s); /* early: recorded by the first call */
         if (e == cudaSuccess) e = cudaStreamWaitEvent(par->aux[aux], par->fork, 0);
         out = par->aux[aux++];
         used++;
