@@ -33,6 +33,7 @@
 #include <cuda.h> /* cuStreamWaitValue32's types, reached through the runtime's entry point */
 #include <cuda_runtime.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,10 @@ typedef struct {
     size_t klen;
     unsigned char key[GG_KEY_MAX];
 } gg_graph;
+
+/* the gated upload (gate_arm): from, and its pieces */
+#define GG_GATE_MIN ((size_t)1 << 20)
+#define GG_GATE_PIECE ((size_t)256 << 10)
 
 typedef struct {
     int ok, broken, device;
@@ -78,7 +83,10 @@ typedef struct {
     CUresult (*wait32)(CUstream, CUdeviceptr, cuuint32_t, unsigned); /* NULL: no gated uploads */
     struct {
         uint32_t seq;
-        int armed; /* the copy posted, not yet joined */
+        int armed;           /* the copy posted, not yet joined */
+        size_t per_group;    /* pieces a DMA moves */
+        size_t piece_bytes, dma_bytes; /* GLIDE_X_GATE_PIECE_KB, GLIDE_X_GATE_DMA_KB */
+        atomic_uint left[GG_COPY_MAX_PIECES]; /* a group's pieces still being copied */
     } gate;
     uint64_t seq;
     glide_huff_enc *d_enc;         /* GLIDE_NPLANES: format 5's planes' codes (else the first) */
@@ -294,6 +302,11 @@ static void ctx_init(void)
     long gated = 1;
     env_int("GLIDE_GPU_GATED_UPLOAD", &gated);
     if (gated) G.wait32 = wait_value_entry();
+    long pkb = GG_GATE_PIECE >> 10, dkb = 0;
+    env_int("GLIDE_X_GATE_PIECE_KB", &pkb);
+    env_int("GLIDE_X_GATE_DMA_KB", &dkb);
+    G.gate.piece_bytes = (size_t)pkb << 10;
+    G.gate.dma_bytes = (size_t)dkb << 10;
     const char *gv = getenv("GLIDE_GPU_GRAPHS");
     G.graphs = !(gv && strcmp(gv, "0") == 0);
     G.spec_large = 1;
@@ -536,13 +549,13 @@ static cudaError_t upload_values(void *d, const void *src, size_t bytes)
  * with plain stores 64^3 had tied or lost on two hosts of three (runs
  * 2-4) and 96^3 had lost freshly written (run 5). 32^3 (128 KiB, one
  * piece, no parallelism) lost with plain stores (143 against 127 us). */
-#define GG_GATE_MIN ((size_t)1 << 20)
-#define GG_GATE_PIECE ((size_t)256 << 10)
 
 static void gate_open(void *ctx, size_t k)
 {
     (void)ctx;
-    __atomic_store_n(&G.h_gate[k], G.gate.seq, __ATOMIC_RELEASE); /* after the piece's stores */
+    const size_t g = k / G.gate.per_group;
+    if (atomic_fetch_sub_explicit(&G.gate.left[g], 1, memory_order_acq_rel) == 1)
+        __atomic_store_n(&G.h_gate[g], G.gate.seq, __ATOMIC_RELEASE); /* after the group's stores */
 }
 
 /* Joins the posted copy; a no-op unless armed. */
@@ -562,14 +575,20 @@ static int gate_arm(void *d, const void *src, size_t bytes)
     if (!G.wait32 || !G.copy_helpers || G.timing || bytes < GG_GATE_MIN || bytes >= GG_STAGE_UP_MIN ||
         !grow_host(&G.h_stage, bytes))
         return 0;
-    const size_t piece = gg_copy_piece(bytes, GG_GATE_PIECE);
+    const size_t piece = gg_copy_piece(bytes, G.gate.piece_bytes);
+    size_t per = G.gate.dma_bytes / piece;
+    if (per < 1) per = 1;
+    G.gate.per_group = per;
+    const size_t np = (bytes + piece - 1) / piece, dma = per * piece;
+    for (size_t g = 0; g * per < np; g++)
+        atomic_store_explicit(&G.gate.left[g], (unsigned)(np - g * per < per ? np - g * per : per), memory_order_relaxed);
     G.gate.seq++;
     gg_copy_job j = {G.h_stage.p, src, bytes, piece, NULL, NULL, NULL, gate_open, GG_COPY_STREAM};
     if (gg_copy_post(&j)) return 0;
     G.gate.armed = 1;
     size_t k = 0;
-    for (size_t off = 0; off < bytes; off += piece, k++) {
-        const size_t m = bytes - off < piece ? bytes - off : piece;
+    for (size_t off = 0; off < bytes; off += dma, k++) {
+        const size_t m = bytes - off < dma ? bytes - off : dma;
         if (G.wait32(G.s, (CUdeviceptr)(uintptr_t)(G.dh_gate + k), G.gate.seq, CU_STREAM_WAIT_VALUE_GEQ) !=
             CUDA_SUCCESS) {
             /* a driver that refuses the wait: no gated uploads from now on.
