@@ -55,9 +55,18 @@ typedef struct {
     unsigned char key[GG_KEY_MAX];
 } gg_graph;
 
-/* the gated upload (gate_arm): from, and its pieces */
+/* The gated upload (gate_arm): from 1 MiB; the helpers copy pieces of at
+ * least 64 KiB, and one DMA moves 512 KiB of them (or a piece, if larger).
+ * A DMA a 256 KiB piece, each behind its own wait, took a 64^3 call 177.1
+ * us; 64 KiB pieces in two DMAs 159.4 (one DMA of 1 MiB: 167.5, four of
+ * 256 KiB: 169.8, sixteen of 64 KiB: 225.4; H200 host, gpu_probe 64 300
+ * fresh, medians of three alternated rounds, bench/gpu-runs/s1127c run 1).
+ * Each wait costs the copy engine about 3.4 us, and a piece's DMA cannot
+ * start before its copy is done: the first half moves while the helpers
+ * copy the second. */
 #define GG_GATE_MIN ((size_t)1 << 20)
-#define GG_GATE_PIECE ((size_t)256 << 10)
+#define GG_GATE_PIECE ((size_t)64 << 10)
+#define GG_GATE_DMA ((size_t)512 << 10)
 
 typedef struct {
     int ok, broken, device;
@@ -77,15 +86,14 @@ typedef struct {
     gg_state *d_st, *h_st, *dh_st; /* h_st: mapped, dh_st its device address */
     gg_select_work *d_sel_work;
     uint64_t *h_flag, *dh_flag;    /* gg_plan's word to the host (mapped), and the chunk number */
-    /* the gated upload (gate_arm): one mapped word a piece, set to the
-     * call's number once a helper has copied the piece */
+    /* the gated upload (gate_arm): one mapped word a DMA, set to the
+     * call's number once the helpers have copied its pieces */
     uint32_t *h_gate, *dh_gate;
     CUresult (*wait32)(CUstream, CUdeviceptr, cuuint32_t, unsigned); /* NULL: no gated uploads */
     struct {
         uint32_t seq;
-        int armed;           /* the copy posted, not yet joined */
-        size_t per_group;    /* pieces a DMA moves */
-        size_t piece_bytes, dma_bytes; /* GLIDE_X_GATE_PIECE_KB, GLIDE_X_GATE_DMA_KB */
+        int armed;                            /* the copy posted, not yet joined */
+        size_t per_group;                     /* pieces one DMA moves */
         atomic_uint left[GG_COPY_MAX_PIECES]; /* a group's pieces still being copied */
     } gate;
     uint64_t seq;
@@ -112,6 +120,9 @@ typedef struct {
     gg_graph front, tail;
     cudaEvent_t ev[GG_MAX_STAGES + 1];
     cudaEvent_t ev_plan; /* after gg_plan: the host waits on it, not on the stream */
+    cudaStream_t s_st;   /* the state's early copy (state_early) */
+    cudaEvent_t ev_st;
+    int x_early;
     const char *ev_name[GG_MAX_STAGES];
     int n_ev;
     glide_gpu_stages last;
@@ -280,6 +291,8 @@ static void ctx_init(void)
     for (int i = 0; i <= GG_MAX_STAGES; i++)
         if (cudaEventCreate(&G.ev[i]) != cudaSuccess) goto fail;
     if (cudaEventCreateWithFlags(&G.ev_plan, cudaEventDisableTiming) != cudaSuccess ||
+        cudaEventCreateWithFlags(&G.ev_st, cudaEventDisableTiming) != cudaSuccess ||
+        cudaStreamCreateWithFlags(&G.s_st, cudaStreamNonBlocking) != cudaSuccess ||
         cudaEventCreateWithFlags(&G.par.fork, cudaEventDisableTiming) != cudaSuccess ||
         cudaEventCreateWithFlags(&G.par.ready, cudaEventDisableTiming) != cudaSuccess)
         goto fail;
@@ -302,11 +315,7 @@ static void ctx_init(void)
     long gated = 1;
     env_int("GLIDE_GPU_GATED_UPLOAD", &gated);
     if (gated) G.wait32 = wait_value_entry();
-    long pkb = GG_GATE_PIECE >> 10, dkb = 0;
-    env_int("GLIDE_X_GATE_PIECE_KB", &pkb);
-    env_int("GLIDE_X_GATE_DMA_KB", &dkb);
-    G.gate.piece_bytes = (size_t)pkb << 10;
-    G.gate.dma_bytes = (size_t)dkb << 10;
+    { long xe = 0; env_int("GLIDE_X_EARLY_STATE", &xe); G.x_early = (int)xe; }
     const char *gv = getenv("GLIDE_GPU_GRAPHS");
     G.graphs = !(gv && strcmp(gv, "0") == 0);
     G.spec_large = 1;
@@ -527,10 +536,10 @@ static cudaError_t upload_values(void *d, const void *src, size_t bytes)
 }
 
 /* The gated upload of a chunk too small for the staged one: the helper
- * threads start copying the values into the pinned buffer at once, each
- * piece raising its word in mapped memory when it is there, while the
- * caller queues each piece's DMA behind a stream wait on that word, then
- * the whole pipeline; it joins the copy (gate_fill) before it waits on
+ * threads start copying the values into the pinned buffer at once, the
+ * last piece of each DMA's group raising the group's word in mapped
+ * memory, while the caller queues each group's DMA behind a stream wait on
+ * that word, then the whole pipeline; it joins the copy (gate_fill) before it waits on
  * the device. A pageable cudaMemcpy of a 64^3 chunk returned once the
  * driver had staged the 1 MB (about 60 us), its DMA followed (22) and
  * range_k waited for the front graph's launch after that (16).
@@ -575,8 +584,8 @@ static int gate_arm(void *d, const void *src, size_t bytes)
     if (!G.wait32 || !G.copy_helpers || G.timing || bytes < GG_GATE_MIN || bytes >= GG_STAGE_UP_MIN ||
         !grow_host(&G.h_stage, bytes))
         return 0;
-    const size_t piece = gg_copy_piece(bytes, G.gate.piece_bytes);
-    size_t per = G.gate.dma_bytes / piece;
+    const size_t piece = gg_copy_piece(bytes, GG_GATE_PIECE);
+    size_t per = GG_GATE_DMA / piece;
     if (per < 1) per = 1;
     G.gate.per_group = per;
     const size_t np = (bytes + piece - 1) / piece, dma = per * piece;
@@ -970,11 +979,13 @@ done:
 }
 
 /* The one copy back: at most `bytes` of the stream, and the state; then the wait. */
-static size_t download(size_t bytes)
+static size_t download(size_t bytes, size_t state_from)
 {
     size_t r = 0;
     if (bytes) CK(cudaMemcpyAsync(G.h_out.p, G.buf.p, bytes, cudaMemcpyDeviceToHost, G.s), "download");
-    CK(cudaMemcpyAsync(G.h_st, G.d_st, sizeof *G.h_st, cudaMemcpyDeviceToHost, G.s), "download state");
+    CK(cudaMemcpyAsync((uint8_t *)G.h_st + state_from, (const uint8_t *)G.d_st + state_from, sizeof *G.h_st - state_from,
+                       cudaMemcpyDeviceToHost, G.s),
+       "download state");
     CK(cudaStreamSynchronize(G.s), "sync");
     stage("download");
 done:
@@ -996,6 +1007,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
 {
     if (!glide_gpu_usable()) return GLIDE_ERROR(GPU);
     size_t r = GLIDE_ERROR(GPU);
+    int early_state = 0; /* the state's early copy is queued */
     pthread_mutex_lock(&G.lock);
     if (cudaSetDevice(G.device) != cudaSuccess) { r = gpu_fail(cudaGetLastError(), "set device"); goto done; }
     glide_header h;
@@ -1117,11 +1129,22 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         CK(gg_plan(in, G.d_dict_enc, G.d_enc, buf, st, G.dh_st, G.dh_flag, G.s), "plan");
         stage("plan");
         CK(cudaEventRecord(G.ev_plan, G.s), "plan event");
+        early_state = G.x_early && !G.timing;
+        if (early_state) {
+            CK(cudaStreamWaitEvent(G.s_st, G.ev_plan, 0), "state fork");
+            CK(cudaMemcpyAsync(hs, st, offsetof(gg_state, n_outliers), cudaMemcpyDeviceToHost, G.s_st), "early state");
+            CK(cudaEventRecord(G.ev_st, G.s_st), "state event");
+        }
         r = encode_tail(&j); /* queued before the plan is known: a declined plan makes it run empty */
         if (r) goto done;
         gate_fill(); /* the whole pipeline is queued: the values must be in before the wait */
         uint64_t bound = 0;
         const unsigned flag = plan_flag(in.seq, &bound);
+        if (early_state) {
+            early_state = 0;
+            CK(cudaEventSynchronize(G.ev_st), "state");
+            early_state = 1;
+        }
         if (flag == GG_PLAN_FLAG_HOST) {
             /* a custom book may win: the host plans from the histogram gg_plan
              * handed over, while the device runs the declined tail empty */
@@ -1132,11 +1155,16 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
                 goto done;
             }
             /* RAW: the state only (gg_plan copied it already; this keeps one path) */
-            r = download(flag == GG_PLAN_FLAG_DEVICE ? bound : 0);
+            const int early = early_state && flag == GG_PLAN_FLAG_DEVICE;
+            if (early) {
+                r = host_plan(&j, hs, &hh, &plan);
+                if (glide_is_error(r)) goto done;
+            }
+            r = download(flag == GG_PLAN_FLAG_DEVICE ? bound : 0, early ? offsetof(gg_state, n_outliers) : 0);
             if (r) goto done;
             stages_end();
             /* the CPU codec's own decisions from the same histogram */
-            r = host_plan(&j, hs, &hh, &plan);
+            if (!early) r = host_plan(&j, hs, &hh, &plan);
             if (glide_is_error(r)) goto done;
             if (!hs->place.ok && hh.method == GLIDE_METHOD_RAW) {
                 G.last_plan = GLIDE_GPU_PLAN_RAW;
@@ -1209,7 +1237,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         CK(gg_apply_plan(G.d_apply, G.d_dict_enc, G.d_enc, buf, st, G.s), "plan");
         r = encode_tail(&j);
         if (r) goto done;
-        r = download(plan.lay.total);
+        r = download(plan.lay.total, 0);
         if (r) goto done;
         stages_end();
         G.custom_last = hh.book_kind == GLIDE_BOOKKIND_CUSTOM || (j.planes && hh.book_kind1 == GLIDE_BOOKKIND_CUSTOM);
@@ -1228,6 +1256,7 @@ raw: /* incompressible: the CPU writes the same raw stream the CPU codec would *
     r = glide_write_raw(&hh, src, n, dst, cap);
 done:
     gate_fill(); /* every exit: a failure before the fill must not leave the stream waiting */
+    if (early_state) cudaEventSynchronize(G.ev_st); /* nothing writes h_st after the call */
     pthread_mutex_unlock(&G.lock);
     return r;
 }

@@ -662,6 +662,10 @@ int main(int argc, char **argv)
     if (golden_dir) gpu_golden();
     if (!race) {
         api_paths(40, 50, 60);
+        /* the gated upload: 1 MiB (16 pieces, two DMAs), 1.37 MB (a short
+         * last piece, groups of 6, 6 and 4), 6.3 MB (a DMA a piece) */
+        api_paths(64, 64, 64);
+        api_paths(70, 70, 70);
         api_paths(120, 120, 110);
     }
     dict_versions();
