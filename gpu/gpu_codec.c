@@ -315,7 +315,7 @@ static void ctx_init(void)
     long gated = 1;
     env_int("GLIDE_GPU_GATED_UPLOAD", &gated);
     if (gated) G.wait32 = wait_value_entry();
-    { long xe = 0; env_int("GLIDE_X_EARLY_STATE", &xe); G.x_early = (int)xe; }
+    { long xe = 1; env_int("GLIDE_X_EARLY_STATE", &xe); G.x_early = (int)xe; }
     const char *gv = getenv("GLIDE_GPU_GRAPHS");
     G.graphs = !(gv && strcmp(gv, "0") == 0);
     G.spec_large = 1;
@@ -979,13 +979,18 @@ done:
 }
 
 /* The one copy back: at most `bytes` of the stream, and the state; then the wait. */
-static size_t download(size_t bytes, size_t state_from)
+static cudaError_t download_queue(size_t bytes, size_t state_from)
+{
+    cudaError_t e = bytes ? cudaMemcpyAsync(G.h_out.p, G.buf.p, bytes, cudaMemcpyDeviceToHost, G.s) : cudaSuccess;
+    if (e != cudaSuccess) return e;
+    return cudaMemcpyAsync((uint8_t *)G.h_st + state_from, (const uint8_t *)G.d_st + state_from,
+                           sizeof *G.h_st - state_from, cudaMemcpyDeviceToHost, G.s);
+}
+
+static size_t download(size_t bytes)
 {
     size_t r = 0;
-    if (bytes) CK(cudaMemcpyAsync(G.h_out.p, G.buf.p, bytes, cudaMemcpyDeviceToHost, G.s), "download");
-    CK(cudaMemcpyAsync((uint8_t *)G.h_st + state_from, (const uint8_t *)G.d_st + state_from, sizeof *G.h_st - state_from,
-                       cudaMemcpyDeviceToHost, G.s),
-       "download state");
+    CK(download_queue(bytes, 0), "download");
     CK(cudaStreamSynchronize(G.s), "sync");
     stage("download");
 done:
@@ -1140,10 +1145,11 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         gate_fill(); /* the whole pipeline is queued: the values must be in before the wait */
         uint64_t bound = 0;
         const unsigned flag = plan_flag(in.seq, &bound);
+        const int early = early_state && flag == GG_PLAN_FLAG_DEVICE && bound && bound <= j.raw_total;
+        if (early) CK(download_queue(bound, offsetof(gg_state, n_outliers)), "download");
         if (early_state) {
-            early_state = 0;
+            early_state = 0; /* waited for here, or not at all */
             CK(cudaEventSynchronize(G.ev_st), "state");
-            early_state = 1;
         }
         if (flag == GG_PLAN_FLAG_HOST) {
             /* a custom book may win: the host plans from the histogram gg_plan
@@ -1155,13 +1161,15 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
                 goto done;
             }
             /* RAW: the state only (gg_plan copied it already; this keeps one path) */
-            const int early = early_state && flag == GG_PLAN_FLAG_DEVICE;
             if (early) {
                 r = host_plan(&j, hs, &hh, &plan);
                 if (glide_is_error(r)) goto done;
+                CK(cudaStreamSynchronize(G.s), "sync");
+                stage("download");
+            } else {
+                r = download(flag == GG_PLAN_FLAG_DEVICE ? bound : 0);
+                if (r) goto done;
             }
-            r = download(flag == GG_PLAN_FLAG_DEVICE ? bound : 0, early ? offsetof(gg_state, n_outliers) : 0);
-            if (r) goto done;
             stages_end();
             /* the CPU codec's own decisions from the same histogram */
             if (!early) r = host_plan(&j, hs, &hh, &plan);
@@ -1237,7 +1245,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         CK(gg_apply_plan(G.d_apply, G.d_dict_enc, G.d_enc, buf, st, G.s), "plan");
         r = encode_tail(&j);
         if (r) goto done;
-        r = download(plan.lay.total, 0);
+        r = download(plan.lay.total);
         if (r) goto done;
         stages_end();
         G.custom_last = hh.book_kind == GLIDE_BOOKKIND_CUSTOM || (j.planes && hh.book_kind1 == GLIDE_BOOKKIND_CUSTOM);
