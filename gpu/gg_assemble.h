@@ -69,6 +69,12 @@ cudaError_t gg_apply_plan(const gg_apply *d_a, const glide_huff_enc *d_dict_enc,
  * end, store the CRC. n_max bounds the CRC length. */
 cudaError_t gg_finish(uint8_t *d_buf, uint64_t n_max, gg_state *d_st, void *d_scratch, size_t scratch_bytes,
                       cudaStream_t s);
+/* After gg_finish, where the plan held (st->place.ok) and the stream's
+ * st->total bytes are at most limit: copies them from d_buf to h_out and
+ * the state's fields from n_outliers on to h_st (both device addresses of
+ * pinned host memory), then sets *h_word = 1; else does nothing. */
+cudaError_t gg_deliver(const uint8_t *d_buf, const gg_state *d_st, uint8_t *h_out, uint64_t limit, gg_state *h_st,
+                       uint64_t *h_word, cudaStream_t s);
 /* Sets st->crc_bad unless the CRC of d_buf[0..crc_off)
  * equals the u32 stored at crc_off. */
 cudaError_t gg_check_crc(const uint8_t *d_buf, uint64_t crc_off, gg_state *d_st, void *d_scratch,

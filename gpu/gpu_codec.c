@@ -123,6 +123,7 @@ typedef struct {
     cudaStream_t s_st;   /* the state's early copy (state_early) */
     cudaEvent_t ev_st;
     int x_early;
+    uint64_t deliver_max; /* gg_deliver's limit (0: the tail's output is copied) */
     const char *ev_name[GG_MAX_STAGES];
     int n_ev;
     glide_gpu_stages last;
@@ -279,7 +280,7 @@ static void ctx_init(void)
         cudaMalloc((void **)&G.d_dec, GLIDE_NPLANES * sizeof(glide_huff_dec)) != cudaSuccess ||
         cudaHostAlloc((void **)&G.h_st, sizeof(gg_state), cudaHostAllocMapped) != cudaSuccess ||
         cudaHostGetDevicePointer((void **)&G.dh_st, G.h_st, 0) != cudaSuccess ||
-        cudaHostAlloc((void **)&G.h_flag, 3 * sizeof(uint64_t), cudaHostAllocMapped) != cudaSuccess ||
+        cudaHostAlloc((void **)&G.h_flag, 4 * sizeof(uint64_t), cudaHostAllocMapped) != cudaSuccess ||
         cudaHostGetDevicePointer((void **)&G.dh_flag, G.h_flag, 0) != cudaSuccess ||
         cudaHostAlloc((void **)&G.h_gate, GG_COPY_MAX_PIECES * sizeof(uint32_t), cudaHostAllocMapped) != cudaSuccess ||
         cudaHostGetDevicePointer((void **)&G.dh_gate, G.h_gate, 0) != cudaSuccess ||
@@ -316,6 +317,7 @@ static void ctx_init(void)
     env_int("GLIDE_GPU_GATED_UPLOAD", &gated);
     if (gated) G.wait32 = wait_value_entry();
     { long xe = 1; env_int("GLIDE_X_EARLY_STATE", &xe); G.x_early = (int)xe; }
+    { long xd = 0; env_int("GLIDE_X_DELIVER_KB", &xd); G.deliver_max = (uint64_t)xd << 10; }
     const char *gv = getenv("GLIDE_GPU_GRAPHS");
     G.graphs = !(gv && strcmp(gv, "0") == 0);
     G.spec_large = 1;
@@ -784,6 +786,9 @@ static cudaError_t graphed(gg_graph *c, const void *key, size_t klen, enqueue_fn
     return cudaGraphLaunch(c->exec, G.s);
 }
 
+/* The largest stream gg_deliver hands over (0: none). */
+static uint64_t deliver_limit(void) { return G.deliver_max < G.h_out.cap ? G.deliver_max : G.h_out.cap; }
+
 /* Anchors, outliers, Huffman stream, stream size and CRC: the same kernels
  * whichever side planned (st->place says where, and G.d_enc holds the
  * code). Only enqueues. */
@@ -827,14 +832,17 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
         cudaSuccess)
         return e;
     if (timed) stage("crc");
+    if (!timed && G.deliver_max &&
+        (e = gg_deliver(buf, st, G.h_out.p, deliver_limit(), G.dh_st, G.dh_flag + 3, G.s)) != cudaSuccess)
+        return e;
     return cudaSuccess;
 }
 
 static size_t encode_tail(const enc_job *j)
 {
     struct {
-        const void *x, *sym, *pos, *buf, *scratch, *enc, *st, *sym_p;
-        size_t scratch_cap;
+        const void *x, *sym, *pos, *buf, *scratch, *enc, *st, *sym_p, *h_out;
+        size_t scratch_cap, deliver;
         uint64_t n, raw_total, n0;
         int planes;
         gg_grid g;
@@ -843,6 +851,7 @@ static size_t encode_tail(const enc_job *j)
     k.x = G.x.p, k.sym = G.sym.p, k.pos = G.pos.p, k.buf = G.buf.p, k.scratch = G.scratch.p, k.enc = G.d_enc;
     k.st = G.d_st, k.scratch_cap = G.scratch.cap, k.n = j->n, k.raw_total = j->raw_total, k.g = j->g;
     k.sym_p = G.sym_p.p, k.n0 = j->n0, k.planes = j->planes | j->in_place << 1;
+    k.h_out = G.h_out.p, k.deliver = deliver_limit();
     size_t r = 0;
     int used;
     CK(graphed(&G.tail, &k, sizeof k, tail_enqueue, j, &used), "encode tail");
@@ -1140,13 +1149,15 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
             CK(cudaMemcpyAsync(hs, st, offsetof(gg_state, n_outliers), cudaMemcpyDeviceToHost, G.s_st), "early state");
             CK(cudaEventRecord(G.ev_st, G.s_st), "state event");
         }
+        ((volatile uint64_t *)G.h_flag)[3] = 0; /* gg_deliver's word */
         r = encode_tail(&j); /* queued before the plan is known: a declined plan makes it run empty */
         if (r) goto done;
         gate_fill(); /* the whole pipeline is queued: the values must be in before the wait */
         uint64_t bound = 0;
         const unsigned flag = plan_flag(in.seq, &bound);
         const int early = early_state && flag == GG_PLAN_FLAG_DEVICE && bound && bound <= j.raw_total;
-        if (early) CK(download_queue(bound, offsetof(gg_state, n_outliers)), "download");
+        const int delivered = early && bound <= deliver_limit(); /* by gg_deliver, checked below */
+        if (early && !delivered) CK(download_queue(bound, offsetof(gg_state, n_outliers)), "download");
         if (early_state) {
             early_state = 0; /* waited for here, or not at all */
             CK(cudaEventSynchronize(G.ev_st), "state");
@@ -1165,6 +1176,10 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
                 r = host_plan(&j, hs, &hh, &plan);
                 if (glide_is_error(r)) goto done;
                 CK(cudaStreamSynchronize(G.s), "sync");
+                if (delivered && ((volatile uint64_t *)G.h_flag)[3] != 1) { /* not expected: the copy then */
+                    r = download(bound);
+                    if (r) goto done;
+                }
                 stage("download");
             } else {
                 r = download(flag == GG_PLAN_FLAG_DEVICE ? bound : 0);
