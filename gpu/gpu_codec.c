@@ -68,6 +68,14 @@ typedef struct {
 #define GG_GATE_PIECE ((size_t)64 << 10)
 #define GG_GATE_DMA ((size_t)512 << 10)
 
+/* Streams of up to this many KiB come back written by the tail's last
+ * kernel into pinned host memory (gg_deliver), not by a copy queued behind
+ * the tail's graph: 64^3 calls 152.8 -> 149.8 us (H200 host, gpu_probe 64
+ * 300 fresh, medians of three alternated rounds, bench/gpu-runs/s1127c run
+ * 4); a 1 MiB limit, which took in 128^3 chunks' 400 KB streams too, did
+ * not move them beyond noise. GLIDE_GPU_DELIVER_KB sets it, 0 turns it off. */
+#define GG_DELIVER_KB 256
+
 typedef struct {
     int ok, broken, device;
     char name[300];
@@ -120,10 +128,9 @@ typedef struct {
     gg_graph front, tail;
     cudaEvent_t ev[GG_MAX_STAGES + 1];
     cudaEvent_t ev_plan; /* after gg_plan: the host waits on it, not on the stream */
-    cudaStream_t s_st;   /* the state's early copy (state_early) */
+    cudaStream_t s_st;   /* the state's early copy, beside the tail (glide_gpu_compress) */
     cudaEvent_t ev_st;
-    int x_early;
-    uint64_t deliver_max; /* gg_deliver's limit (0: the tail's output is copied) */
+    uint64_t deliver_max; /* gg_deliver's limit (GLIDE_GPU_DELIVER_KB; 0: the stream is copied back) */
     const char *ev_name[GG_MAX_STAGES];
     int n_ev;
     glide_gpu_stages last;
@@ -316,8 +323,9 @@ static void ctx_init(void)
     long gated = 1;
     env_int("GLIDE_GPU_GATED_UPLOAD", &gated);
     if (gated) G.wait32 = wait_value_entry();
-    { long xe = 1; env_int("GLIDE_X_EARLY_STATE", &xe); G.x_early = (int)xe; }
-    { long xd = 0; env_int("GLIDE_X_DELIVER_KB", &xd); G.deliver_max = (uint64_t)xd << 10; }
+    long deliver_kb = GG_DELIVER_KB;
+    env_int("GLIDE_GPU_DELIVER_KB", &deliver_kb);
+    G.deliver_max = deliver_kb > 0 ? (uint64_t)deliver_kb << 10 : 0;
     const char *gv = getenv("GLIDE_GPU_GRAPHS");
     G.graphs = !(gv && strcmp(gv, "0") == 0);
     G.spec_large = 1;
@@ -786,7 +794,8 @@ static cudaError_t graphed(gg_graph *c, const void *key, size_t klen, enqueue_fn
     return cudaGraphLaunch(c->exec, G.s);
 }
 
-/* The largest stream gg_deliver hands over (0: none). */
+/* The largest stream gg_deliver hands over (0: none): streams of up to
+ * GLIDE_GPU_DELIVER_KB (default GG_DELIVER_KB) that fit the pinned buffer. */
 static uint64_t deliver_limit(void) { return G.deliver_max < G.h_out.cap ? G.deliver_max : G.h_out.cap; }
 
 /* Anchors, outliers, Huffman stream, stream size and CRC: the same kernels
@@ -1143,7 +1152,14 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         CK(gg_plan(in, G.d_dict_enc, G.d_enc, buf, st, G.dh_st, G.dh_flag, G.s), "plan");
         stage("plan");
         CK(cudaEventRecord(G.ev_plan, G.s), "plan event");
-        early_state = G.x_early && !G.timing;
+        /* The state (histograms, books, levels) on its way to the host beside
+         * the tail, so that the host's re-check of the plan runs while the
+         * tail does, and only the tail's own fields come back after it; the
+         * downloads are queued before the re-check. 64^3 calls 165.3 -> 150.4
+         * us (H200 host, gpu_probe 64 300 fresh, medians of three alternated
+         * rounds, bench/gpu-runs/s1127c run 3); 96^3 and 128^3 within noise.
+         * Stage timing keeps the plain order. */
+        early_state = !G.timing;
         if (early_state) {
             CK(cudaStreamWaitEvent(G.s_st, G.ev_plan, 0), "state fork");
             CK(cudaMemcpyAsync(hs, st, offsetof(gg_state, n_outliers), cudaMemcpyDeviceToHost, G.s_st), "early state");
