@@ -794,9 +794,16 @@ static cudaError_t graphed(gg_graph *c, const void *key, size_t klen, enqueue_fn
     return cudaGraphLaunch(c->exec, G.s);
 }
 
-/* The largest stream gg_deliver hands over (0: none): streams of up to
- * GLIDE_GPU_DELIVER_KB (default GG_DELIVER_KB) that fit the pinned buffer. */
-static uint64_t deliver_limit(void) { return G.deliver_max < G.h_out.cap ? G.deliver_max : G.h_out.cap; }
+/* The largest stream gg_deliver hands over for a chunk whose raw stream
+ * is raw_total bytes (0: none, and no kernel): up to GLIDE_GPU_DELIVER_KB
+ * (default GG_DELIVER_KB), in chunks of at most 16 times that (larger ones
+ * rarely compress that far, and an empty kernel would lengthen their tail),
+ * never under stage timing (its kernel-only times leave transfers out). */
+static uint64_t deliver_limit(uint64_t raw_total)
+{
+    if (G.timing || raw_total / 16 > G.deliver_max) return 0;
+    return G.deliver_max < G.h_out.cap ? G.deliver_max : G.h_out.cap;
+}
 
 /* Anchors, outliers, Huffman stream, stream size and CRC: the same kernels
  * whichever side planned (st->place says where, and G.d_enc holds the
@@ -841,9 +848,8 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
         cudaSuccess)
         return e;
     if (timed) stage("crc");
-    if (!timed && G.deliver_max &&
-        (e = gg_deliver(buf, st, G.h_out.p, deliver_limit(), G.dh_st, G.dh_flag + 3, G.s)) != cudaSuccess)
-        return e;
+    const uint64_t lim = deliver_limit(j->raw_total);
+    if (lim && (e = gg_deliver(buf, st, G.h_out.p, lim, G.dh_st, G.dh_flag + 3, G.s)) != cudaSuccess) return e;
     return cudaSuccess;
 }
 
@@ -860,7 +866,7 @@ static size_t encode_tail(const enc_job *j)
     k.x = G.x.p, k.sym = G.sym.p, k.pos = G.pos.p, k.buf = G.buf.p, k.scratch = G.scratch.p, k.enc = G.d_enc;
     k.st = G.d_st, k.scratch_cap = G.scratch.cap, k.n = j->n, k.raw_total = j->raw_total, k.g = j->g;
     k.sym_p = G.sym_p.p, k.n0 = j->n0, k.planes = j->planes | j->in_place << 1;
-    k.h_out = G.h_out.p, k.deliver = deliver_limit();
+    k.h_out = G.h_out.p, k.deliver = deliver_limit(j->raw_total);
     size_t r = 0;
     int used;
     CK(graphed(&G.tail, &k, sizeof k, tail_enqueue, j, &used), "encode tail");
@@ -1172,7 +1178,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         uint64_t bound = 0;
         const unsigned flag = plan_flag(in.seq, &bound);
         const int early = early_state && flag == GG_PLAN_FLAG_DEVICE && bound && bound <= j.raw_total;
-        const int delivered = early && bound <= deliver_limit(); /* by gg_deliver, checked below */
+        const int delivered = early && bound <= deliver_limit(j.raw_total); /* by gg_deliver, checked below */
         if (early && !delivered) CK(download_queue(bound, offsetof(gg_state, n_outliers)), "download");
         if (early_state) {
             early_state = 0; /* waited for here, or not at all */
