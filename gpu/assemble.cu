@@ -3,8 +3,9 @@
  * the header fields they fix, and the checksum. With these the encoder needs no host round trip in the middle of a
  * chunk; the host re-checks the decisions once the stream is back. */
 #include "gg_assemble.h"
-#include <cstddef>
 #include "gg_predict.h"
+
+#include <cstddef>
 
 namespace {
 

@@ -69,11 +69,14 @@ typedef struct {
 #define GG_GATE_DMA ((size_t)512 << 10)
 
 /* Streams of up to this many KiB come back written by the tail's last
- * kernel into pinned host memory (gg_deliver), not by a copy queued behind
- * the tail's graph: 64^3 calls 152.8 -> 149.8 us (H200 host, gpu_probe 64
- * 300 fresh, medians of three alternated rounds, bench/gpu-runs/s1127c run
- * 4); a 1 MiB limit, which took in 128^3 chunks' 400 KB streams too, did
- * not move them beyond noise. GLIDE_GPU_DELIVER_KB sets it, 0 turns it off. */
+ * kernel into pinned host memory (gg_deliver), not by copies queued behind
+ * the tail's graph (the first of which started up to 8.6 us after the CRC
+ * kernel had ended): 64^3 calls 152.2 -> 145.3 us, faster in each of five
+ * alternated rounds (H200 host, gpu_probe 64 300 fresh, medians,
+ * bench/gpu-runs/s1127c run 5; 153.1 -> 149.4 in run 6, 152.8 -> 149.8 in
+ * run 4). A 1 MiB limit, which took in 128^3 chunks' 400 KB streams too,
+ * did not move them beyond noise (run 4). GLIDE_GPU_DELIVER_KB sets it, 0
+ * turns it off. */
 #define GG_DELIVER_KB 256
 
 typedef struct {
