@@ -5,8 +5,6 @@
 #include "gg_assemble.h"
 #include "gg_predict.h"
 
-#include <cstddef>
-
 namespace {
 
 constexpr unsigned kPlanThreads = 1024;
@@ -258,8 +256,8 @@ __global__ void __launch_bounds__(kDeliverThreads) deliver_k(const uint8_t *__re
     for (uint64_t i = t; i < n16; i += stride) d4[i] = s4[i];
     for (uint64_t i = n16 * 16 + t; i < total; i += stride) h_out[i] = buf[i];
     if (blockIdx.x == 0) {
-        constexpr size_t from = offsetof(gg_state, n_outliers) / 8, to = sizeof(gg_state) / 8;
-        static_assert(offsetof(gg_state, n_outliers) % 8 == 0, "copied as u64");
+        constexpr size_t from = GG_STATE_TAIL / 8, to = sizeof(gg_state) / 8;
+        static_assert(GG_STATE_TAIL % 8 == 0, "copied as u64");
         for (size_t w = from + threadIdx.x; w < to; w += blockDim.x)
             reinterpret_cast<uint64_t *>(h_st)[w] = reinterpret_cast<const uint64_t *>(st)[w];
         if (threadIdx.x == 0) *h_word = 1;

@@ -29,8 +29,10 @@ typedef struct {
 
 /* gg_plan's word to the host, in mapped memory: flag[1] one of these,
  * flag[2] the stream's size at most (GG_PLAN_FLAG_DEVICE), then flag[0] =
- * the chunk's sequence number. */
+ * the chunk's sequence number. flag[GG_FLAG_DELIVERED] is gg_deliver's:
+ * the host zeroes it before the tail, the kernel sets it to 1. */
 enum { GG_PLAN_FLAG_DEVICE = 1, GG_PLAN_FLAG_RAW = 2, GG_PLAN_FLAG_HOST = 3 };
+enum { GG_FLAG_DELIVERED = 3, GG_FLAG_WORDS = 4 };
 
 /* After gg_book_select: cpu/codec.c's glide_entropy_plan_hist for a
  * dictionary book, on the device. Fills st->place, patches the header at
@@ -71,7 +73,7 @@ cudaError_t gg_finish(uint8_t *d_buf, uint64_t n_max, gg_state *d_st, void *d_sc
                       cudaStream_t s);
 /* After gg_finish, where the plan held (st->place.ok) and the stream's
  * st->total bytes are at most limit: copies them from d_buf to h_out and
- * the state's fields from n_outliers on to h_st (both device addresses of
+ * the state's fields from GG_STATE_TAIL on to h_st (both device addresses of
  * pinned host memory), then sets *h_word = 1; else does nothing. */
 cudaError_t gg_deliver(const uint8_t *d_buf, const gg_state *d_st, uint8_t *h_out, uint64_t limit, gg_state *h_st,
                        uint64_t *h_word, cudaStream_t s);

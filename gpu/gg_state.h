@@ -3,6 +3,7 @@
  * gg_state back once per chunk to write the header. */
 #ifndef GLIDE_GG_STATE_H
 #define GLIDE_GG_STATE_H
+#include <stddef.h>
 #include <stdint.h>
 #include "format.h"
 #include "gg_huff.h"
@@ -63,6 +64,12 @@ typedef struct {
     uint32_t crc_bad;                /* decode: the CRC does not match */
     uint32_t crc_ticket;             /* the CRC kernel's blocks done (zero between launches) */
 } gg_state;
+
+/* Where the fields the encoder's tail writes begin (sizes, CRC): what the
+ * host still needs after the tail once the rest came early (glide_gpu_compress,
+ * gg_deliver). place.outlier_ticket, before it, moves during the tail too,
+ * but the host never reads it. */
+#define GG_STATE_TAIL offsetof(gg_state, n_outliers)
 
 #define GG_ERR_CORRUPT 1u
 #endif

@@ -290,7 +290,7 @@ static void ctx_init(void)
         cudaMalloc((void **)&G.d_dec, GLIDE_NPLANES * sizeof(glide_huff_dec)) != cudaSuccess ||
         cudaHostAlloc((void **)&G.h_st, sizeof(gg_state), cudaHostAllocMapped) != cudaSuccess ||
         cudaHostGetDevicePointer((void **)&G.dh_st, G.h_st, 0) != cudaSuccess ||
-        cudaHostAlloc((void **)&G.h_flag, 4 * sizeof(uint64_t), cudaHostAllocMapped) != cudaSuccess ||
+        cudaHostAlloc((void **)&G.h_flag, GG_FLAG_WORDS * sizeof(uint64_t), cudaHostAllocMapped) != cudaSuccess ||
         cudaHostGetDevicePointer((void **)&G.dh_flag, G.h_flag, 0) != cudaSuccess ||
         cudaHostAlloc((void **)&G.h_gate, GG_COPY_MAX_PIECES * sizeof(uint32_t), cudaHostAllocMapped) != cudaSuccess ||
         cudaHostGetDevicePointer((void **)&G.dh_gate, G.h_gate, 0) != cudaSuccess ||
@@ -852,7 +852,7 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
         return e;
     if (timed) stage("crc");
     const uint64_t lim = deliver_limit(j->raw_total);
-    if (lim && (e = gg_deliver(buf, st, G.h_out.p, lim, G.dh_st, G.dh_flag + 3, G.s)) != cudaSuccess) return e;
+    if (lim && (e = gg_deliver(buf, st, G.h_out.p, lim, G.dh_st, G.dh_flag + GG_FLAG_DELIVERED, G.s)) != cudaSuccess) return e;
     return cudaSuccess;
 }
 
@@ -1005,7 +1005,8 @@ done:
     return r;
 }
 
-/* The one copy back: at most `bytes` of the stream, and the state; then the wait. */
+/* Queues the copy back of at most `bytes` of the stream and of the state
+ * from offset state_from on (0, or GG_STATE_TAIL once the rest came early). */
 static cudaError_t download_queue(size_t bytes, size_t state_from)
 {
     cudaError_t e = bytes ? cudaMemcpyAsync(G.h_out.p, G.buf.p, bytes, cudaMemcpyDeviceToHost, G.s) : cudaSuccess;
@@ -1014,6 +1015,7 @@ static cudaError_t download_queue(size_t bytes, size_t state_from)
                            sizeof *G.h_st - state_from, cudaMemcpyDeviceToHost, G.s);
 }
 
+/* The whole state and `bytes` of the stream back; then the wait. */
 static size_t download(size_t bytes)
 {
     size_t r = 0;
@@ -1171,18 +1173,22 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         early_state = !G.timing;
         if (early_state) {
             CK(cudaStreamWaitEvent(G.s_st, G.ev_plan, 0), "state fork");
-            CK(cudaMemcpyAsync(hs, st, offsetof(gg_state, n_outliers), cudaMemcpyDeviceToHost, G.s_st), "early state");
+            CK(cudaMemcpyAsync(hs, st, GG_STATE_TAIL, cudaMemcpyDeviceToHost, G.s_st), "early state");
             CK(cudaEventRecord(G.ev_st, G.s_st), "state event");
         }
-        ((volatile uint64_t *)G.h_flag)[3] = 0; /* gg_deliver's word */
+        ((volatile uint64_t *)G.h_flag)[GG_FLAG_DELIVERED] = 0;
         r = encode_tail(&j); /* queued before the plan is known: a declined plan makes it run empty */
         if (r) goto done;
         gate_fill(); /* the whole pipeline is queued: the values must be in before the wait */
         uint64_t bound = 0;
         const unsigned flag = plan_flag(in.seq, &bound);
-        const int early = early_state && flag == GG_PLAN_FLAG_DEVICE && bound && bound <= j.raw_total;
+        if (!flag || (flag == GG_PLAN_FLAG_DEVICE && (bound == 0 || bound > j.raw_total))) {
+            r = gpu_fail(cudaErrorUnknown, "plan flag");
+            goto done;
+        }
+        const int early = early_state && flag == GG_PLAN_FLAG_DEVICE;
         const int delivered = early && bound <= deliver_limit(j.raw_total); /* by gg_deliver, checked below */
-        if (early && !delivered) CK(download_queue(bound, offsetof(gg_state, n_outliers)), "download");
+        if (early && !delivered) CK(download_queue(bound, GG_STATE_TAIL), "download");
         if (early_state) {
             early_state = 0; /* waited for here, or not at all */
             CK(cudaEventSynchronize(G.ev_st), "state");
@@ -1192,16 +1198,12 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
              * handed over, while the device runs the declined tail empty */
             G.last_plan = GLIDE_GPU_PLAN_HOST_BOOK;
         } else {
-            if (!flag || (flag == GG_PLAN_FLAG_DEVICE && (bound == 0 || bound > j.raw_total))) {
-                r = gpu_fail(cudaErrorUnknown, "plan flag");
-                goto done;
-            }
             /* RAW: the state only (gg_plan copied it already; this keeps one path) */
             if (early) {
                 r = host_plan(&j, hs, &hh, &plan);
                 if (glide_is_error(r)) goto done;
                 CK(cudaStreamSynchronize(G.s), "sync");
-                if (delivered && ((volatile uint64_t *)G.h_flag)[3] != 1) { /* not expected: the copy then */
+                if (delivered && ((volatile uint64_t *)G.h_flag)[GG_FLAG_DELIVERED] != 1) { /* not expected: the copy then */
                     r = download(bound);
                     if (r) goto done;
                 }
