@@ -48,8 +48,11 @@ enum { GG_CHOSEN3 = 3, GG_SLICE_XY = 4, GG_SLICE_YX = 5 };
 /* GG_CHOSEN3 after a trial that speculated (gg_spec): the chunk's
  * interpolation is done, Lorenzo and the slices run if chosen */
 enum { GG_CHOSEN3_SPEC = 6 };
+/* hist0: the interpolation kernels also count plane 0 into
+ * d_st->hist_pl[0] where they can (format 5 read in place: gg_planes_hist0
+ * then returns at once; st->hist0_made says so) */
 cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r, void *d_w,
-                      const gg_par *par, cudaStream_t s);
+                      const gg_par *par, int hist0, cudaStream_t s);
 int gg_needs_global_r(gg_grid g, int method, int blend);
 int gg_needs_global_w(gg_grid g, int method, int blend);
 /* the bytes gg_encode's or gg_decode's d_r must hold: count elements where
@@ -92,6 +95,7 @@ typedef struct {
     int on;
     uint16_t *sym;
     void *r, *w;
+    int hist0; /* as gg_encode's */
 } gg_spec;
 typedef struct {
     uint64_t k, m[3], d[3]; /* glide_sample_lattice's k and m, glide_trial_box's d */

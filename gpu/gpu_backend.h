@@ -69,6 +69,16 @@ void glide_gpu_planner(int mode);
  * default off). Off: the same kernels, launched one by one. */
 void glide_gpu_use_graphs(int on);
 
+/* Test hooks: plane 0's histogram (format 5, planes read in place) of
+ * the chunks compressed after glide_gpu_keep_hist0(1), as the device made
+ * it for the book choice: glide_gpu_last_hist0 copies GLIDE_NSYM counts to
+ * out and says who counted them (1 the interpolation kernel, 0 the pass
+ * after it), or -1 where the last chunk had none kept.
+ * glide_gpu_hist0_in_kernel(0): always the pass (default 1). */
+void glide_gpu_keep_hist0(int on);
+int glide_gpu_last_hist0(uint64_t *out);
+void glide_gpu_hist0_in_kernel(int on);
+
 /* The device in use, for reports ("none" without one). */
 const char *glide_gpu_device_name(void);
 

@@ -87,6 +87,10 @@ typedef struct {
     cudaEvent_t hi_fork, hi_join;
     cudaEvent_t tail_fork, tail_join; /* the tail's anchors and outliers beside the Huffman encoder */
     gg_par par; /* side streams: the prediction instances (gg_encode), the blends beside tuning (gg_tune) */
+    /* par for the front on s_hi: side streams 0 and 1 at the greatest
+     * priority too (the speculated interpolation, trial_run), 2 and 3
+     * par's (the block trial's Lorenzo and slices, at the default) */
+    gg_par par_hi;
     pthread_mutex_t lock;
     uint8_t *d_dict_len;
     float *d_dict_log2q;
@@ -128,6 +132,9 @@ typedef struct {
     int graphs;      /* replay captured graphs (GLIDE_GPU_GRAPHS=0 or the test hook turn it off) */
     int planes_in_place; /* format 5's planes read in place by the encoder where they can be (plane_runs.h) */
     int spec_large;  /* chunks over GLIDE_GPU_SPEC_POINTS speculate: the last trial picked interpolation */
+    int hist0_kernel;             /* plane 0 counted by the unsplit interpolation kernel (glide_gpu_hist0_in_kernel) */
+    int keep_hist0, last_h0_made; /* glide_gpu_keep_hist0, glide_gpu_last_hist0 */
+    uint64_t last_h0[GLIDE_NSYM];
     gg_graph front, tail;
     cudaEvent_t ev[GG_MAX_STAGES + 1];
     cudaEvent_t ev_plan; /* after gg_plan: the host waits on it, not on the stream */
@@ -238,9 +245,11 @@ static void ctx_init(void)
         cudaEventCreateWithFlags(&G.tail_fork, cudaEventDisableTiming) != cudaSuccess ||
         cudaEventCreateWithFlags(&G.tail_join, cudaEventDisableTiming) != cudaSuccess)
         goto fail;
+    int prio_hi = 0; /* the greatest stream priority, where there are priorities */
     {
         int least = 0, greatest = 0;
         if (cudaDeviceGetStreamPriorityRange(&least, &greatest) == cudaSuccess && greatest < least) {
+            prio_hi = greatest;
             if (cudaStreamCreateWithPriority(&G.s_hi, cudaStreamNonBlocking, greatest) != cudaSuccess ||
                 cudaEventCreateWithFlags(&G.hi_fork, cudaEventDisableTiming) != cudaSuccess ||
                 cudaEventCreateWithFlags(&G.hi_join, cudaEventDisableTiming) != cudaSuccess)
@@ -311,6 +320,12 @@ static void ctx_init(void)
         if (cudaStreamCreateWithFlags(&G.par.aux[i], cudaStreamNonBlocking) != cudaSuccess ||
             cudaEventCreateWithFlags(&G.par.join[i], cudaEventDisableTiming) != cudaSuccess)
             goto fail;
+    G.par_hi = G.par; /* the events too: one front runs at a time */
+    long hi_spec = 1; /* GLIDE_GPU_HI_SPEC=0: par_hi's side streams 0 and 1 at the default (A/B runs) */
+    env_int("GLIDE_GPU_HI_SPEC", &hi_spec);
+    if (G.s_hi && hi_spec)
+        for (unsigned i = 0; i < 2; i++)
+            if (cudaStreamCreateWithPriority(&G.par_hi.aux[i], cudaStreamNonBlocking, prio_hi) != cudaSuccess) goto fail;
     for (unsigned i = 0; i < GG_COPY_MAX_PIECES; i++)
         if (cudaEventCreateWithFlags(&G.ev_piece[i], cudaEventDisableTiming) != cudaSuccess) goto fail;
     /* GLIDE_GPU_COPY_THREADS, default 4 helpers (fewer on small hosts) */
@@ -352,6 +367,8 @@ static void ctx_init(void)
     long in_place = 1;
     env_int("GLIDE_GPU_PLANES_IN_PLACE", &in_place);
     G.planes_in_place = in_place != 0;
+    G.hist0_kernel = 1;
+    G.last_h0_made = -1;
     G.ok = 1;
     return;
 fail:
@@ -419,6 +436,30 @@ void glide_gpu_use_graphs(int on)
 {
     pthread_mutex_lock(&G.lock);
     G.graphs = on;
+    pthread_mutex_unlock(&G.lock);
+}
+
+void glide_gpu_keep_hist0(int on)
+{
+    pthread_mutex_lock(&G.lock);
+    G.keep_hist0 = on;
+    G.last_h0_made = -1;
+    pthread_mutex_unlock(&G.lock);
+}
+
+int glide_gpu_last_hist0(uint64_t *out)
+{
+    pthread_mutex_lock(&G.lock);
+    const int r = G.last_h0_made;
+    if (r >= 0) memcpy(out, G.last_h0, sizeof G.last_h0);
+    pthread_mutex_unlock(&G.lock);
+    return r;
+}
+
+void glide_gpu_hist0_in_kernel(int on)
+{
+    pthread_mutex_lock(&G.lock);
+    G.hist0_kernel = on;
     pthread_mutex_unlock(&G.lock);
 }
 
@@ -889,12 +930,25 @@ typedef struct {
     int spec;   /* the chunk's interpolation speculates beside the block trial's */
 } front_args;
 
+/* A front on s_hi (chunks over GLIDE_GPU_HI_POINTS) of at most this many
+ * points takes par_hi: the speculated interpolation's kernels at the
+ * greatest priority too, so that their blocks are dispatched before those
+ * of the block trial's Lorenzo and slices (default priority) when both
+ * wait for room. At 256^3 the coarse kernel then took 50.6 us instead of
+ * 66, the fine kernel started 160 us after the range scan instead of 182
+ * (traces), and kernel-only compression went 478.8 -> 469.4 us, faster in
+ * each of five alternated rounds; 512^3 went 2521 -> 2552, slower in each,
+ * so it keeps par (H200, bench/gpu-runs/s1127d run 6; the trial's own
+ * books then wait for the fine kernel's last wave). */
+#define GLIDE_GPU_HI_SPEC_POINTS ((uint64_t)1 << 24)
+
 static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
 {
     const front_args *a = arg;
     const enc_job *j = a->j;
     gg_state *st = G.d_st;
-    gg_spec spec = {0, G.sym.p, G.r.p, G.w.p};
+    const gg_par *par = s == G.s_hi && j->g.count <= GLIDE_GPU_HI_SPEC_POINTS ? &G.par_hi : &G.par;
+    gg_spec spec = {0, G.sym.p, G.r.p, G.w.p, j->in_place && G.hist0_kernel};
     cudaError_t e;
     /* one memset node at the graph's head: a second one, a copy-engine
      * memset of the min's key to all ones (now stored as its complement,
@@ -914,9 +968,9 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
         /* the block trial's Lorenzo and slices run beside tuning */
         if (j->method == GG_CHOSEN3 &&
             (e = gg_trial_run(G.x.p, j->g, j->tg, j->tb, j->lorenzo_ok, st, G.d_tst, G.d_trial, G.tx.p, G.tsym.p, G.tr.p,
-                              G.tw.p, tdict, G.d_trial_work, &G.par, 0, NULL, s)) != cudaSuccess)
+                              G.tw.p, tdict, G.d_trial_work, par, 0, NULL, s)) != cudaSuccess)
             return e;
-        if ((e = gg_tune(G.x.p, j->g, a->k, j->method == GG_CHOSEN, st, &G.par, s)) != cudaSuccess) return e;
+        if ((e = gg_tune(G.x.p, j->g, a->k, j->method == GG_CHOSEN, st, par, s)) != cudaSuccess) return e;
         if (timed) stage("tune");
         if (j->method == GG_CHOSEN) {
             if ((e = gg_choose(G.x.p, j->g, a->k, st, s)) != cudaSuccess) return e;
@@ -925,13 +979,13 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
         if (j->method == GG_CHOSEN3) {
             spec.on = a->spec;
             if ((e = gg_trial_run(G.x.p, j->g, j->tg, j->tb, j->lorenzo_ok, st, G.d_tst, G.d_trial, G.tx.p, G.tsym.p,
-                                  G.tr.p, G.tw.p, tdict, G.d_trial_work, &G.par, 1, &spec, s)) != cudaSuccess)
+                                  G.tr.p, G.tw.p, tdict, G.d_trial_work, par, 1, &spec, s)) != cudaSuccess)
                 return e;
             if (timed) stage("block trial");
         }
     }
-    if ((e = gg_encode(G.x.p, j->g, spec.on ? GG_CHOSEN3_SPEC : j->method, st, G.sym.p, G.r.p, G.w.p, &G.par, s)) !=
-        cudaSuccess)
+    if ((e = gg_encode(G.x.p, j->g, spec.on ? GG_CHOSEN3_SPEC : j->method, st, G.sym.p, G.r.p, G.w.p, par,
+                       spec.hist0, s)) != cudaSuccess)
         return e;
     if (timed) stage("predict+quantize+histogram");
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
@@ -992,7 +1046,7 @@ static size_t encode_front(const front_args *a)
     } k;
     memset(&k, 0, sizeof k);
     k.x = G.x.p, k.sym = G.sym.p, k.r = G.r.p, k.w = G.w.p, k.st = G.d_st, k.len = G.d_dict_len, k.log2q = G.d_dict_log2q;
-    k.sym_p = G.sym_p.p, k.n0 = a->j->n0, k.planes = a->j->planes | a->j->in_place << 1;
+    k.sym_p = G.sym_p.p, k.n0 = a->j->n0, k.planes = a->j->planes | a->j->in_place << 1 | G.hist0_kernel << 2;
     k.eb = a->eb, k.alpha = a->alpha, k.k = a->k, k.mode = a->mode, k.score = a->score, k.method = a->j->method;
     k.n_books = G.n_books, k.g = a->j->g;
     k.force = a->j->force, k.lorenzo_ok = a->j->lorenzo_ok, k.tg = a->j->tg, k.tb = a->j->tb, k.spec = a->spec;
@@ -1035,6 +1089,16 @@ static unsigned plan_flag(uint64_t seq, uint64_t *bound)
     volatile uint64_t *f = G.h_flag;
     *bound = f[2];
     return f[0] == seq ? (unsigned)f[1] : 0;
+}
+
+/* after a compressed chunk's state came back (glide_gpu_keep_hist0) */
+static void keep_hist0(const enc_job *j, const gg_state *hs)
+{
+    if (!G.keep_hist0) return;
+    G.last_h0_made = -1;
+    if (!j->in_place) return;
+    memcpy(G.last_h0, hs->hist_pl[0], sizeof G.last_h0);
+    G.last_h0_made = hs->hist0_made != 0;
 }
 
 size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src, void *dst, size_t cap)
@@ -1213,6 +1277,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
                 if (r) goto done;
             }
             stages_end();
+            keep_hist0(&j, hs);
             /* the CPU codec's own decisions from the same histogram */
             if (!early) r = host_plan(&j, hs, &hh, &plan);
             if (glide_is_error(r)) goto done;
@@ -1290,6 +1355,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         r = download(plan.lay.total);
         if (r) goto done;
         stages_end();
+        keep_hist0(&j, hs);
         G.custom_last = hh.book_kind == GLIDE_BOOKKIND_CUSTOM || (j.planes && hh.book_kind1 == GLIDE_BOOKKIND_CUSTOM);
         if (hs->total) {
             if (hs->total > cap) r = GLIDE_ERROR(DST_TOO_SMALL);

@@ -322,8 +322,9 @@ unsigned grid_for(const plane_map &m)
  * 16-byte group per thread (four plane 0 points), V groups in flight. */
 template <unsigned V>
 __global__ void __launch_bounds__(kThreads) hist0_k(const uint16_t *__restrict__ sym, gg_plane_runs r,
-                                                     uint32_t groups, unsigned long long *hist0)
+                                                     uint32_t groups, unsigned long long *hist0, const uint32_t *made)
 {
+    if (*made) return; /* the interpolation kernel counted plane 0 (gg_state.hist0_made) */
     __shared__ unsigned h[GLIDE_NSYM];
     hist_clear(h);
     const unsigned lane = threadIdx.x & 31;
@@ -400,10 +401,10 @@ extern "C" cudaError_t gg_planes_hist0(const uint16_t *d_sym, const gg_plane_run
      * (10.2) or 132 (14.9) that flush their histograms fewer times; counting
      * by __match_any_sync did not help (8.6; bench/gpu-runs/s1127 runs 3-4) */
     if (big >= kVecMinBlocks) {
-        hist0_k<kVecBig><<<big < kGridMax ? (unsigned)big : kGridMax, kThreads, 0, s>>>(d_sym, r, groups, h0);
+        hist0_k<kVecBig><<<big < kGridMax ? (unsigned)big : kGridMax, kThreads, 0, s>>>(d_sym, r, groups, h0, &d_st->hist0_made);
     } else {
         const uint64_t b = ((uint64_t)groups + kThreads - 1) / kThreads;
-        hist0_k<1><<<b == 0 ? 1u : b < kGridMax ? (unsigned)b : kGridMax, kThreads, 0, s>>>(d_sym, r, groups, h0);
+        hist0_k<1><<<b == 0 ? 1u : b < kGridMax ? (unsigned)b : kGridMax, kThreads, 0, s>>>(d_sym, r, groups, h0, &d_st->hist0_made);
     }
     return cudaGetLastError();
 }

@@ -1743,6 +1743,16 @@ enum { PART_ALL = 0, PART_COARSE = 1, PART_FINE = 2, PART_COARSE_M = 3 };
 struct GSplit {
     void *rc;     /* reconstructions of the even lattice (T) */
     uint16_t *sc; /* and their symbols (encoding) */
+    /* Not the split's: format 5's plane 0 histogram (gg_state.hist_pl[0])
+     * where the encoder reads the planes in place, else null. PART_ALL then
+     * counts plane 0 (every coordinate even) apart and sets hist0_made, so
+     * that hist0_k, which reads a quarter of the rows again after the
+     * kernel, returns at once: 64^3 kernel-only compression 111.6 -> 108.7
+     * us (H200, bench/gpu-runs/s1127d run 6). A split interpolation leaves
+     * it to hist0_k: counted by the fine kernel, or from the coarse one's
+     * lattice symbols beside the fine kernel, it cost more than hist0_k's
+     * 7.6 us at 256^3 (runs 2-4). */
+    unsigned long long *h0;
 };
 
 /* interp_sh_k's store of 16^3 owned points (rows of kRowLen) with a block of kRowThreads */
@@ -1825,6 +1835,12 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
     const uint64_t B = 1ull << g.blog;
     uint32_t e[3];
     const uint32_t E = box_ext(bx, e);
+    /* the points this block owns: [0, o) of its box on each axis */
+    uint32_t o[3];
+    for (int a = 0; a < 3; a++) o[a] = e[a] < own[a] ? e[a] : own[a];
+    /* plane 0 counted apart (GSplit.h0): box corners are multiples of B,
+     * so a point's parity in the box is its parity in the chunk */
+    const bool h0 = OP == OP_ENCODE && PART == PART_ALL && sp.h0 != nullptr;
     T *r = (T *)smem;
     T *w = BL ? (T *)(smem + (size_t)E * sizeof(T)) : nullptr;
     uint16_t *sb = (uint16_t *)(smem + (size_t)E * sizeof(T) * (BL ? 2 : 1));
@@ -1913,6 +1929,7 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
                     r[lt[u]] = v[u];
                     sb[lt[u]] = q[u];
                 }
+
             }
         }
         __syncthreads();
@@ -2028,8 +2045,6 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
     }
 
     /* the points this block owns, in row order */
-    uint32_t o[3];
-    for (int a = 0; a < 3; a++) o[a] = e[a] < own[a] ? e[a] : own[a];
     constexpr bool rows = NT == kRowThreads && (coarse || OP == OP_ENCODE);
     if (rows && o[0] == kRowLen && o[1] == kRowLen && o[2] == kRowLen && s32) {
         /* 16^3 owned points (every box of an anchor stride 16 chunk whose
@@ -2079,8 +2094,27 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
     }
     if (hists) {
         __syncthreads();
-        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT)
-            if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
+        for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT) {
+            const unsigned c = hist[t];
+            if (c) {
+                atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)c);
+                if (h0) hist[t] = 0;
+            }
+        }
+        if (h0) { /* then the owned even points again, from the box */
+            __syncthreads();
+            const uint32_t hz = (o[0] + 1) / 2, hy = (o[1] + 1) / 2, hx = (o[2] + 1) / 2, HN = hz * hy * hx;
+            const Walk Wh = walk_make(hy, hx, HN);
+            for (uint32_t t = threadIdx.x; t < HN; t += NT) {
+                uint32_t a, b, c;
+                walk_point(Wh, t, a, b, c);
+                hist_add(hist, sb[2 * (a * (uint32_t)rs[0] + b * (uint32_t)rs[1] + c)]);
+            }
+            __syncthreads();
+            for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT)
+                if (hist[t]) atomicAdd(sp.h0 + t, (unsigned long long)hist[t]);
+            if (threadIdx.x == 0) st->hist0_made = 1;
+        }
     }
 }
 
@@ -2860,15 +2894,17 @@ static cudaError_t launch_box(const gg_grid &g, unsigned nbox, size_t sh, const 
 template <class T, int OP, bool FA, bool BL>
 static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
                                  DecodeIn in, T *y, T *r, T *w, bool gate, int method, cudaStream_t s,
-                                 bool narrow = false)
+                                 bool narrow = false, unsigned long long *h0 = nullptr)
 {
     const size_t sh = box_bytes(g, BL ? BOX_BLEND : BOX_INTERP);
+    const bool split = r && split_ok(g, method);
     if (!sh) {
         interp_k<T, OP, FA, BL><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, w, gate);
         return cudaGetLastError();
     }
     GSplit sp = {};
-    if (r && split_ok(g, method)) {
+    sp.h0 = h0;
+    if (split) {
         const gg_grid h = half_grid(g);
         sp.rc = r;
         sp.sc = (uint16_t *)(r + h.count);
@@ -2992,7 +3028,7 @@ template <class T, int OP>
 static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const gg_levels *lv, const T *x,
                                   uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *r, T *w, const gg_par *par,
                                   cudaStream_t s0, unsigned naux = GG_PAR_AUX, bool narrow = false,
-                                  bool early = false)
+                                  bool early = false, unsigned long long *h0 = nullptr)
 {
     unsigned nb = (unsigned)n_blocks(g);
     /* GG_CHOSEN launches both, GG_CHOSEN3 the slices too (GG_CHOSEN3_SPEC:
@@ -3000,7 +3036,11 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
     const bool gate = method == GG_CHOSEN || method == GG_CHOSEN3 || method == GG_CHOSEN3_SPEC;
     const bool slice_only = method == GG_SLICE_XY || method == GG_SLICE_YX;
     ParLanes lanes{par, s0, naux};
-    lanes.early = early;
+    /* after a speculating trial, the chosen Lorenzo or slices (at most
+     * one works) side by side: queued one after the other, their empty
+     * launches after the pick took 1.8 + 1.9 us and a gap at 256^3 (H200
+     * trace, bench/gpu-runs/s1127d run 6); not timed apart since */
+    lanes.early = early || method == GG_CHOSEN3_SPEC;
     cudaStream_t s;
     cudaError_t e;
     if (slice_only || method == GG_CHOSEN3 || method == GG_CHOSEN3_SPEC) {
@@ -3027,22 +3067,22 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
         if (g.eff_rank < 2) bl = 0;
         if (bl != 1 && fa != 1 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow)) !=
+             (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow, h0)) !=
                  cudaSuccess))
             return e;
         if (bl != 1 && fa != 0 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow)) !=
+             (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow, h0)) !=
                  cudaSuccess))
             return e;
         if (bl != 0 && fa != 1 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, false, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow)) !=
+             (e = launch_interp<T, OP, false, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow, h0)) !=
                  cudaSuccess))
             return e;
         if (bl != 0 && fa != 0 &&
             ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, true, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow)) !=
+             (e = launch_interp<T, OP, true, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow, h0)) !=
                  cudaSuccess))
             return e;
     }
@@ -3050,18 +3090,29 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
     return lanes.done();
 }
 
+/* plane 0's histogram for the interpolation kernels (GSplit.h0), where
+ * asked and the box parity is the chunk's: one slab, boxes of an even
+ * stride */
+static unsigned long long *hist0_of(const gg_grid &g, gg_state *d_st, int hist0)
+{
+    if (!hist0 || g.nbl != g.nb[0] || g.blog < 1) return nullptr;
+    return reinterpret_cast<unsigned long long *>(d_st->hist_pl[0]);
+}
+
 extern "C" cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r,
-                                 void *d_w, const gg_par *par, cudaStream_t s)
+                                 void *d_w, const gg_par *par, int hist0, cudaStream_t s)
 {
     DecodeIn in = {};
     /* without a fill value the range scan finds no fill point (is_fill), so
      * the fill-aware instances would only return: they are not launched */
     const int fa = g.has_fill ? -1 : 0;
+    unsigned long long *h0 = hist0_of(g, d_st, hist0);
     if (g.dtype == GLIDE_FLOAT64)
         return launch_predict<double, OP_ENCODE>(g, method, fa, -1, &d_st->lv, (const double *)d_x, d_sym, d_st, in,
-                                                 NULL, (double *)d_r, (double *)d_w, par, s);
+                                                 NULL, (double *)d_r, (double *)d_w, par, s, GG_PAR_AUX, false, false,
+                                                 h0);
     return launch_predict<float, OP_ENCODE>(g, method, fa, -1, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
-                                            (float *)d_r, (float *)d_w, par, s);
+                                            (float *)d_r, (float *)d_w, par, s, GG_PAR_AUX, false, false, h0);
 }
 
 /* phase 0 (after the range scan, before tuning): the sample gathered and
@@ -3149,8 +3200,8 @@ static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes t
         gg_par sp = *par;
         sp.aux[0] = par->aux[1], sp.join[0] = par->join[1];
         if ((e = launch_predict<T, OP_ENCODE>(g, GG_INTERP, g.has_fill ? -1 : 0, -1, &st->lv, x, spec->sym, st, in,
-                                              NULL, (T *)spec->r, (T *)spec->w, &sp, par->aux[0], 1, false, true)) !=
-                cudaSuccess ||
+                                              NULL, (T *)spec->r, (T *)spec->w, &sp, par->aux[0], 1, false, true,
+                                              hist0_of(g, st, spec->hist0))) != cudaSuccess ||
             (e = cudaEventRecord(par->join[0], par->aux[0])) != cudaSuccess)
             return e;
     }

@@ -541,8 +541,9 @@ __device__ __forceinline__ void trial_levels(gg_state *st, unsigned c, unsigned 
  * best book's bits plus the outliers', the least wins, ties to the earlier;
  * st->lorenzo and st->slice, and the chosen method's levels. spec: the
  * chunk's speculative interpolation has finished (its histogram in st):
- * where the trial chose another method, that histogram is dropped (the
- * chosen method's kernels write every symbol again). One kernel after both,
+ * where the trial chose another method, that histogram and plane 0's
+ * (gg_state.hist0_made) are dropped (the chosen method's kernels write
+ * every symbol again). One kernel after both,
  * where a pick right after the trial and a commit after the speculation
  * took two launches on the critical path (64^3: 2.0 + 1.7 us, ncu, H200). */
 __global__ void trial_pick_k(const gg_state *tst, const gg_trial *tr, int lorenzo_ok, unsigned esz, unsigned blog,
@@ -566,8 +567,10 @@ __global__ void trial_pick_k(const gg_state *tst, const gg_trial *tr, int lorenz
         s_c = c;
     }
     __syncthreads();
-    if (spec && s_c)
-        for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) st->hist[i] = 0;
+    if (spec && s_c) {
+        for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) st->hist[i] = st->hist_pl[0][i] = 0;
+        if (threadIdx.x == 0) st->hist0_made = 0;
+    }
 }
 
 /* A forced slice order (glide_encode_opts.slice 1 or 2) as the trial would

@@ -89,6 +89,7 @@ static int force_slice; /* compare(): glide_encode_opts.slice 1 or 2 (a forced s
 static int slice_streams; /* GPU streams of format 6's slice method */
 static int plans[GLIDE_GPU_PLAN_KINDS]; /* compressed chunks by GLIDE_GPU_PLAN_* */
 static int blended; /* GPU streams with a blended level (format 4's levels, in format 5 too) */
+static int hist0_kernel; /* streams whose plane 0 histogram the interpolation kernel counted (checked) */
 
 /* One comparison. Returns the GPU stream (malloc'd) for further use. */
 static uint8_t *compare(const char *name, const glide_params *p, const void *x, size_t *out_len)
@@ -120,6 +121,23 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
           glide_is_error(lc) ? glide_error_name(lc) : "", lg, glide_is_error(lg) ? glide_error_name(lg) : "", plan);
     if (!same && !glide_is_error(lc) && !glide_is_error(lg)) explain(sc, lc, sg, lg);
     if (glide_is_error(lg)) goto out;
+    /* plane 0's histogram as the interpolation kernel counted it equals
+     * the pass's after it (hist0_k, held to the CPU's planes by
+     * test_gpu_huff): the book choice alone could hide a miscount */
+    static uint64_t h0k[GLIDE_NSYM], h0p[GLIDE_NSYM];
+    if (glide_gpu_last_hist0(h0k) == 1) {
+        glide_gpu_hist0_in_kernel(0);
+        uint8_t *s2 = malloc(cap);
+        const size_t l2 = glide_gpu_compress(p, &o, x, s2, cap);
+        glide_gpu_hist0_in_kernel(1);
+        const int who = glide_gpu_last_hist0(h0p);
+        CHECK(!glide_is_error(l2) && l2 == lg && memcmp(s2, sg, lg) == 0 && who == 0 &&
+                  memcmp(h0k, h0p, sizeof h0k) == 0,
+              "%s: plane 0 histogram by the interpolation kernel equals the pass's (same stream %d, pass %d)", name,
+              !glide_is_error(l2) && l2 == lg && memcmp(s2, sg, lg) == 0, who);
+        free(s2);
+        hist0_kernel++;
+    }
     glide_header h;
     glide_layout lay;
     size_t hr = glide_header_read(sg, lg, &h, &lay);
@@ -659,6 +677,7 @@ int main(int argc, char **argv)
         return 77;
     }
     printf("device: %s\n", glide_gpu_device_name());
+    glide_gpu_keep_hist0(1);
     if (golden_dir) gpu_golden();
     if (!race) {
         api_paths(40, 50, 60);
@@ -679,6 +698,8 @@ int main(int argc, char **argv)
     printf("slice method (format 6): %d GPU streams\n", slice_streams);
     CHECK(slice_streams > 0, "GPU streams of the slice method");
     printf("blended levels (format 4): %d GPU streams\n", blended);
+    printf("plane 0 histogram by the interpolation kernel: %d GPU streams\n", hist0_kernel);
+    if (!race) CHECK(hist0_kernel > 0, "the interpolation kernel counted plane 0 in some GPU streams, checked");
     if (!quick) CHECK(blended > 0, "tuning blended levels in some GPU streams");
     if (fdir) CHECK(auto_interp > 0 && auto_lorenzo > 0 && auto_slice > 0,
                     "the real fields exercise every choice of the auto predictor");
