@@ -1929,7 +1929,6 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
                     r[lt[u]] = v[u];
                     sb[lt[u]] = q[u];
                 }
-
             }
         }
         __syncthreads();
@@ -2897,14 +2896,13 @@ static cudaError_t launch_interp(gg_grid g, unsigned nb, const gg_levels *lv, co
                                  bool narrow = false, unsigned long long *h0 = nullptr)
 {
     const size_t sh = box_bytes(g, BL ? BOX_BLEND : BOX_INTERP);
-    const bool split = r && split_ok(g, method);
     if (!sh) {
         interp_k<T, OP, FA, BL><<<nb, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, w, gate);
         return cudaGetLastError();
     }
     GSplit sp = {};
     sp.h0 = h0;
-    if (split) {
+    if (r && split_ok(g, method)) {
         const gg_grid h = half_grid(g);
         sp.rc = r;
         sp.sc = (uint16_t *)(r + h.count);
