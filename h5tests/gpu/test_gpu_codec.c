@@ -131,10 +131,10 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
         const size_t l2 = glide_gpu_compress(p, &o, x, s2, cap);
         glide_gpu_hist0_in_kernel(1);
         const int who = glide_gpu_last_hist0(h0p);
-        CHECK(!glide_is_error(l2) && l2 == lg && memcmp(s2, sg, lg) == 0 && who == 0 &&
-                  memcmp(h0k, h0p, sizeof h0k) == 0,
+        const int same2 = !glide_is_error(l2) && l2 == lg && memcmp(s2, sg, lg) == 0;
+        CHECK(same2 && who == 0 && memcmp(h0k, h0p, sizeof h0k) == 0,
               "%s: plane 0 histogram by the interpolation kernel equals the pass's (same stream %d, pass %d)", name,
-              !glide_is_error(l2) && l2 == lg && memcmp(s2, sg, lg) == 0, who);
+              same2, who);
         free(s2);
         hist0_kernel++;
     }
@@ -598,9 +598,9 @@ static void dict_versions(void)
     free(x), free(yc), free(yg);
 }
 
-/* The API's paths on an n0 x n1 x n2 chunk: run at 480 KB (a pageable
- * upload) and at 6.3 MB (gated behind the helpers' copy, gpu_codec.c
- * GG_GATE_MIN). */
+/* The API's paths on an n0 x n1 x n2 chunk: main runs it below 1 MiB (a
+ * pageable upload) and from 1 MiB (gated behind the helpers' copy,
+ * gpu_codec.c GG_GATE_MIN). */
 static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
 {
     uint64_t dims[3] = {n0, n1, n2}, n = n0 * n1 * n2;
