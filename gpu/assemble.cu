@@ -167,9 +167,15 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
     }
 }
 
-/* Up to kApplyPer bytes a thread (head and two codes: at most 8.5 KB over
- * kApplyBlocks x 256 threads), all loaded before any is stored: one block
- * copying byte by byte waited for a load per round, 6.8 us (ncu, H200). */
+/* Up to kApplyPer bytes a thread (the head's room and two codes: at most
+ * 8.5 KB over kApplyBlocks x 256 threads), all loaded before any is
+ * stored: one block copying byte by byte waited for a load per round, 6.8
+ * us (ncu, H200). The plan is read in mapped host memory, where a load
+ * costs a PCIe round trip: each thread loads its bytes at fixed places
+ * (items 0 .. GG_APPLY_HEAD_MAX - 1 the head's room, then the two custom
+ * codes) together with the sizes and book ids, in one round trip, and only
+ * then chooses what to store. Loading the sizes first and the bytes after
+ * them took 5.3 us (256^3, H200, bench/gpu-runs/s1127e run 2's trace). */
 constexpr unsigned kApplyBlocks = 8, kApplyThreads = 256, kApplyPer = 5;
 static_assert(kApplyBlocks * kApplyThreads * kApplyPer >= GG_APPLY_HEAD_MAX + GLIDE_NPLANES * sizeof(glide_huff_enc),
               "apply_plan_k covers every byte");
@@ -177,28 +183,32 @@ static_assert(kApplyBlocks * kApplyThreads * kApplyPer >= GG_APPLY_HEAD_MAX + GL
 __global__ void __launch_bounds__(kApplyThreads) apply_plan_k(const gg_apply *a, const glide_huff_enc *dict_enc,
                                                               glide_huff_enc *enc, uint8_t *buf, gg_state *st)
 {
-    constexpr uint32_t E = sizeof(glide_huff_enc);
-    const uint32_t hb = a->head_bytes, stride = kApplyBlocks * kApplyThreads;
-    const uint8_t *src[GLIDE_NPLANES];
-    for (unsigned k = 0; k < GLIDE_NPLANES; k++) {
-        const uint32_t b = a->book[k];
-        src[k] = b == GG_APPLY_NONE ? nullptr
-                                    : reinterpret_cast<const uint8_t *>(b == GG_APPLY_CUSTOM ? &a->enc[k] : &dict_enc[b]);
-    }
-    /* bytes 0 .. hb - 1: the head; then each plane's code */
+    constexpr uint32_t E = sizeof(glide_huff_enc), H = GG_APPLY_HEAD_MAX, stride = kApplyBlocks * kApplyThreads;
+    const bool first = blockIdx.x == 0 && threadIdx.x == 0;
+    const uint32_t hb = a->head_bytes;
+    uint32_t book[GLIDE_NPLANES];
+    for (unsigned k = 0; k < GLIDE_NPLANES; k++) book[k] = a->book[k];
+    gg_place p = {};
+    if (first) p = a->place; /* ok = 0: an emptied plan (RAW, a failure), the tail runs empty */
+    const uint8_t *codes = reinterpret_cast<const uint8_t *>(a->enc);
     uint8_t v[kApplyPer];
+#pragma unroll
+    for (unsigned u = 0; u < kApplyPer; u++) {
+        const uint32_t i = blockIdx.x * kApplyThreads + threadIdx.x + u * stride;
+        v[u] = i < H ? a->head[i] : i - H < GLIDE_NPLANES * E ? codes[i - H] : 0;
+    }
+    /* a dictionary book's code from the device's table, every load before any store */
     uint8_t *dst[kApplyPer];
 #pragma unroll
     for (unsigned u = 0; u < kApplyPer; u++) {
         const uint32_t i = blockIdx.x * kApplyThreads + threadIdx.x + u * stride;
         dst[u] = nullptr;
-        if (i < hb) {
-            v[u] = a->head[i];
-            dst[u] = buf + i;
-        } else if (i - hb < GLIDE_NPLANES * E) {
-            const uint32_t k = (i - hb) / E, o = (i - hb) - k * E;
-            if (src[k]) {
-                v[u] = src[k][o];
+        if (i < H) {
+            if (i < hb) dst[u] = buf + i;
+        } else if (i - H < GLIDE_NPLANES * E) {
+            const uint32_t k = (i - H) / E, o = (i - H) - k * E, b = book[k];
+            if (b != GG_APPLY_NONE) {
+                if (b != GG_APPLY_CUSTOM) v[u] = reinterpret_cast<const uint8_t *>(&dict_enc[b])[o];
                 dst[u] = reinterpret_cast<uint8_t *>(&enc[k]) + o;
             }
         }
@@ -206,15 +216,37 @@ __global__ void __launch_bounds__(kApplyThreads) apply_plan_k(const gg_apply *a,
 #pragma unroll
     for (unsigned u = 0; u < kApplyPer; u++)
         if (dst[u]) *dst[u] = v[u];
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        gg_place p = a->place;
-        p.ok = 1;
+    if (first) {
         p.outlier_ticket = 0;
         st->place = p;
     }
 }
 
+/* The host plan's gate (gpu_codec.c plan_gate_queue): holds the stream
+ * until the host raises the mapped word to seq or past it. A stream wait
+ * on the word (cuStreamWaitValue32) let the next copy start 13 us after
+ * the host had raised it (256^3, H200, bench/gpu-runs/s1127e run 1's
+ * trace); one thread polling it sees it about a PCIe read later. The
+ * acquire orders the host's plan, written before the word, before the
+ * kernels behind this one. */
+__global__ void __launch_bounds__(32) gate_k(const uint32_t *word, uint32_t seq)
+{
+    if (threadIdx.x != 0) return;
+    for (;;) {
+        uint32_t v;
+        asm volatile("ld.acquire.sys.u32 %0, [%1];" : "=r"(v) : "l"(word) : "memory");
+        if ((int32_t)(v - seq) >= 0) return;
+        __nanosleep(64);
+    }
+}
+
 } /* namespace */
+
+extern "C" cudaError_t gg_wait_word(const uint32_t *word, uint32_t seq, cudaStream_t s)
+{
+    gate_k<<<1, 32, 0, s>>>(word, seq);
+    return cudaGetLastError();
+}
 
 extern "C" cudaError_t gg_plan(gg_plan_in in, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc, uint8_t *d_buf,
                                gg_state *d_st, gg_state *h_st, uint64_t *h_flag, cudaStream_t s)

@@ -47,12 +47,13 @@ enum { GG_FLAG_DELIVERED = 3, GG_FLAG_WORDS = 4 };
  * pinned memory. */
 cudaError_t gg_plan(gg_plan_in in, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc, uint8_t *d_buf,
                     gg_state *d_st, gg_state *h_st, uint64_t *h_flag, cudaStream_t s);
-/* The host's plan instead of gg_plan's, as one upload of this (head
- * last, only its head_bytes sent) and one gg_apply_plan: the header with
- * its custom books to d_buf, each plane's code to d_enc (its own here, or
- * dictionary book `book` from d_dict_enc), st->place = place with ok = 1
- * and the outlier ticket rewound. Three copies and a kernel before, each
- * waited for by the next on a chunk's critical path. */
+/* The host's plan instead of gg_plan's, as one gg_apply_plan reading this
+ * from mapped memory: the header with its custom books to d_buf, each
+ * plane's code to d_enc (its own here, or dictionary book `book` from
+ * d_dict_enc), st->place = place (ok = 1 for a plan; 0, with no head and
+ * no books, makes the tail run empty) and the outlier ticket rewound.
+ * Three copies and a kernel before, each waited for by the next on a
+ * chunk's critical path. */
 #define GG_APPLY_CUSTOM 0xFFFFFFFFu /* book[k]: the code is enc[k] */
 #define GG_APPLY_NONE 0xFFFFFFFEu   /* book[1] of a stream without planes */
 #define GG_APPLY_HEAD_MAX \
@@ -64,8 +65,14 @@ typedef struct {
     glide_huff_enc enc[GLIDE_NPLANES];
     uint8_t head[GG_APPLY_HEAD_MAX];
 } gg_apply;
+/* d_a: the device address of the plan in mapped pinned memory, read in
+ * place (its upload had cost a copy and an engine switch on the tail's
+ * path). */
 cudaError_t gg_apply_plan(const gg_apply *d_a, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc,
                           uint8_t *d_buf, gg_state *d_st, cudaStream_t s);
+/* Holds stream s until the mapped word (its device address) reaches seq:
+ * the kernels queued behind it may read what the host wrote before it. */
+cudaError_t gg_wait_word(const uint32_t *word, uint32_t seq, cudaStream_t s);
 /* After the Huffman encode, which patched stream_bytes into the header
  * and set st->crc_len and st->total (gg_enc_fin): CRC header to stream
  * end, store the CRC. n_max bounds the CRC length. */

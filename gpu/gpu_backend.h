@@ -37,10 +37,21 @@ void glide_gpu_inject_failures(int n);
  * gated upload's waits included): the CPU takes over, the device is not
  * left waiting, and the next call runs on the GPU. */
 void glide_gpu_inject_late_failures(int n);
-/* Test hook: on, the driver's stream waits are refused, as an old driver
- * might (the gated upload then turns itself off and the chunk is uploaded
- * pageable, on the GPU); off restores them. */
+/* Test hook: on, the driver's stream memory operations (waits, writes)
+ * are refused, as an old driver might (the gated upload then turns itself
+ * off and the chunk is uploaded pageable, on the GPU; the host's plan
+ * queues its tail after the plan); off restores them. */
 void glide_gpu_refuse_stream_waits(int on);
+/* Test hook: the next n compressions whose host plan has its tail queued
+ * behind the plan's gate fail before the plan is made: the gate opens
+ * on an empty plan, nothing is left waiting, the CPU takes over. */
+void glide_gpu_inject_plan_failures(int n);
+/* Test hooks: the host plan's tail queued before the plan, behind a
+ * kernel polling a mapped word (on by default; GLIDE_GPU_PLAN_GATE=0 turns
+ * the default off), or after it; and whether the last compressed chunk's
+ * host plan went that way. */
+void glide_gpu_plan_gate(int on);
+int glide_gpu_last_plan_gated(void);
 
 /* Who planned the last compressed chunk's entropy stage (tests and
  * benchmarks): the device alone (a dictionary book); the device, which

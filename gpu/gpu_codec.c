@@ -33,11 +33,13 @@
 #include <cuda.h> /* cuStreamWaitValue32's types, reached through the runtime's entry point */
 #include <cuda_runtime.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct {
@@ -67,6 +69,10 @@ typedef struct {
 #define GG_GATE_MIN ((size_t)1 << 20)
 #define GG_GATE_PIECE ((size_t)64 << 10)
 #define GG_GATE_DMA ((size_t)512 << 10)
+/* h_gate's words after the upload's: the host plan's gate, and the state's arrival (plan_gate_queue) */
+#define GG_PLAN_GATE GG_COPY_MAX_PIECES
+#define GG_STATE_WORD (GG_COPY_MAX_PIECES + 1)
+#define GG_GATE_WORDS (GG_COPY_MAX_PIECES + 2)
 
 /* Streams of up to this many KiB come back written by the tail's last
  * kernel into pinned host memory (gg_deliver), not by copies queued behind
@@ -102,18 +108,26 @@ typedef struct {
     gg_select_work *d_sel_work;
     uint64_t *h_flag, *dh_flag;    /* gg_plan's word to the host (mapped), and the chunk number */
     /* the gated upload (gate_arm): one mapped word a DMA, set to the
-     * call's number once the helpers have copied its pieces */
+     * call's number once the helpers have copied its pieces; then the host
+     * plan's word (GG_PLAN_GATE, plan_gate_queue) */
     uint32_t *h_gate, *dh_gate;
     CUresult (*wait32)(CUstream, CUdeviceptr, cuuint32_t, unsigned); /* NULL: no gated uploads */
+    CUresult (*write32)(CUstream, CUdeviceptr, cuuint32_t, unsigned); /* NULL: no plan gate */
     struct {
         uint32_t seq;
         int armed;                            /* the copy posted, not yet joined */
         size_t per_group;                     /* pieces one DMA moves */
         atomic_uint left[GG_COPY_MAX_PIECES]; /* a group's pieces still being copied */
     } gate;
+    struct {
+        uint32_t seq;
+        int on;    /* GLIDE_GPU_PLAN_GATE (default 1) */
+        int armed; /* the tail is queued behind the word: plan_gate_open must follow */
+        int apply_launched; /* apply_plan_k was launched before (it may then go behind the gate) */
+    } pgate;
     uint64_t seq;
     glide_huff_enc *d_enc;         /* GLIDE_NPLANES: format 5's planes' codes (else the first) */
-    gg_apply *h_apply, *d_apply;   /* the host's plan on its way to the device (pinned, device) */
+    gg_apply *h_apply, *dh_apply;  /* the host's plan (mapped), and its device address */
     glide_huff_dec *d_dec, *h_dec;
     uint8_t *h_head; /* header + custom books, uploaded */
     gbuf x, sym, pos, buf, r, w, scratch, h_out; /* r, w: interpolation scratch for boxes too large for shared memory */
@@ -127,7 +141,8 @@ typedef struct {
     gbuf h_stage;          /* pinned: the chunk's values on their way in or out */
     unsigned copy_helpers; /* threads of the parallel host copy (0: pageable copies) */
     cudaEvent_t ev_piece[GG_COPY_MAX_PIECES]; /* a download's pieces, in the pinned buffer */
-    int timing, inject, inject_late, planner, last_plan; /* planner: GLIDE_GPU_PLANNER_* */
+    int timing, inject, inject_late, inject_plan, planner, last_plan; /* planner: GLIDE_GPU_PLANNER_* */
+    int last_gated; /* the last host-planned chunk's tail was queued behind the plan's gate */
     int custom_last; /* the last stream written had a custom book */
     int graphs;      /* replay captured graphs (GLIDE_GPU_GRAPHS=0 or the test hook turn it off) */
     int planes_in_place; /* format 5's planes read in place by the encoder where they can be (plane_runs.h) */
@@ -214,14 +229,14 @@ static int pick_device(int count)
 /* cuStreamWaitValue32 from the driver the runtime loaded (no link to
  * libcuda); NULL where it is missing. Stream memory operations are always
  * supported from CUDA 12 on, the GEQ wait on every device. */
-static CUresult (*wait_value_entry(void))(CUstream, CUdeviceptr, cuuint32_t, unsigned)
+static CUresult (*value_op_entry(const char *name))(CUstream, CUdeviceptr, cuuint32_t, unsigned)
 {
     void *fn = NULL;
     enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
 #if CUDART_VERSION >= 12050
-    cudaError_t e = cudaGetDriverEntryPointByVersion("cuStreamWaitValue32", &fn, 12000, cudaEnableDefault, &q);
+    cudaError_t e = cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q);
 #else
-    cudaError_t e = cudaGetDriverEntryPoint("cuStreamWaitValue32", &fn, cudaEnableDefault, &q);
+    cudaError_t e = cudaGetDriverEntryPoint(name, &fn, cudaEnableDefault, &q);
 #endif
     if (e != cudaSuccess || q != cudaDriverEntryPointSuccess) {
         cudaGetLastError();
@@ -301,10 +316,10 @@ static void ctx_init(void)
         cudaHostGetDevicePointer((void **)&G.dh_st, G.h_st, 0) != cudaSuccess ||
         cudaHostAlloc((void **)&G.h_flag, GG_FLAG_WORDS * sizeof(uint64_t), cudaHostAllocMapped) != cudaSuccess ||
         cudaHostGetDevicePointer((void **)&G.dh_flag, G.h_flag, 0) != cudaSuccess ||
-        cudaHostAlloc((void **)&G.h_gate, GG_COPY_MAX_PIECES * sizeof(uint32_t), cudaHostAllocMapped) != cudaSuccess ||
+        cudaHostAlloc((void **)&G.h_gate, GG_GATE_WORDS * sizeof(uint32_t), cudaHostAllocMapped) != cudaSuccess ||
         cudaHostGetDevicePointer((void **)&G.dh_gate, G.h_gate, 0) != cudaSuccess ||
-        cudaMallocHost((void **)&G.h_apply, sizeof(gg_apply)) != cudaSuccess ||
-        cudaMalloc((void **)&G.d_apply, sizeof(gg_apply)) != cudaSuccess ||
+        cudaHostAlloc((void **)&G.h_apply, sizeof(gg_apply), cudaHostAllocMapped) != cudaSuccess ||
+        cudaHostGetDevicePointer((void **)&G.dh_apply, G.h_apply, 0) != cudaSuccess ||
         cudaMallocHost((void **)&G.h_dec, GLIDE_NPLANES * sizeof(glide_huff_dec)) != cudaSuccess ||
         cudaMallocHost((void **)&G.h_head, GG_APPLY_HEAD_MAX) != cudaSuccess)
         goto fail;
@@ -337,10 +352,14 @@ static void ctx_init(void)
     long spin_us = GG_COPY_SPIN_NS / 1000;
     env_int("GLIDE_GPU_COPY_SPIN_US", &spin_us);
     G.copy_helpers = helpers > 0 ? gg_copy_start((unsigned)helpers, spin_us * 1000) : 0;
-    memset(G.h_gate, 0, GG_COPY_MAX_PIECES * sizeof(uint32_t));
+    memset(G.h_gate, 0, GG_GATE_WORDS * sizeof(uint32_t));
     long gated = 1;
     env_int("GLIDE_GPU_GATED_UPLOAD", &gated);
-    if (gated) G.wait32 = wait_value_entry();
+    if (gated) G.wait32 = value_op_entry("cuStreamWaitValue32");
+    long plan_gate = 1; /* GLIDE_GPU_PLAN_GATE=0: the host plan's tail queued after the plan (A/B runs) */
+    env_int("GLIDE_GPU_PLAN_GATE", &plan_gate);
+    G.pgate.on = plan_gate != 0;
+    if (plan_gate) G.write32 = value_op_entry("cuStreamWriteValue32");
     long deliver_kb = GG_DELIVER_KB;
     env_int("GLIDE_GPU_DELIVER_KB", &deliver_kb);
     G.deliver_max = deliver_kb > 0 ? (uint64_t)deliver_kb << 10 : 0;
@@ -478,7 +497,7 @@ void glide_gpu_inject_failures(int n)
     pthread_mutex_unlock(&G.lock);
 }
 
-/* the test hook's stand-in for a driver that refuses stream waits */
+/* the test hook's stand-in for a driver that refuses stream memory operations */
 static CUresult refuse_wait(CUstream st, CUdeviceptr a, cuuint32_t v, unsigned f)
 {
     (void)st, (void)a, (void)v, (void)f;
@@ -487,13 +506,15 @@ static CUresult refuse_wait(CUstream st, CUdeviceptr a, cuuint32_t v, unsigned f
 
 void glide_gpu_refuse_stream_waits(int on)
 {
-    static CUresult (*real)(CUstream, CUdeviceptr, cuuint32_t, unsigned);
+    static CUresult (*real)(CUstream, CUdeviceptr, cuuint32_t, unsigned), (*real_w)(CUstream, CUdeviceptr, cuuint32_t, unsigned);
     pthread_mutex_lock(&G.lock);
     if (on) {
         if (G.wait32 && G.wait32 != refuse_wait) real = G.wait32;
-        G.wait32 = refuse_wait;
+        if (G.write32 && G.write32 != refuse_wait) real_w = G.write32;
+        G.wait32 = G.write32 = refuse_wait;
     } else {
-        G.wait32 = real; /* NULL where the process never had the waits */
+        G.wait32 = real; /* NULL where the process never had them */
+        G.write32 = real_w;
     }
     pthread_mutex_unlock(&G.lock);
 }
@@ -503,6 +524,28 @@ void glide_gpu_inject_late_failures(int n)
     pthread_mutex_lock(&G.lock);
     G.inject_late = n;
     pthread_mutex_unlock(&G.lock);
+}
+
+void glide_gpu_inject_plan_failures(int n)
+{
+    pthread_mutex_lock(&G.lock);
+    G.inject_plan = n;
+    pthread_mutex_unlock(&G.lock);
+}
+
+void glide_gpu_plan_gate(int on)
+{
+    pthread_mutex_lock(&G.lock);
+    G.pgate.on = on;
+    pthread_mutex_unlock(&G.lock);
+}
+
+int glide_gpu_last_plan_gated(void)
+{
+    pthread_mutex_lock(&G.lock);
+    const int g = G.last_gated;
+    pthread_mutex_unlock(&G.lock);
+    return g;
 }
 
 static int grow_dev(gbuf *b, size_t need)
@@ -629,6 +672,25 @@ static void gate_fill(void)
     G.gate.armed = 0;
 }
 
+/* Opens the host plan's gate (plan_gate_queue) once h_apply holds the
+ * plan; with_plan 0 (RAW, a failure) first empties the plan, so that
+ * gg_apply_plan writes nothing and leaves st->place.ok = 0 and the queued
+ * tail runs empty. A no-op unless armed. */
+static void plan_gate_open(int with_plan)
+{
+    if (!G.pgate.armed) return;
+    if (!with_plan) {
+        gg_apply *ap = G.h_apply;
+        memset(&ap->place, 0, sizeof ap->place);
+        for (unsigned k = 0; k < GLIDE_NPLANES; k++) ap->book[k] = GG_APPLY_NONE;
+        ap->head_bytes = 0;
+    }
+    /* x86 keeps the plan's stores before this one; the copy engine reads
+     * h_apply only after the device saw the word */
+    __atomic_store_n(&G.h_gate[GG_PLAN_GATE], G.pgate.seq, __ATOMIC_RELEASE);
+    G.pgate.armed = 0;
+}
+
 /* Queues the gated upload of bytes from src into device memory d: 1 if
  * queued (gate_fill must follow before anything waits for the stream), 0
  * if this upload is not gated (the caller uploads), -1 on a CUDA error
@@ -726,6 +788,7 @@ static gg_grid grid_of(const glide_grid *cg, unsigned dtype)
 static size_t gpu_fail(cudaError_t e, const char *what)
 {
     gate_fill(); /* a gated upload's waits would hold the synchronisation forever */
+    plan_gate_open(0); /* and so would the host plan's */
     cudaError_t sticky = cudaDeviceSynchronize();
     if (sticky != cudaSuccess && sticky != cudaErrorMemoryAllocation) G.broken = 1;
     cudaGetLastError();
@@ -897,26 +960,109 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
     return cudaSuccess;
 }
 
+/* What the tail's graph depends on: a job with another key captures it anew */
+typedef struct {
+    const void *x, *sym, *pos, *buf, *scratch, *enc, *st, *sym_p, *h_out;
+    size_t scratch_cap, deliver;
+    uint64_t n, raw_total, n0;
+    int planes;
+    gg_grid g;
+} tail_key;
+
+static void tail_key_of(const enc_job *j, tail_key *k)
+{
+    memset(k, 0, sizeof *k); /* padding too: the key is compared as bytes */
+    k->x = G.x.p, k->sym = G.sym.p, k->pos = G.pos.p, k->buf = G.buf.p, k->scratch = G.scratch.p, k->enc = G.d_enc;
+    k->st = G.d_st, k->scratch_cap = G.scratch.cap, k->n = j->n, k->raw_total = j->raw_total, k->g = j->g;
+    k->sym_p = G.sym_p.p, k->n0 = j->n0, k->planes = j->planes | j->in_place << 1;
+    k->h_out = G.h_out.p, k->deliver = deliver_limit(j->raw_total);
+}
+
+/* 1 if encode_tail(j) would replay the graph it last launched: no
+ * capture, and no kernel the process has not launched before */
+static int tail_replays(const enc_job *j)
+{
+    if (!G.graphs || !G.tail.ok) return 0;
+    tail_key k;
+    tail_key_of(j, &k);
+    return G.tail.klen == sizeof k && memcmp(G.tail.key, &k, sizeof k) == 0;
+}
+
 static size_t encode_tail(const enc_job *j)
 {
-    struct {
-        const void *x, *sym, *pos, *buf, *scratch, *enc, *st, *sym_p, *h_out;
-        size_t scratch_cap, deliver;
-        uint64_t n, raw_total, n0;
-        int planes;
-        gg_grid g;
-    } k;
-    memset(&k, 0, sizeof k); /* padding too: the key is compared as bytes */
-    k.x = G.x.p, k.sym = G.sym.p, k.pos = G.pos.p, k.buf = G.buf.p, k.scratch = G.scratch.p, k.enc = G.d_enc;
-    k.st = G.d_st, k.scratch_cap = G.scratch.cap, k.n = j->n, k.raw_total = j->raw_total, k.g = j->g;
-    k.sym_p = G.sym_p.p, k.n0 = j->n0, k.planes = j->planes | j->in_place << 1;
-    k.h_out = G.h_out.p, k.deliver = deliver_limit(j->raw_total);
+    tail_key k;
+    tail_key_of(j, &k);
     size_t r = 0;
     int used;
     CK(graphed(&G.tail, &k, sizeof k, tail_enqueue, j, &used), "encode tail");
     if (used) stage("anchors..crc (graph)");
 done:
     return r;
+}
+
+/* Where the host plans the entropy stage (the last stream had a custom
+ * book, or the forced host planner), queues gg_apply_plan and the tail
+ * before the plan is made, behind gg_wait_word's kernel, which polls a
+ * mapped word that plan_gate_open raises once h_apply holds the plan:
+ * their launches are then made while the front runs. Queued after the
+ * plan, they had kept the device idle for the host's calls: at 256^3 the
+ * plan's upload, the kernel and the graph took 5.7, 12.5 and 17.3 us of
+ * the host's time after the plan, and the tail's first kernel started 34
+ * us after it (H200, bench/gpu-runs/s1127d trace256_new_run6).
+ * Nothing may wait for the device while the gate is shut, and loading a
+ * kernel may synchronise the context (lazy module loading; the first
+ * version hung at the first gated apply_plan_k): so only a tail whose
+ * graph replays and an apply kernel launched before go behind the gate,
+ * and the host learns that the state arrived from a mapped word the
+ * stream writes after it (cuStreamWriteValue32; state_wait), not from a
+ * CUDA call. After the state's download (queued by the caller); records
+ * ev_st. *queued = 1 if the tail went behind the gate (state_wait, then
+ * plan_gate_open, must follow), 0 if not (no stream memory operations,
+ * GLIDE_GPU_PLAN_GATE=0 or the test hook, a first launch: the caller waits
+ * for ev_st and queues the tail after the plan). Nonzero return: a GPU
+ * error (gpu_fail opened the gate). */
+static size_t plan_gate_queue(const enc_job *j, int *queued)
+{
+    size_t r = 0;
+    *queued = 0;
+    const int gate = G.pgate.on && G.write32 && G.pgate.apply_launched && tail_replays(j);
+    const uint32_t seq = G.pgate.seq + 1;
+    const int word = gate && G.write32(G.s, (CUdeviceptr)(uintptr_t)(G.dh_gate + GG_STATE_WORD), seq, 0) == CUDA_SUCCESS;
+    if (word) G.pgate.seq = seq; /* the word holds it now */
+    CK(cudaEventRecord(G.ev_st, G.s), "state event");
+    stage("histogram to host");
+    if (!word) return 0;
+    /* armed before the launch: the gate is shut from there on, and a
+     * failure must open it */
+    G.pgate.armed = 1, *queued = 1;
+    CK(gg_wait_word(G.dh_gate + GG_PLAN_GATE, seq, G.s), "plan gate");
+    stage("host plan");
+    CK(gg_apply_plan(G.dh_apply, G.d_dict_enc, G.d_enc, G.buf.p, G.d_st, G.s), "plan");
+    r = encode_tail(j);
+done:
+    return r;
+}
+
+/* Waits, without a CUDA call, for the word the stream writes once the
+ * state is in h_st (plan_gate_queue); 0 when it is, else a device error
+ * (the event behind the gate reports one; it is asked every millisecond). */
+static int state_wait(void)
+{
+    const uint32_t seq = G.pgate.seq;
+    double next = 0;
+    for (unsigned i = 1;; i++) {
+        if ((int32_t)(__atomic_load_n(&G.h_gate[GG_STATE_WORD], __ATOMIC_ACQUIRE) - seq) >= 0) return 0;
+        if (i % 256) continue;
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        const double t = ts.tv_sec + ts.tv_nsec * 1e-9;
+        if (next == 0) next = t + 1e-3;
+        if (t < next) continue;
+        next = t + 1e-3;
+        const cudaError_t e = cudaEventQuery(G.ev_st);
+        if (e != cudaErrorNotReady && e != cudaSuccess) return -1;
+        sched_yield();
+    }
 }
 
 /* Everything before the entropy plan: state reset, range and level
@@ -1106,6 +1252,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     if (!glide_gpu_usable()) return GLIDE_ERROR(GPU);
     size_t r = GLIDE_ERROR(GPU);
     int early_state = 0; /* the state's early copy is queued */
+    int gated_plan = 0;  /* the tail is queued behind the host plan's gate (plan_gate_queue) */
     pthread_mutex_lock(&G.lock);
     if (cudaSetDevice(G.device) != cudaSuccess) { r = gpu_fail(cudaGetLastError(), "set device"); goto done; }
     glide_header h;
@@ -1159,6 +1306,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     const int device_plans = o->dict == G.dict && G.planner != GLIDE_GPU_PLANNER_HOST &&
                              (G.planner == GLIDE_GPU_PLANNER_DEVICE || !G.custom_last);
     G.last_plan = device_plans ? GLIDE_GPU_PLAN_DEVICE : GLIDE_GPU_PLAN_HOST;
+    G.last_gated = 0;
 
     const size_t r_bytes = gg_global_r_bytes(j.g, j.method, 1);
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, gg_outlier_tile_bytes(n)) ||
@@ -1313,19 +1461,31 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         }
         hh = h;
     } else {
-        /* a trial dictionary (benchmarks) or the forced host plan: one wait mid-chunk */
+        /* a trial dictionary (benchmarks) or the forced host plan: one wait
+         * mid-chunk, for the state; the tail queued behind the plan's gate */
         CK(cudaMemcpyAsync(hs, st, sizeof *st, cudaMemcpyDeviceToHost, G.s), "download state");
+        r = plan_gate_queue(&j, &gated_plan);
+        if (r) goto done;
+        if (gated_plan && G.inject_plan > 0) { /* the test hook: a failure with the tail behind the gate */
+            G.inject_plan--;
+            r = gpu_fail(cudaErrorLaunchFailure, "injected");
+            goto done;
+        }
         gate_fill();
-        CK(cudaStreamSynchronize(G.s), "sync");
-        stage("histogram to host");
+        if (gated_plan) {
+            if (state_wait()) { r = gpu_fail(cudaErrorUnknown, "state"); goto done; }
+        } else {
+            CK(cudaEventSynchronize(G.ev_st), "sync");
+        }
     }
+    G.last_gated = gated_plan;
 
     /* the host plans; the tail runs (again) */
     r = host_plan(&j, hs, &hh, &plan);
     if (glide_is_error(r)) goto done;
-    stage("host plan"); /* the device idles meanwhile: the benchmarks keep it out of kernel time */
+    if (!gated_plan) stage("host plan"); /* the device idles meanwhile: the benchmarks keep it out of kernel time */
     if (hh.method != GLIDE_METHOD_RAW) {
-        /* one upload and one kernel put the plan on the device */
+        /* one kernel puts the plan on the device, reading it from mapped memory */
         gg_apply *ap = G.h_apply;
         if (plan.lay.anchors_off > sizeof ap->head) { r = gpu_fail(cudaErrorInvalidValue, "header size"); goto done; }
         glide_header_write(&hh, ap->head);
@@ -1347,11 +1507,14 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         const gg_place pl = {plan.lay.anchors_off, plan.lay.outliers_off, plan.lay.segtab_off, plan.lay.stream_off,
                              plan.raw_total - GLIDE_CRC_BYTES - plan.lay.stream_off, 1, 0};
         ap->place = pl;
-        CK(cudaMemcpyAsync(G.d_apply, ap, offsetof(gg_apply, head) + plan.lay.anchors_off, cudaMemcpyHostToDevice, G.s),
-           "upload plan");
-        CK(gg_apply_plan(G.d_apply, G.d_dict_enc, G.d_enc, buf, st, G.s), "plan");
-        r = encode_tail(&j);
-        if (r) goto done;
+        if (gated_plan) {
+            plan_gate_open(1);
+        } else {
+            CK(gg_apply_plan(G.dh_apply, G.d_dict_enc, G.d_enc, buf, st, G.s), "plan");
+            G.pgate.apply_launched = 1;
+            r = encode_tail(&j);
+            if (r) goto done;
+        }
         r = download(plan.lay.total);
         if (r) goto done;
         stages_end();
@@ -1367,11 +1530,16 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         }
     }
 raw: /* incompressible: the CPU writes the same raw stream the CPU codec would */
+    plan_gate_open(0);                      /* the queued tail runs empty */
     CK(cudaStreamSynchronize(G.s), "sync"); /* nothing of this chunk left running */
     if (j.raw_total > cap) { r = GLIDE_ERROR(DST_TOO_SMALL); goto done; }
     r = glide_write_raw(&hh, src, n, dst, cap);
 done:
     gate_fill(); /* every exit: a failure before the fill must not leave the stream waiting */
+    if (G.pgate.armed) { /* an error after the tail went behind the plan's gate: it runs empty, and ends here */
+        plan_gate_open(0);
+        cudaStreamSynchronize(G.s);
+    }
     if (early_state) cudaEventSynchronize(G.ev_st); /* nothing writes h_st after the call */
     pthread_mutex_unlock(&G.lock);
     return r;

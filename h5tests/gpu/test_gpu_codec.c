@@ -90,6 +90,7 @@ static int slice_streams; /* GPU streams of format 6's slice method */
 static int plans[GLIDE_GPU_PLAN_KINDS]; /* compressed chunks by GLIDE_GPU_PLAN_* */
 static int blended; /* GPU streams with a blended level (format 4's levels, in format 5 too) */
 static int hist0_kernel; /* streams whose plane 0 histogram the interpolation kernel counted (checked) */
+static int gated_host, gated_raw; /* host-planned streams whose tail waited behind the plan's gate (RAW ones) */
 
 /* One comparison. Returns the GPU stream (malloc'd) for further use. */
 static uint8_t *compare(const char *name, const glide_params *p, const void *x, size_t *out_len)
@@ -103,29 +104,40 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
     uint8_t *sc = malloc(cap), *sg = malloc(cap);
     void *yc = malloc(n * esz), *yg = malloc(n * esz);
     size_t lc = glide_cpu_compress(p, &o, x, sc, cap);
-    /* the host's plan first (the fallback path), then the usual one */
-    glide_gpu_planner(GLIDE_GPU_PLANNER_HOST);
-    size_t lg = glide_gpu_compress(p, &o, x, sg, cap);
-    int same = !glide_is_error(lc) && lc == lg && memcmp(sc, sg, lc) == 0;
-    CHECK(same, "%s: GPU stream (host plan) equals CPU stream (cpu %zu%s, gpu %zu%s)", name, lc,
-          glide_is_error(lc) ? glide_error_name(lc) : "", lg, glide_is_error(lg) ? glide_error_name(lg) : "");
-    if (!same && !glide_is_error(lc) && !glide_is_error(lg)) explain(sc, lc, sg, lg);
-    memset(sg, 0, cap);
+    /* the device's plan (the usual one), then the host's (the fallback,
+     * and the path of chunks after one with a custom book): replaying the
+     * same tail, it can queue that tail behind the plan's gate */
     glide_gpu_planner(GLIDE_GPU_PLANNER_DEVICE);
-    lg = glide_gpu_compress(p, &o, x, sg, cap);
+    size_t lg = glide_gpu_compress(p, &o, x, sg, cap);
     glide_gpu_planner(GLIDE_GPU_PLANNER_AUTO);
     const int plan = glide_gpu_last_plan();
+    static uint64_t h0k[GLIDE_NSYM], h0p[GLIDE_NSYM];
+    const int h0_kernel = glide_is_error(lg) ? -1 : glide_gpu_last_hist0(h0k);
     if (!glide_is_error(lg) && plan >= 0 && plan < GLIDE_GPU_PLAN_KINDS) plans[plan]++;
-    same = !glide_is_error(lc) && lc == lg && memcmp(sc, sg, lc) == 0;
+    int same = !glide_is_error(lc) && lc == lg && memcmp(sc, sg, lc) == 0;
     CHECK(same, "%s: GPU stream equals CPU stream (cpu %zu%s, gpu %zu%s, plan %d)", name, lc,
           glide_is_error(lc) ? glide_error_name(lc) : "", lg, glide_is_error(lg) ? glide_error_name(lg) : "", plan);
     if (!same && !glide_is_error(lc) && !glide_is_error(lg)) explain(sc, lc, sg, lg);
+    uint8_t *sh = malloc(cap);
+    glide_gpu_planner(GLIDE_GPU_PLANNER_HOST);
+    const size_t lh = glide_gpu_compress(p, &o, x, sh, cap);
+    glide_gpu_planner(GLIDE_GPU_PLANNER_AUTO);
+    const int same_h = !glide_is_error(lc) && lc == lh && memcmp(sc, sh, lc) == 0;
+    CHECK(same_h, "%s: GPU stream (host plan) equals CPU stream (cpu %zu%s, gpu %zu%s)", name, lc,
+          glide_is_error(lc) ? glide_error_name(lc) : "", lh, glide_is_error(lh) ? glide_error_name(lh) : "");
+    if (!same_h && !glide_is_error(lc) && !glide_is_error(lh)) explain(sc, lc, sh, lh);
+    if (!glide_is_error(lh) && glide_gpu_last_plan_gated()) {
+        glide_header hc;
+        glide_layout lyc;
+        gated_host++;
+        gated_raw += same_h && !glide_is_error(glide_header_read(sc, lc, &hc, &lyc)) && hc.method == GLIDE_METHOD_RAW;
+    }
+    free(sh);
     if (glide_is_error(lg)) goto out;
     /* plane 0's histogram as the interpolation kernel counted it equals
      * the pass's after it (hist0_k, held to the CPU's planes by
      * test_gpu_huff): the book choice alone could hide a miscount */
-    static uint64_t h0k[GLIDE_NSYM], h0p[GLIDE_NSYM];
-    if (glide_gpu_last_hist0(h0k) == 1) {
+    if (h0_kernel == 1) {
         glide_gpu_hist0_in_kernel(0);
         uint8_t *s2 = malloc(cap);
         const size_t l2 = glide_gpu_compress(p, &o, x, s2, cap);
@@ -647,6 +659,38 @@ static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
     la = glide_gpu_compress(&p, &o, x, a, cap);
     CHECK(la == lb && !memcmp(a, b, la), "backend: stream waits refused, the chunk still runs on the GPU");
     glide_gpu_refuse_stream_waits(0);
+    /* the host's plan with its tail queued behind the plan's gate: a
+     * failure before the plan is made leaves nothing waiting; without the
+     * waits, or with the gate off, the tail is queued after the plan */
+    glide_gpu_planner(GLIDE_GPU_PLANNER_HOST);
+    memset(a, 0, cap);
+    la = glide_gpu_compress(&p, &o, x, a, cap); /* the process's first host plan, if it is, launches apply_plan_k */
+    CHECK(la == lb && !memcmp(a, b, la), "backend: the host's plan, same stream");
+    memset(a, 0, cap);
+    la = glide_gpu_compress(&p, &o, x, a, cap);
+    CHECK(la == lb && !memcmp(a, b, la) && glide_gpu_last_plan_gated(),
+          "backend: the host's plan, its tail queued behind the gate, same stream");
+    glide_gpu_inject_plan_failures(1);
+    CHECK(glide_gpu_compress(&p, &o, x, a, cap) == GLIDE_ERROR(GPU), "backend: a failure behind the plan's gate is reported");
+    glide_gpu_inject_plan_failures(1);
+    memset(a, 0, cap);
+    la = glide_compress(&p, x, n * 4, a, cap);
+    CHECK(la == lb && !memcmp(a, b, la), "API: a failure behind the plan's gate falls back to the CPU");
+    memset(a, 0, cap);
+    la = glide_gpu_compress(&p, &o, x, a, cap);
+    CHECK(la == lb && !memcmp(a, b, la) && glide_gpu_last_plan_gated(), "backend: the next host plan runs gated, same stream");
+    glide_gpu_plan_gate(0);
+    memset(a, 0, cap);
+    la = glide_gpu_compress(&p, &o, x, a, cap);
+    CHECK(la == lb && !memcmp(a, b, la) && !glide_gpu_last_plan_gated(), "backend: the plan's gate off, same stream");
+    glide_gpu_plan_gate(1);
+    glide_gpu_refuse_stream_waits(1);
+    memset(a, 0, cap);
+    la = glide_gpu_compress(&p, &o, x, a, cap);
+    CHECK(la == lb && !memcmp(a, b, la) && !glide_gpu_last_plan_gated(),
+          "backend: stream waits refused, the host's plan queues its tail after the plan, same stream");
+    glide_gpu_refuse_stream_waits(0);
+    glide_gpu_planner(GLIDE_GPU_PLANNER_AUTO);
     glide_gpu_inject_failures(1);
     float *z = malloc(n * 4);
     CHECK(glide_decompress_with(GLIDE_BACKEND_CPU, b, lb, z, n * 4) == n * 4, "API: CPU decompress");
@@ -700,6 +744,9 @@ int main(int argc, char **argv)
     printf("blended levels (format 4): %d GPU streams\n", blended);
     printf("plane 0 histogram by the interpolation kernel: %d GPU streams\n", hist0_kernel);
     if (!race) CHECK(hist0_kernel > 0, "the interpolation kernel counted plane 0 in some GPU streams, checked");
+    printf("host plans with the tail behind the plan's gate: %d GPU streams (%d RAW)\n", gated_host, gated_raw);
+    CHECK(gated_host > 0, "host plans queued their tail behind the plan's gate");
+    if (!quick) CHECK(gated_raw > 0, "a host plan behind the gate found a chunk RAW, its tail ran empty");
     if (!quick) CHECK(blended > 0, "tuning blended levels in some GPU streams");
     if (fdir) CHECK(auto_interp > 0 && auto_lorenzo > 0 && auto_slice > 0,
                     "the real fields exercise every choice of the auto predictor");
