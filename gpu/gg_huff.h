@@ -99,16 +99,11 @@ typedef struct {
 } gg_enc_fin;
 /* With runs (may be NULL), both planes are read in place from the raster
  * order at d_sym0 (plane_runs.h; d_sym1 unused), plane 0's n0 and plane
- * 1's n1 symbols, both multiples of GG_RUN_SYMS. The look-back words at
- * the head of d_scratch must be zero when the encoder starts: it zeroes
- * them itself unless zeroed, where gg_huff_encode_zero for the same n0
- * and n1 was queued earlier on the stream (off the chunk's critical path)
- * and nothing wrote the scratch since. */
+ * 1's n1 symbols, both multiples of GG_RUN_SYMS. */
 cudaError_t gg_huff_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
                                   const gg_plane_runs *runs, const glide_huff_enc *d_enc, uint8_t *d_buf,
                                   const gg_place *d_place, uint64_t *d_stream_bytes, const gg_enc_fin *fin,
-                                  void *d_scratch, size_t scratch_bytes, int zeroed, cudaStream_t s);
-cudaError_t gg_huff_encode_zero(uint64_t n0, uint64_t n1, void *d_scratch, size_t scratch_bytes, cudaStream_t s);
+                                  void *d_scratch, size_t scratch_bytes, cudaStream_t s);
 
 /* Decodes n symbols, segments in parallel, with every check of
  * glide_huff_decode: on any inconsistency *d_err becomes nonzero (it is

@@ -123,6 +123,7 @@ typedef struct {
         uint32_t seq;
         int on;    /* GLIDE_GPU_PLAN_GATE (default 1) */
         int armed; /* the tail is queued behind the word: plan_gate_open must follow */
+        int apply_launched; /* apply_plan_k was launched before (it may then go behind the gate) */
     } pgate;
     uint64_t seq;
     glide_huff_enc *d_enc;         /* GLIDE_NPLANES: format 5's planes' codes (else the first) */
@@ -149,7 +150,7 @@ typedef struct {
     int hist0_kernel;             /* plane 0 counted by the unsplit interpolation kernel (glide_gpu_hist0_in_kernel) */
     int keep_hist0, last_h0_made; /* glide_gpu_keep_hist0, glide_gpu_last_hist0 */
     uint64_t last_h0[GLIDE_NSYM];
-    gg_graph front, tail, tail_h; /* tail_h: the host plan's (tail_args.host) */
+    gg_graph front, tail;
     cudaEvent_t ev[GG_MAX_STAGES + 1];
     cudaEvent_t ev_plan; /* after gg_plan: the host waits on it, not on the stream */
     cudaStream_t s_st;   /* the state's early copy, beside the tail (glide_gpu_compress) */
@@ -914,31 +915,12 @@ static uint64_t deliver_limit(uint64_t raw_total)
 /* Anchors, outliers, Huffman stream, stream size and CRC: the same kernels
  * whichever side planned (st->place says where, and G.d_enc holds the
  * code). Only enqueues. */
-/* The tail's job; host: the host plan's tail, whose gg_apply_plan opens
- * it and whose look-back words were zeroed ahead (enc_zero). */
-typedef struct {
-    const enc_job *j;
-    int host;
-} tail_args;
-
-/* the encoder's look-back words, for the host plan's tail (tail_args.host) */
-static cudaError_t enc_zero(const enc_job *j)
-{
-    const uint64_t n0 = j->planes ? j->n0 : j->n;
-    return gg_huff_encode_zero(n0, j->n - n0, G.scratch.p, G.scratch.cap, G.s);
-}
-
 static cudaError_t tail_enqueue(const void *arg, int timed)
 {
-    const tail_args *ta = arg;
-    const enc_job *j = ta->j;
+    const enc_job *j = arg;
     gg_state *st = G.d_st;
     uint8_t *buf = G.buf.p;
     cudaError_t e;
-    /* the plan's kernel in the host plan's graph: launched before it, it
-     * had ended 1.7 us before the graph's first kernel started (256^3
-     * trace, bench/gpu-runs/s1127e run 3) */
-    if (ta->host && (e = gg_apply_plan(G.dh_apply, G.d_dict_enc, G.d_enc, buf, st, G.s)) != cudaSuccess) return e;
     /* The anchors and outliers beside the Huffman encoder, on a side
      * stream joined before the CRC: both only read the symbols and the
      * plan, and they write apart in the stream buffer. Kernel-only
@@ -961,7 +943,7 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
     const gg_enc_fin fin = {&st->crc_len, &st->total};
     if (e == cudaSuccess)
         e = gg_huff_encode_placed(sym0, n0, sym1, j->n - n0, j->in_place ? &j->runs : NULL, G.d_enc, buf, &st->place,
-                                  &st->stream_bytes, &fin, G.scratch.p, G.scratch.cap, ta->host, G.s);
+                                  &st->stream_bytes, &fin, G.scratch.p, G.scratch.cap, G.s);
     if (beside) { /* joined whatever was enqueued: the CRC reads both */
         cudaError_t e2 = cudaEventRecord(G.tail_join, so);
         if (e2 == cudaSuccess) e2 = cudaStreamWaitEvent(G.s, G.tail_join, 0);
@@ -983,40 +965,36 @@ typedef struct {
     const void *x, *sym, *pos, *buf, *scratch, *enc, *st, *sym_p, *h_out;
     size_t scratch_cap, deliver;
     uint64_t n, raw_total, n0;
-    int planes, host;
+    int planes;
     gg_grid g;
-    const void *apply;
 } tail_key;
 
-static void tail_key_of(const enc_job *j, int host, tail_key *k)
+static void tail_key_of(const enc_job *j, tail_key *k)
 {
     memset(k, 0, sizeof *k); /* padding too: the key is compared as bytes */
     k->x = G.x.p, k->sym = G.sym.p, k->pos = G.pos.p, k->buf = G.buf.p, k->scratch = G.scratch.p, k->enc = G.d_enc;
     k->st = G.d_st, k->scratch_cap = G.scratch.cap, k->n = j->n, k->raw_total = j->raw_total, k->g = j->g;
     k->sym_p = G.sym_p.p, k->n0 = j->n0, k->planes = j->planes | j->in_place << 1;
     k->h_out = G.h_out.p, k->deliver = deliver_limit(j->raw_total);
-    k->host = host, k->apply = G.dh_apply;
 }
 
-/* 1 if encode_tail(j, host) would replay the graph it last launched: no
+/* 1 if encode_tail(j) would replay the graph it last launched: no
  * capture, and no kernel the process has not launched before */
-static int tail_replays(const enc_job *j, int host)
+static int tail_replays(const enc_job *j)
 {
-    const gg_graph *c = host ? &G.tail_h : &G.tail;
-    if (!G.graphs || !c->ok) return 0;
+    if (!G.graphs || !G.tail.ok) return 0;
     tail_key k;
-    tail_key_of(j, host, &k);
-    return c->klen == sizeof k && memcmp(c->key, &k, sizeof k) == 0;
+    tail_key_of(j, &k);
+    return G.tail.klen == sizeof k && memcmp(G.tail.key, &k, sizeof k) == 0;
 }
 
-static size_t encode_tail(const enc_job *j, int host)
+static size_t encode_tail(const enc_job *j)
 {
     tail_key k;
-    tail_key_of(j, host, &k);
-    const tail_args ta = {j, host};
+    tail_key_of(j, &k);
     size_t r = 0;
     int used;
-    CK(graphed(host ? &G.tail_h : &G.tail, &k, sizeof k, tail_enqueue, &ta, &used), "encode tail");
+    CK(graphed(&G.tail, &k, sizeof k, tail_enqueue, j, &used), "encode tail");
     if (used) stage("anchors..crc (graph)");
 done:
     return r;
@@ -1033,13 +1011,12 @@ done:
  * us after it (H200, bench/gpu-runs/s1127d trace256_new_run6).
  * Nothing may wait for the device while the gate is shut, and loading a
  * kernel may synchronise the context (lazy module loading; the first
- * version hung at the first gated apply_plan_k): so only a host tail
- * whose graph replays (gg_apply_plan is in it) goes behind the gate,
+ * version hung at the first gated apply_plan_k): so only a tail whose
+ * graph replays and an apply kernel launched before go behind the gate,
  * and the host learns that the state arrived from a mapped word the
  * stream writes after it (cuStreamWriteValue32; state_wait), not from a
  * CUDA call. After the state's download (queued by the caller); records
- * ev_st and zeroes the host tail's look-back words (enc_zero).
- * *queued = 1 if the tail went behind the gate (state_wait, then
+ * ev_st. *queued = 1 if the tail went behind the gate (state_wait, then
  * plan_gate_open, must follow), 0 if not (no stream memory operations,
  * GLIDE_GPU_PLAN_GATE=0 or the test hook, a first launch: the caller waits
  * for ev_st and queues the tail after the plan). Nonzero return: a GPU
@@ -1048,24 +1025,20 @@ static size_t plan_gate_queue(const enc_job *j, int *queued)
 {
     size_t r = 0;
     *queued = 0;
-    const int gate = G.pgate.on && G.write32 && tail_replays(j, 1);
+    const int gate = G.pgate.on && G.write32 && G.pgate.apply_launched && tail_replays(j);
     const uint32_t seq = G.pgate.seq + 1;
     const int word = gate && G.write32(G.s, (CUdeviceptr)(uintptr_t)(G.dh_gate + GG_STATE_WORD), seq, 0) == CUDA_SUCCESS;
     if (word) G.pgate.seq = seq; /* the word holds it now */
     CK(cudaEventRecord(G.ev_st, G.s), "state event");
     stage("histogram to host");
-    /* the host tail's look-back words, zeroed while the host plans (the
-     * encoder had waited 1.3 us for them, 256^3 trace of run 3); a stage of
-     * its own: device time */
-    CK(enc_zero(j), "encoder words");
-    stage("encoder words");
     if (!word) return 0;
     /* armed before the launch: the gate is shut from there on, and a
      * failure must open it */
     G.pgate.armed = 1, *queued = 1;
     CK(gg_wait_word(G.dh_gate + GG_PLAN_GATE, seq, G.s), "plan gate");
     stage("host plan");
-    r = encode_tail(j, 1);
+    CK(gg_apply_plan(G.dh_apply, G.d_dict_enc, G.d_enc, G.buf.p, G.d_st, G.s), "plan");
+    r = encode_tail(j);
 done:
     return r;
 }
@@ -1280,7 +1253,6 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     size_t r = GLIDE_ERROR(GPU);
     int early_state = 0; /* the state's early copy is queued */
     int gated_plan = 0;  /* the tail is queued behind the host plan's gate (plan_gate_queue) */
-    int zeroed = 0;      /* the encoder's look-back words are zeroed ahead (enc_zero) */
     pthread_mutex_lock(&G.lock);
     if (cudaSetDevice(G.device) != cudaSuccess) { r = gpu_fail(cudaGetLastError(), "set device"); goto done; }
     glide_header h;
@@ -1417,7 +1389,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
             CK(cudaEventRecord(G.ev_st, G.s_st), "state event");
         }
         ((volatile uint64_t *)G.h_flag)[GG_FLAG_DELIVERED] = 0;
-        r = encode_tail(&j, 0); /* queued before the plan is known: a declined plan makes it run empty */
+        r = encode_tail(&j); /* queued before the plan is known: a declined plan makes it run empty */
         if (r) goto done;
         gate_fill(); /* the whole pipeline is queued: the values must be in before the wait */
         uint64_t bound = 0;
@@ -1494,7 +1466,6 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         CK(cudaMemcpyAsync(hs, st, sizeof *st, cudaMemcpyDeviceToHost, G.s), "download state");
         r = plan_gate_queue(&j, &gated_plan);
         if (r) goto done;
-        zeroed = 1;
         if (gated_plan && G.inject_plan > 0) { /* the test hook: a failure with the tail behind the gate */
             G.inject_plan--;
             r = gpu_fail(cudaErrorLaunchFailure, "injected");
@@ -1539,8 +1510,9 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         if (gated_plan) {
             plan_gate_open(1);
         } else {
-            if (!zeroed) CK(enc_zero(&j), "encoder words");
-            r = encode_tail(&j, 1);
+            CK(gg_apply_plan(G.dh_apply, G.d_dict_enc, G.d_enc, buf, st, G.s), "plan");
+            G.pgate.apply_launched = 1;
+            r = encode_tail(&j);
             if (r) goto done;
         }
         r = download(plan.lay.total);

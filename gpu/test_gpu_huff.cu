@@ -886,15 +886,7 @@ static bool placed_matches(const uint16_t *d_sym0, uint64_t n0, const uint16_t *
     gg_place *d_pl = dalloc<gg_place>(1);
     CK(cudaMemcpy(d_pl, &pl, sizeof pl, cudaMemcpyHostToDevice));
     uint64_t *d_bytes = dalloc<uint64_t>(1);
-    /* every other call: the look-back words zeroed ahead, in a dirty scratch
-     * (the host plan's tail, gpu_codec.c) */
-    static unsigned calls;
-    const int ahead = calls++ & 1;
-    if (ahead) {
-        CK(cudaMemset(scr, 0xFF, se));
-        CK(gg_huff_encode_zero(n0, n1, scr, se, 0));
-    }
-    CK(gg_huff_encode_placed(d_sym0, n0, d_sym1, n1, runs, d_enc, d_buf, d_pl, d_bytes, NULL, scr, se, ahead, 0));
+    CK(gg_huff_encode_placed(d_sym0, n0, d_sym1, n1, runs, d_enc, d_buf, d_pl, d_bytes, NULL, scr, se, 0));
     CK(cudaMemcpy(gbytes, d_bytes, 8, cudaMemcpyDeviceToHost));
     std::vector<uint8_t> gbuf(stream_off + cap);
     CK(cudaMemcpy(gbuf.data(), d_buf, gbuf.size(), cudaMemcpyDeviceToHost));
