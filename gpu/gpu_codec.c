@@ -226,9 +226,10 @@ static int pick_device(int count)
     return 0;
 }
 
-/* cuStreamWaitValue32 from the driver the runtime loaded (no link to
- * libcuda); NULL where it is missing. Stream memory operations are always
- * supported from CUDA 12 on, the GEQ wait on every device. */
+/* A stream memory operation (cuStreamWaitValue32, cuStreamWriteValue32)
+ * from the driver the runtime loaded (no link to libcuda); NULL where it
+ * is missing. Stream memory operations are always supported from CUDA 12
+ * on, the GEQ wait on every device. */
 static CUresult (*value_op_entry(const char *name))(CUstream, CUdeviceptr, cuuint32_t, unsigned)
 {
     void *fn = NULL;
@@ -685,8 +686,8 @@ static void plan_gate_open(int with_plan)
         for (unsigned k = 0; k < GLIDE_NPLANES; k++) ap->book[k] = GG_APPLY_NONE;
         ap->head_bytes = 0;
     }
-    /* x86 keeps the plan's stores before this one; the copy engine reads
-     * h_apply only after the device saw the word */
+    /* x86 keeps the plan's stores before this one: gate_k's acquire load
+     * sees the word, and apply_plan_k, queued behind it, reads h_apply */
     __atomic_store_n(&G.h_gate[GG_PLAN_GATE], G.pgate.seq, __ATOMIC_RELEASE);
     G.pgate.armed = 0;
 }
@@ -1008,7 +1009,10 @@ done:
  * plan, they had kept the device idle for the host's calls: at 256^3 the
  * plan's upload, the kernel and the graph took 5.7, 12.5 and 17.3 us of
  * the host's time after the plan, and the tail's first kernel started 34
- * us after it (H200, bench/gpu-runs/s1127d trace256_new_run6).
+ * us after it (H200, bench/gpu-runs/s1127d trace256_new_run6). Kernel-only
+ * compression went 470.8 -> 448.0 us at 256^3 and 108.7 -> 94.4 at 64^3
+ * (GLIDE_GPU_PLAN_GATE=0 against the default, five alternated rounds,
+ * faster in each; H200, bench/gpu-runs/s1127e run 3).
  * Nothing may wait for the device while the gate is shut, and loading a
  * kernel may synchronise the context (lazy module loading; the first
  * version hung at the first gated apply_plan_k): so only a tail whose
