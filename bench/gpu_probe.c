@@ -1,7 +1,7 @@
 /* gpu_probe: per-call latency of one cube size through the codec API with
  * the GPU backend, small enough to run under ncu (kernel durations) and to
  * compare pipeline variants quickly; glide_gpu_bench is the full report.
- *   gpu_probe [SIDE [RUNS [fresh] [check]]]     (defaults 64 and 200)
+ *   gpu_probe [SIDE [RUNS [fresh] [check] [host]]]     (defaults 64 and 200)
  * Prints median compress / decompress µs (pageable buffers, as the filter)
  * and with `fresh` also each call as HDF5 makes it: the chunk copied into a
  * newly allocated buffer just before compressing it, and the output into
@@ -10,8 +10,12 @@
  * and, for the transfer question, the host memcpy into pinned memory and the
  * pinned and pageable host->device copy times of the same bytes. With
  * `check`, every timed stream is compared with the CPU codec's stream and
- * one GPU reconstruction with the CPU's (exit 3 if any differ). */
+ * one GPU reconstruction with the CPU's (exit 3 if any differ). With
+ * `host`, the host plans every chunk's entropy stage (glide_gpu_planner),
+ * as after a chunk whose stream had a custom book: the tail then waits
+ * behind the plan's gate. */
 #include "glide.h"
+#include "gpu_backend.h"
 #include "gpu_cube.h"
 #include "bench_time.h"
 #include <cuda_runtime.h>
@@ -96,8 +100,10 @@ int main(int argc, char **argv)
     if (!dst || !tc || !td) return 1;
     /* `check`: every timed stream compared with the CPU codec's, and one
      * decompression with the CPU's reconstruction (the transfers' bytes) */
-    int check = 0, fresh = 0;
-    for (int a = 3; a < argc; a++) check |= !strcmp(argv[a], "check"), fresh |= !strcmp(argv[a], "fresh");
+    int check = 0, fresh = 0, host = 0;
+    for (int a = 3; a < argc; a++)
+        check |= !strcmp(argv[a], "check"), fresh |= !strcmp(argv[a], "fresh"), host |= !strcmp(argv[a], "host");
+    if (host) glide_gpu_planner(GLIDE_GPU_PLANNER_HOST);
     uint8_t *ref = NULL;
     size_t ref_sz = 0;
     long differ = 0, checked = 0;
@@ -112,10 +118,11 @@ int main(int argc, char **argv)
     do {                                                                                                    \
         if (check) checked++, differ += (len) != ref_sz || memcmp(dst, ref, ref_sz) != 0;                   \
     } while (0)
+    int gated = 0; /* timed calls whose tail waited behind the host plan's gate */
     for (int i = -3; i < runs; i++) {
         double t0 = now();
         sz = glide_compress(&p, x, bytes, dst, cap);
-        if (i >= 0) tc[i] = (now() - t0) * 1e6;
+        if (i >= 0) tc[i] = (now() - t0) * 1e6, gated += glide_gpu_last_plan_gated();
         if (glide_is_error(sz)) return fprintf(stderr, "compress: %s\n", glide_error_name(sz)), 1;
         CHECK_STREAM(sz);
     }
@@ -127,6 +134,7 @@ int main(int argc, char **argv)
     }
     printf("side %zu, %d runs: compress %.1f us, decompress %.1f us, CR %.2f\n", s, runs, median(tc, runs),
            median(td, runs), (double)bytes / sz);
+    if (host) printf("host plans: %d of %d timed compress calls behind the plan's gate\n", gated, runs);
     if (check) {
         float *cb = malloc(bytes);
         if (!cb) return 1;

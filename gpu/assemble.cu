@@ -14,6 +14,24 @@ __device__ void put_le(uint8_t *p, uint64_t v, int bytes)
     for (int k = 0; k < bytes; k++) p[k] = (uint8_t)(v >> (8 * k));
 }
 
+/* The plan kernels' blocks from `first` on zero z, beside the plan: the
+ * tail's memset of the same words waited for the plan and kept the
+ * encoder waiting (1.3 us and two gaps at 256^3). At most kZeroBlocks
+ * extra blocks, each thread a few stores. */
+constexpr unsigned kZeroBlocks = 64;
+
+unsigned zero_blocks(gg_words z, unsigned threads)
+{
+    const uint64_t b = (z.n + threads - 1) / threads;
+    return b < kZeroBlocks ? (unsigned)b : kZeroBlocks;
+}
+
+__device__ __forceinline__ void zero_words(gg_words z, unsigned first)
+{
+    const uint64_t step = (uint64_t)(gridDim.x - first) * blockDim.x;
+    for (uint64_t i = (uint64_t)(blockIdx.x - first) * blockDim.x + threadIdx.x; i < z.n; i += step) z.p[i] = 0;
+}
+
 /* Both lanes' sums over the block, in every thread. */
 __device__ double2 block_sum2(double2 v, double2 *s_part)
 {
@@ -68,8 +86,12 @@ __device__ unsigned book_version(const gg_plan_in &in, unsigned book)
 
 __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glide_huff_enc *dict_enc,
                                                        glide_huff_enc *enc, uint8_t *buf, gg_state *st,
-                                                       gg_state *hst, volatile uint64_t *hflag)
+                                                       gg_state *hst, volatile uint64_t *hflag, gg_words z)
 {
+    if (blockIdx.x > 0) {
+        zero_words(z, 1);
+        return;
+    }
     __shared__ double2 s_part[kPlanThreads / 32];
     /* format 5: a book per plane, each chosen as the one book of formats 1-4 */
     const gg_select sel0 = in.planes ? st->sel_pl[0] : st->sel, sel1 = st->sel_pl[1];
@@ -181,8 +203,13 @@ static_assert(kApplyBlocks * kApplyThreads * kApplyPer >= GG_APPLY_HEAD_MAX + GL
               "apply_plan_k covers every byte");
 
 __global__ void __launch_bounds__(kApplyThreads) apply_plan_k(const gg_apply *a, const glide_huff_enc *dict_enc,
-                                                              glide_huff_enc *enc, uint8_t *buf, gg_state *st)
+                                                              glide_huff_enc *enc, uint8_t *buf, gg_state *st,
+                                                              gg_words z)
 {
+    if (blockIdx.x >= kApplyBlocks) {
+        zero_words(z, kApplyBlocks);
+        return;
+    }
     constexpr uint32_t E = sizeof(glide_huff_enc), H = GG_APPLY_HEAD_MAX, stride = kApplyBlocks * kApplyThreads;
     const bool first = blockIdx.x == 0 && threadIdx.x == 0;
     const uint32_t hb = a->head_bytes;
@@ -249,16 +276,17 @@ extern "C" cudaError_t gg_wait_word(const uint32_t *word, uint32_t seq, cudaStre
 }
 
 extern "C" cudaError_t gg_plan(gg_plan_in in, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc, uint8_t *d_buf,
-                               gg_state *d_st, gg_state *h_st, uint64_t *h_flag, cudaStream_t s)
+                               gg_state *d_st, gg_state *h_st, uint64_t *h_flag, gg_words z, cudaStream_t s)
 {
-    plan_k<<<1, kPlanThreads, 0, s>>>(in, d_dict_enc, d_enc, d_buf, d_st, h_st, h_flag);
+    plan_k<<<1 + zero_blocks(z, kPlanThreads), kPlanThreads, 0, s>>>(in, d_dict_enc, d_enc, d_buf, d_st, h_st, h_flag, z);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t gg_apply_plan(const gg_apply *d_a, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc,
-                                     uint8_t *d_buf, gg_state *d_st, cudaStream_t s)
+                                     uint8_t *d_buf, gg_state *d_st, gg_words z, cudaStream_t s)
 {
-    apply_plan_k<<<kApplyBlocks, kApplyThreads, 0, s>>>(d_a, d_dict_enc, d_enc, d_buf, d_st);
+    apply_plan_k<<<kApplyBlocks + zero_blocks(z, kApplyThreads), kApplyThreads, 0, s>>>(d_a, d_dict_enc, d_enc, d_buf,
+                                                                                        d_st, z);
     return cudaGetLastError();
 }
 

@@ -27,6 +27,14 @@ typedef struct {
     uint32_t pad;
 } gg_plan_in;
 
+/* Words a plan's kernel zeroes beside its work (n = 0: none): the
+ * encoder's look-back words (gg_huff_encode_words), which the tail's own
+ * memset zeroed on the chunk's critical path. */
+typedef struct {
+    uint64_t *p;
+    uint64_t n;
+} gg_words;
+
 /* gg_plan's word to the host, in mapped memory: flag[1] one of these,
  * flag[2] the stream's size at most (GG_PLAN_FLAG_DEVICE), then flag[0] =
  * the chunk's sequence number. flag[GG_FLAG_DELIVERED] is gg_deliver's:
@@ -46,7 +54,7 @@ enum { GG_FLAG_DELIVERED = 3, GG_FLAG_WORDS = 4 };
  * device decision at the end. h_st and h_flag: device addresses of mapped
  * pinned memory. */
 cudaError_t gg_plan(gg_plan_in in, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc, uint8_t *d_buf,
-                    gg_state *d_st, gg_state *h_st, uint64_t *h_flag, cudaStream_t s);
+                    gg_state *d_st, gg_state *h_st, uint64_t *h_flag, gg_words z, cudaStream_t s);
 /* The host's plan instead of gg_plan's, as one gg_apply_plan reading this
  * from mapped memory: the header with its custom books to d_buf, each
  * plane's code to d_enc (its own here, or dictionary book `book` from
@@ -69,7 +77,7 @@ typedef struct {
  * place (its upload had cost a copy and an engine switch on the tail's
  * path). */
 cudaError_t gg_apply_plan(const gg_apply *d_a, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc,
-                          uint8_t *d_buf, gg_state *d_st, cudaStream_t s);
+                          uint8_t *d_buf, gg_state *d_st, gg_words z, cudaStream_t s);
 /* Holds stream s until the mapped word (its device address) reaches seq:
  * the kernels queued behind it may read what the host wrote before it. */
 cudaError_t gg_wait_word(const uint32_t *word, uint32_t seq, cudaStream_t s);

@@ -100,10 +100,16 @@ typedef struct {
 /* With runs (may be NULL), both planes are read in place from the raster
  * order at d_sym0 (plane_runs.h; d_sym1 unused), plane 0's n0 and plane
  * 1's n1 symbols, both multiples of GG_RUN_SYMS. */
+/* With words_zeroed, the first gg_huff_encode_words(n0, n1) u64 words of
+ * d_scratch (the segments' look-back words and the ticket) must be zero
+ * already, as a kernel that runs before it anyway leaves them
+ * (gg_plan, gg_apply_plan): no memset of its own, whose launch sat on the
+ * chunk's critical path. */
 cudaError_t gg_huff_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
                                   const gg_plane_runs *runs, const glide_huff_enc *d_enc, uint8_t *d_buf,
                                   const gg_place *d_place, uint64_t *d_stream_bytes, const gg_enc_fin *fin,
-                                  void *d_scratch, size_t scratch_bytes, cudaStream_t s);
+                                  void *d_scratch, size_t scratch_bytes, int words_zeroed, cudaStream_t s);
+uint64_t gg_huff_encode_words(uint64_t n0, uint64_t n1);
 
 /* Decodes n symbols, segments in parallel, with every check of
  * glide_huff_decode: on any inconsistency *d_err becomes nonzero (it is

@@ -10,8 +10,9 @@ extern "C" {
 #endif
 
 /* Encoder, in this order: */
-/* min/max of the finite non-fill values into st->lo_inv/hi_key (st zeroed
- * before), then eb_abs, subst, unit, alpha and level
+/* min/max of the finite non-fill values into st->rng (zero before, as
+ * every launch leaves it; the rest of st is zeroed here), then eb_abs,
+ * subst, unit, alpha and level
  * bounds from them: exactly cpu/codec_tmpl.h's compress(); d_x 16-byte aligned */
 cudaError_t gg_range_plan(const void *d_x, gg_grid g, int mode, double eb, double alpha_opt, int interp,
                           gg_state *d_st, cudaStream_t s);

@@ -30,11 +30,20 @@ typedef struct {
     uint32_t blended;    /* some level_cfg byte names a blended level (format 4, FORMAT.md §8.4) */
 } gg_levels;
 
+/* The range scan's accumulators, at the state's head. Zero whenever
+ * range_k starts: its last block zeroes them again once it has read them
+ * (so does a state reset), and its blocks zero the rest of the state, so
+ * that the encoder's front starts without a memset. */
 typedef struct {
     /* order-preserving keys of the finite, non-fill min (as its complement,
-     * so that the zeroed state means "none yet" for both) and max */
+     * so that zero means "none yet" for both) and max */
     uint64_t lo_inv, hi_key;
-    uint32_t any_fill, pad0;  /* the range scan met a fill point */
+    uint32_t any_fill; /* the range scan met a fill point */
+    uint32_t done;     /* range_k's blocks finished */
+} gg_range_acc;
+
+typedef struct {
+    gg_range_acc rng;
     gg_levels lv;
     uint64_t cost[GLIDE_MAX_LEVELS][GG_MAX_CFG]; /* tuning cost per level and config */
     uint64_t bcost[GLIDE_MAX_LEVELS][GLIDE_NBLENDS]; /* format 4: the blends' tuning costs with the chosen spline */
@@ -48,7 +57,7 @@ typedef struct {
     uint32_t lorenzo;              /* the method chosen: 1 Lorenzo, 0 interpolation */
     uint32_t slice;                /* format 6: the slice method chosen (1 x before y, 2 y before x), else 0 */
     uint32_t hist0_made;           /* format 5 in place: the interpolation kernel counted plane 0 into hist_pl[0] */
-    uint32_t done[5];              /* blocks finished: tuning, predictor choice, range, blends, tuning and blends side by side (the last one decides) */
+    uint32_t done[4];              /* blocks finished: tuning, predictor choice, blends, tuning and blends side by side (the last one decides) */
     uint64_t hist[GLIDE_NSYM];
     gg_select sel;
     gg_place place;

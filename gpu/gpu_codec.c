@@ -87,6 +87,7 @@ typedef struct {
 
 typedef struct {
     int ok, broken, device;
+    int rng_reset; /* st->rng to zero before the next front (a failure: range_k's invariant, gg_state.h) */
     char name[300];
     cudaStream_t s;
     cudaStream_t s_hi; /* the encoder front of large chunks (GLIDE_GPU_HI_POINTS), at the greatest priority; NULL without priorities */
@@ -305,6 +306,7 @@ static void ctx_init(void)
     free(he);
     if (!ok) goto fail;
     if (cudaMalloc((void **)&G.d_st, sizeof(gg_state)) != cudaSuccess ||
+        cudaMemset(G.d_st, 0, sizeof(gg_state)) != cudaSuccess || /* st->rng: range_k's invariant */
         cudaMalloc((void **)&G.d_tst, GG_TRIAL_METHODS * sizeof(gg_state)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_trial, sizeof(gg_trial)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_trial_work, GG_TRIAL_METHODS * sizeof(gg_select_work)) != cudaSuccess ||
@@ -792,6 +794,7 @@ static size_t gpu_fail(cudaError_t e, const char *what)
     plan_gate_open(0); /* and so would the host plan's */
     cudaError_t sticky = cudaDeviceSynchronize();
     if (sticky != cudaSuccess && sticky != cudaErrorMemoryAllocation) G.broken = 1;
+    G.rng_reset = 1; /* a launch that failed may have left st->rng as it was: zeroed before the next range_k */
     cudaGetLastError();
     if (getenv("GLIDE_GPU_DEBUG"))
         fprintf(stderr, "glide: GPU %s failed: %s\n", what, cudaGetErrorString(e != cudaSuccess ? e : sticky));
@@ -913,6 +916,20 @@ static uint64_t deliver_limit(uint64_t raw_total)
     return G.deliver_max < G.h_out.cap ? G.deliver_max : G.h_out.cap;
 }
 
+/* front_enqueue and tail_enqueue: chunks over this many points run parts at the greatest priority */
+#define GLIDE_GPU_HI_POINTS ((uint64_t)1 << 19)
+
+/* The encoder's look-back words in G.scratch, which the plan's kernel
+ * (gg_plan or gg_apply_plan, always the tail's predecessor) zeroes; none
+ * if the scratch could not hold them, and the encoder zeroes them itself. */
+static gg_words enc_words(const enc_job *j)
+{
+    const uint64_t n0 = j->planes ? j->n0 : j->n;
+    gg_words z = {(uint64_t *)G.scratch.p, gg_huff_encode_words(n0, j->n - n0)};
+    if (z.n > G.scratch.cap / sizeof(uint64_t)) z.p = NULL, z.n = 0;
+    return z;
+}
+
 /* Anchors, outliers, Huffman stream, stream size and CRC: the same kernels
  * whichever side planned (st->place says where, and G.d_enc holds the
  * code). Only enqueues. */
@@ -930,7 +947,14 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
      * medians of three alternated rounds); 64^3 within its noise. Stage
      * timing keeps one stream. */
     const int beside = !timed;
-    cudaStream_t so = beside ? G.par.aux[0] : G.s;
+    /* With the encoder's words zeroed ahead (enc_words), the encoder's
+     * kernel became eligible with the anchors and outliers: its blocks,
+     * as many as fit (fused_grid), were dispatched first and the outliers'
+     * kernels waited for them (256^3: 36 us later, CRC then behind the
+     * outliers; H200, bench/gpu-runs/s1127f run 1). At the greatest
+     * priority theirs are dispatched first again, as when the memset held
+     * the encoder back. */
+    cudaStream_t so = !beside ? G.s : j->g.count > GLIDE_GPU_HI_POINTS ? G.par_hi.aux[0] : G.par.aux[0];
     if (beside && ((e = cudaEventRecord(G.tail_fork, G.s)) != cudaSuccess ||
                    (e = cudaStreamWaitEvent(so, G.tail_fork, 0)) != cudaSuccess))
         return e;
@@ -944,7 +968,7 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
     const gg_enc_fin fin = {&st->crc_len, &st->total};
     if (e == cudaSuccess)
         e = gg_huff_encode_placed(sym0, n0, sym1, j->n - n0, j->in_place ? &j->runs : NULL, G.d_enc, buf, &st->place,
-                                  &st->stream_bytes, &fin, G.scratch.p, G.scratch.cap, G.s);
+                                  &st->stream_bytes, &fin, G.scratch.p, G.scratch.cap, enc_words(j).n != 0, G.s);
     if (beside) { /* joined whatever was enqueued: the CRC reads both */
         cudaError_t e2 = cudaEventRecord(G.tail_join, so);
         if (e2 == cudaSuccess) e2 = cudaStreamWaitEvent(G.s, G.tail_join, 0);
@@ -1041,7 +1065,7 @@ static size_t plan_gate_queue(const enc_job *j, int *queued)
     G.pgate.armed = 1, *queued = 1;
     CK(gg_wait_word(G.dh_gate + GG_PLAN_GATE, seq, G.s), "plan gate");
     stage("host plan");
-    CK(gg_apply_plan(G.dh_apply, G.d_dict_enc, G.d_enc, G.buf.p, G.d_st, G.s), "plan");
+    CK(gg_apply_plan(G.dh_apply, G.d_dict_enc, G.d_enc, G.buf.p, G.d_st, enc_words(j), G.s), "plan");
     r = encode_tail(j);
 done:
     return r;
@@ -1100,14 +1124,14 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
     const gg_par *par = s == G.s_hi && j->g.count <= GLIDE_GPU_HI_SPEC_POINTS ? &G.par_hi : &G.par;
     gg_spec spec = {0, G.sym.p, G.r.p, G.w.p, j->in_place && G.hist0_kernel};
     cudaError_t e;
-    /* one memset node at the graph's head: a second one, a copy-engine
-     * memset of the min's key to all ones (now stored as its complement,
-     * st->lo_inv), cost an engine switch before range_k. Queued ahead of
-     * the values (outside the graph) the reset made 64^3 calls slower
-     * (cudaMemsetAsync took 11 us of host time before the values' copy,
-     * H200, bench/gpu-runs/spec-large-h100-h200 run 6) */
-    if ((e = cudaMemsetAsync(st, 0, sizeof *st, s)) != cudaSuccess ||
-        (e = gg_range_plan(G.x.p, j->g, a->mode, a->eb, a->alpha, j->method != GG_LORENZO && !j->force, st, s)) !=
+    /* no reset ahead: range_k zeroes the state (st->rng is zero already,
+     * G.rng_reset). A memset node at the graph's head cost 1 us and a gap
+     * of 2.6 before range_k (256^3, H200, bench/gpu-runs/s1127e run 3's
+     * trace); queued ahead of the values (outside the graph) the reset had
+     * made 64^3 calls slower (cudaMemsetAsync took 11 us of host time
+     * before the values' copy, H200, bench/gpu-runs/spec-large-h100-h200
+     * run 6) */
+    if ((e = gg_range_plan(G.x.p, j->g, a->mode, a->eb, a->alpha, j->method != GG_LORENZO && !j->force, st, s)) !=
             cudaSuccess)
         return e;
     if (timed) stage("range+plan");
@@ -1165,8 +1189,8 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
  * kernel-only compression went 522.9 -> 504.2 us (run 7; H100 536.5 ->
  * 525.0, run 8). With the whole pipeline at the greater priority, 64^3
  * (2^18 points) compression lost 6-10 us (run 6, not looked into). Stage
- * timing (events on G.s between stages) keeps G.s. */
-#define GLIDE_GPU_HI_POINTS ((uint64_t)1 << 19)
+ * timing (events on G.s between stages) keeps G.s. GLIDE_GPU_HI_POINTS
+ * is defined above tail_enqueue, which uses it too. */
 
 static cudaError_t front_enqueue(const void *arg, int timed)
 {
@@ -1338,6 +1362,10 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         glide_header_write(&h, G.h_head);
         CK(cudaMemcpyAsync(buf, G.h_head, hbytes, cudaMemcpyHostToDevice, G.s), "upload header");
     }
+    if (G.rng_reset) {
+        CK(cudaMemsetAsync(&st->rng, 0, sizeof st->rng, G.s), "reset");
+        G.rng_reset = 0;
+    }
     const int gated = gate_arm(G.x.p, src, n * esz);
     if (gated < 0) { r = gpu_fail(cudaGetLastError(), "gated upload"); goto done; }
     if (!gated) CK(upload_values(G.x.p, src, n * esz), "upload");
@@ -1376,7 +1404,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
                          j.n0,
                          (uint32_t)j.planes,
                          0};
-        CK(gg_plan(in, G.d_dict_enc, G.d_enc, buf, st, G.dh_st, G.dh_flag, G.s), "plan");
+        CK(gg_plan(in, G.d_dict_enc, G.d_enc, buf, st, G.dh_st, G.dh_flag, enc_words(&j), G.s), "plan");
         stage("plan");
         CK(cudaEventRecord(G.ev_plan, G.s), "plan event");
         /* The state (histograms, books, levels) on its way to the host beside
@@ -1514,7 +1542,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         if (gated_plan) {
             plan_gate_open(1);
         } else {
-            CK(gg_apply_plan(G.dh_apply, G.d_dict_enc, G.d_enc, buf, st, G.s), "plan");
+            CK(gg_apply_plan(G.dh_apply, G.d_dict_enc, G.d_enc, buf, st, enc_words(&j), G.s), "plan");
             G.pgate.apply_launched = 1;
             r = encode_tail(&j);
             if (r) goto done;

@@ -210,7 +210,8 @@ __device__ __forceinline__ void put_chunk(uint32_t *buf, unsigned pos, unsigned 
 /* Both coders' look-back words, one per segment: a status in the top two
  * bits over a byte count (the segment's own, or every byte up to its
  * end). A word is stored whole, so a reader sees either status with its
- * count; zeroed before each launch. */
+ * count; zeroed before each launch (huff_encode's memset, or for the
+ * codec's placed encodes the plan's kernel: gg_huff_encode_words). */
 constexpr uint64_t kFlagAgg = 1ull << 62, kFlagInc = 2ull << 62, kFlagVal = (1ull << 62) - 1;
 
 __device__ __forceinline__ uint64_t flag_load(const uint64_t *p) { return *reinterpret_cast<const volatile uint64_t *>(p); }
@@ -459,7 +460,7 @@ extern "C" size_t gg_huff_encode_scratch(uint64_t n)
 
 static cudaError_t huff_encode(const seg_map &sm, const glide_huff_enc *d_enc, uint8_t *d_segtab, uint8_t *d_stream,
                                uint64_t cap, const gg_place *d_place, const enc_out &o, void *d_scratch,
-                               size_t scratch_bytes, cudaStream_t s)
+                               size_t scratch_bytes, int words_zeroed, cudaStream_t s)
 {
     if (!o.stream_bytes || (o.head && (!d_place || !o.crc_len || !o.total))) return cudaErrorInvalidValue;
     const uint64_t n_seg = sm.seg0 + seg_count(sm.n[1]);
@@ -473,8 +474,8 @@ static cudaError_t huff_encode(const seg_map &sm, const glide_huff_enc *d_enc, u
     /* the look-back words and, after them, the ticket */
     uint64_t *flags = static_cast<uint64_t *>(d_scratch);
     unsigned long long *ticket = reinterpret_cast<unsigned long long *>(flags + n_seg);
-    cudaError_t e = cudaMemsetAsync(flags, 0, (n_seg + 1) * sizeof(uint64_t), s);
-    if (e != cudaSuccess) return e;
+    cudaError_t e = cudaSuccess;
+    if (!words_zeroed && (e = cudaMemsetAsync(flags, 0, (n_seg + 1) * sizeof(uint64_t), s)) != cudaSuccess) return e;
     if (n_seg <= kSmallSegs) {
         k_enc_small<<<(unsigned)n_seg, kWriteThreads, 0, s>>>(sm, n_seg, d_enc, d_segtab, flags, ticket, d_stream, cap,
                                                               d_place, o);
@@ -488,19 +489,21 @@ static cudaError_t huff_encode(const seg_map &sm, const glide_huff_enc *d_enc, u
     return cudaGetLastError();
 }
 
+extern "C" uint64_t gg_huff_encode_words(uint64_t n0, uint64_t n1) { return seg_count(n0) + seg_count(n1) + 1; }
+
 extern "C" cudaError_t gg_huff_encode(const uint16_t *d_sym, uint64_t n, const glide_huff_enc *d_enc,
                                       uint8_t *d_segtab, uint8_t *d_stream, uint64_t cap, uint64_t *d_stream_bytes,
                                       void *d_scratch, size_t scratch_bytes, cudaStream_t s)
 {
     const seg_map sm = {{d_sym, nullptr}, {n, 0}, seg_count(n), {}, 0};
     const enc_out o = {d_stream_bytes, nullptr, nullptr, nullptr};
-    return huff_encode(sm, d_enc, d_segtab, d_stream, cap, nullptr, o, d_scratch, scratch_bytes, s);
+    return huff_encode(sm, d_enc, d_segtab, d_stream, cap, nullptr, o, d_scratch, scratch_bytes, 0, s);
 }
 
 extern "C" cudaError_t gg_huff_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
                                              const gg_plane_runs *runs, const glide_huff_enc *d_enc, uint8_t *d_buf,
                                              const gg_place *d_place, uint64_t *d_stream_bytes, const gg_enc_fin *fin,
-                                             void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+                                             void *d_scratch, size_t scratch_bytes, int words_zeroed, cudaStream_t s)
 {
     if (!d_place || !d_buf) return cudaErrorInvalidValue;
     seg_map sm = {{d_sym0, d_sym1}, {n0, n1}, seg_count(n0), {}, 0};
@@ -510,5 +513,5 @@ extern "C" cudaError_t gg_huff_encode_placed(const uint16_t *d_sym0, uint64_t n0
     }
     /* the kernels add the offsets; cap comes from d_place */
     const enc_out o = {d_stream_bytes, fin ? d_buf : nullptr, fin ? fin->crc_len : nullptr, fin ? fin->total : nullptr};
-    return huff_encode(sm, d_enc, d_buf, d_buf, 0, d_place, o, d_scratch, scratch_bytes, s);
+    return huff_encode(sm, d_enc, d_buf, d_buf, 0, d_place, o, d_scratch, scratch_bytes, words_zeroed, s);
 }

@@ -264,6 +264,14 @@ __global__ void __launch_bounds__(GG_THREADS)
      * scan more instructions than its loads could hide */
     typedef typename Bits<T>::U K;
     __shared__ K smn[GG_THREADS / 32], smx[GG_THREADS / 32];
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x, tid = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    /* the state's reset but for the accumulators, before this block counts
+     * itself (last_block), so before the last block's plan writes st->lv:
+     * a memset node ahead of this kernel cost 1 us and a gap of 2.6 (256^3,
+     * H200, bench/gpu-runs/s1127e run 3's trace) */
+    static_assert(offsetof(gg_state, lv) == sizeof(gg_range_acc) && sizeof(gg_state) % 8 == 0, "the state's words");
+    for (uint64_t i = sizeof(gg_range_acc) / 8 + tid; i < sizeof(gg_state) / 8; i += stride)
+        reinterpret_cast<uint64_t *>(st)[i] = 0;
     K mn = ~(K)0, mx = 0;
     bool saw_fill = false;
     auto take = [&](T v) {
@@ -278,8 +286,7 @@ __global__ void __launch_bounds__(GG_THREADS)
      * in flight per thread: the scan is bound by memory latency */
     typedef typename Vec16<T>::V V;
     constexpr unsigned W = sizeof(V) / sizeof(T);
-    const uint64_t nv = g.count / W, stride = (uint64_t)gridDim.x * blockDim.x;
-    const uint64_t tid = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
+    const uint64_t nv = g.count / W;
 #pragma unroll 4
     for (uint64_t i = tid; i < nv; i += stride) {
         const V v = __ldg(reinterpret_cast<const V *>(x) + i);
@@ -299,24 +306,27 @@ __global__ void __launch_bounds__(GG_THREADS)
     }
     const int blk_fill = __syncthreads_or(saw_fill);
     if (threadIdx.x == 0) {
-        if (blk_fill) atomicOr(&st->any_fill, 1u);
+        if (blk_fill) atomicOr(&st->rng.any_fill, 1u);
         for (unsigned w = 1; w < blockDim.x / 32; w++) {
             mn = smn[w] < mn ? smn[w] : mn;
             mx = smx[w] > mx ? smx[w] : mx;
         }
         if (mn != ~(K)0) { /* no finite key is all ones (that would be a NaN) */
-            atomicMax((unsigned long long *)&st->lo_inv, ~(unsigned long long)mn);
-            atomicMax((unsigned long long *)&st->hi_key, (unsigned long long)mx);
+            atomicMax((unsigned long long *)&st->rng.lo_inv, ~(unsigned long long)mn);
+            atomicMax((unsigned long long *)&st->rng.hi_key, (unsigned long long)mx);
         }
     }
-    if (last_block(&st->done[2]) && threadIdx.x == 0) plan<T>(g, mode, eb, alpha_opt, interp, st);
+    if (last_block(&st->rng.done) && threadIdx.x == 0) {
+        plan<T>(g, mode, eb, alpha_opt, interp, st);
+        st->rng = gg_range_acc{}; /* zero for the next chunk's scan (the stream orders it after this one) */
+    }
 }
 
 /* cpu/codec_tmpl.h compress(): the bound, substitute, cost unit and level bounds */
 template <class T> __device__ void plan(const gg_grid &g, int mode, double eb, double alpha_opt, int interp, gg_state *st)
 {
-    const unsigned long long lo_key = ~*(volatile unsigned long long *)&st->lo_inv,
-                             hi_key = *(volatile unsigned long long *)&st->hi_key;
+    const unsigned long long lo_key = ~*(volatile unsigned long long *)&st->rng.lo_inv,
+                             hi_key = *(volatile unsigned long long *)&st->rng.hi_key;
     int any = lo_key != ~0ull; /* lo_inv still 0: no finite key (none is all ones) */
     double lo = any ? (double)Bits<T>::unkey(lo_key) : 0.0, hi = any ? (double)Bits<T>::unkey(hi_key) : 0.0;
     double range = any ? hi - lo : 0;
@@ -330,7 +340,7 @@ template <class T> __device__ void plan(const gg_grid &g, int mode, double eb, d
     lv->unit = range > 0 && range <= DBL_MAX ? range * 0x1p-24 : 1.0;
     lv->alpha = 1.0;
     /* cpu/codec_tmpl.h: format 3's stencils wherever a fill point occurs */
-    lv->fill_aware = interp && *(volatile uint32_t *)&st->any_fill ? 1u : 0u;
+    lv->fill_aware = interp && *(volatile uint32_t *)&st->rng.any_fill ? 1u : 0u;
     if (interp) {
         /* cpu/codec.c glide_level_alpha */
         double rel = range > 0 ? eb_abs / range : 1.0;
@@ -879,7 +889,7 @@ __global__ void __launch_bounds__(GG_THREADS) tune_k(const T *x, gg_grid g, uint
     }
     if (last_block(&st->done[0])) tune_pick(g, st);
     /* other: blend_w_k's blocks running beside (low 31 bits) and its BITS */
-    if (other && last_block_of(&st->done[4], gridDim.x * gridDim.y + (other & 0x7FFFFFFFu)))
+    if (other && last_block_of(&st->done[3], gridDim.x * gridDim.y + (other & 0x7FFFFFFFu)))
         blend_pick_spec(g, (other >> 31) != 0, st);
 }
 
@@ -1104,7 +1114,7 @@ __global__ void __launch_bounds__(GG_THREADS) blend_k(const T *x, gg_grid g, uin
         const unsigned long long c = block_sum(pts, red);
         if (threadIdx.x == 0 && c) atomicAdd((unsigned long long *)&st->bpts[l - 1], c);
     }
-    if (last_block(&st->done[3])) blend_pick(g, BITS, st);
+    if (last_block(&st->done[2])) blend_pick(g, BITS, st);
 }
 
 /* cpu/codec_tmpl.h: Lorenzo streams have alpha 1 and no level_cfg. Run by
@@ -1697,8 +1707,8 @@ __global__ void __launch_bounds__(NT, 2) blend_w_k(const T *x, gg_grid g, uint64
         }
     }
     if (MODE == GG_BLEND_SPEC) {
-        if (last_block_of(&st->done[4], gridDim.x * gridDim.y * gridDim.z + other)) blend_pick_spec(g, BITS, st);
-    } else if (last_block(&st->done[3])) {
+        if (last_block_of(&st->done[3], gridDim.x * gridDim.y * gridDim.z + other)) blend_pick_spec(g, BITS, st);
+    } else if (last_block(&st->done[2])) {
         blend_pick(g, BITS, st);
     }
 }

@@ -23,6 +23,7 @@ extern "C" {
 }
 #include "gg_huff.h"
 #include "gg_planes.h"
+#include "gg_assemble.h"
 
 static int g_checks, g_fails;
 static bool g_quick, g_timing, g_checks_on = true, g_profile;
@@ -867,11 +868,40 @@ static uint64_t cpu_encode_planes(const glide_huff_enc enc[2], const std::vector
     return b0 + b1;
 }
 
+/* The encoder's look-back words in scr, zeroed as the codec zeroes them:
+ * by gg_apply_plan's spare blocks, here with an emptied plan (it then
+ * writes only st->place). Everything else in scr is left dirty. */
+static void zero_words_by_apply(void *scr, size_t se, uint64_t n0, uint64_t n1)
+{
+    const gg_words z = {static_cast<uint64_t *>(scr), gg_huff_encode_words(n0, n1)};
+    if (z.n * 8 > se) {
+        check(0, "gg_huff_encode_words(%llu, %llu) = %llu words fits the encoder's scratch of %zu bytes",
+              (unsigned long long)n0, (unsigned long long)n1, (unsigned long long)z.n, se);
+        return;
+    }
+    gg_apply *h_a = NULL, *d_a = NULL;
+    CK(cudaHostAlloc(&h_a, sizeof *h_a, cudaHostAllocMapped));
+    memset(h_a, 0, sizeof *h_a);
+    h_a->book[0] = h_a->book[1] = GG_APPLY_NONE;
+    CK(cudaHostGetDevicePointer(&d_a, h_a, 0));
+    gg_state *d_st = dalloc<gg_state>(1);
+    glide_huff_enc *d_enc = dalloc<glide_huff_enc>(2);
+    uint8_t *d_buf = dalloc<uint8_t>(16);
+    CK(gg_apply_plan(d_a, d_enc, d_enc, d_buf, d_st, z, 0));
+    CK(cudaDeviceSynchronize());
+    CK(cudaFree(d_buf));
+    CK(cudaFree(d_enc));
+    CK(cudaFree(d_st));
+    CK(cudaFreeHost(h_a));
+}
+
 /* One placed encode of both planes on the device into a zeroed buffer laid
  * out as a stream (table 13 bytes in, segments after it, room
  * cstream.size()); with runs, both planes read in place from d_sym0.
- * Whether its size, table and stream are the CPU's (cpu_encode_planes);
- * *gbytes gets its size. */
+ * Twice, in a scratch of all ones: the encoder zeroing its words, then
+ * gg_apply_plan zeroing them ahead (zero_words_by_apply). Whether both
+ * sizes, tables and streams are the CPU's (cpu_encode_planes); *gbytes
+ * gets the last size. */
 static bool placed_matches(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
                            const gg_plane_runs *runs, const glide_huff_enc enc[2], const std::vector<uint8_t> &ctab,
                            const std::vector<uint8_t> &cstream, uint64_t total, void *scr, size_t se, uint64_t *gbytes)
@@ -881,21 +911,27 @@ static bool placed_matches(const uint16_t *d_sym0, uint64_t n0, const uint16_t *
     glide_huff_enc *d_enc = dalloc<glide_huff_enc>(2);
     CK(cudaMemcpy(d_enc, enc, 2 * sizeof *enc, cudaMemcpyHostToDevice));
     uint8_t *d_buf = dalloc<uint8_t>(stream_off + cap);
-    CK(cudaMemset(d_buf, 0, stream_off + cap));
     gg_place pl = {0, 0, tab_off, stream_off, cap, 1, 0};
     gg_place *d_pl = dalloc<gg_place>(1);
     CK(cudaMemcpy(d_pl, &pl, sizeof pl, cudaMemcpyHostToDevice));
     uint64_t *d_bytes = dalloc<uint64_t>(1);
-    CK(gg_huff_encode_placed(d_sym0, n0, d_sym1, n1, runs, d_enc, d_buf, d_pl, d_bytes, NULL, scr, se, 0));
-    CK(cudaMemcpy(gbytes, d_bytes, 8, cudaMemcpyDeviceToHost));
+    bool ok = true;
     std::vector<uint8_t> gbuf(stream_off + cap);
-    CK(cudaMemcpy(gbuf.data(), d_buf, gbuf.size(), cudaMemcpyDeviceToHost));
+    for (int ahead = 0; ahead < 2; ahead++) {
+        CK(cudaMemset(d_buf, 0, stream_off + cap));
+        CK(cudaMemset(scr, 0xFF, se));
+        if (ahead) zero_words_by_apply(scr, se, n0, n1);
+        CK(gg_huff_encode_placed(d_sym0, n0, d_sym1, n1, runs, d_enc, d_buf, d_pl, d_bytes, NULL, scr, se, ahead, 0));
+        CK(cudaMemcpy(gbytes, d_bytes, 8, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(gbuf.data(), d_buf, gbuf.size(), cudaMemcpyDeviceToHost));
+        ok = ok && *gbytes == total && memcmp(gbuf.data() + tab_off, ctab.data(), 2 * n_seg) == 0 &&
+             memcmp(gbuf.data() + stream_off, cstream.data(), total) == 0;
+    }
     CK(cudaFree(d_bytes));
     CK(cudaFree(d_pl));
     CK(cudaFree(d_buf));
     CK(cudaFree(d_enc));
-    return *gbytes == total && memcmp(gbuf.data() + tab_off, ctab.data(), 2 * n_seg) == 0 &&
-           memcmp(gbuf.data() + stream_off, cstream.data(), total) == 0;
+    return ok;
 }
 
 static void test_planes(const glide_dictionary *d, int n_scores)
