@@ -2,7 +2,8 @@
  * it, with the graphs replayed as in use (CUDA events cannot be placed
  * inside a graph, so the stage tables of glide_gpu_bench run with graphs
  * off and count launch gaps that real calls do not have).
- *   gpu_trace [SIDE [CALLS]]      (defaults 64 and 30)
+ *   gpu_trace [SIDE [CALLS [host]]]      (defaults 64 and 30; host: the host
+ *   plans every chunk's entropy stage, glide_gpu_planner)
  * After CALLS warm-up calls each way, CUPTI's activity records (kernels,
  * copies, memsets, runtime API calls) of TRACED more compress and
  * decompress calls of a SIDE^3 Nyx-like float chunk (REL 1e-3, GPU
@@ -12,6 +13,7 @@
  * copy running), host rows with their API name. The summary gives the
  * wall time, the device's busy time (union of its intervals) and span. */
 #include "glide.h"
+#include "gpu_backend.h"
 #include "gpu_cube.h"
 #include "bench_time.h"
 #include <cupti.h>
@@ -176,6 +178,7 @@ int main(int argc, char **argv)
     const size_t s = argc > 1 ? (size_t)atol(argv[1]) : 64;
     const int warm = argc > 2 ? atoi(argv[2]) : 30;
     if (s < 2 || warm < 1) return 2;
+    if (argc > 3 && !strcmp(argv[3], "host")) glide_gpu_planner(GLIDE_GPU_PLANNER_HOST);
     const size_t n = s * s * s, bytes = n * sizeof(float);
     glide_params p;
     float *x = gpu_cube(s, &p), *back = malloc(bytes);

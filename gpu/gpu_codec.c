@@ -1539,6 +1539,9 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         const gg_place pl = {plan.lay.anchors_off, plan.lay.outliers_off, plan.lay.segtab_off, plan.lay.stream_off,
                              plan.raw_total - GLIDE_CRC_BYTES - plan.lay.stream_off, 1, 0};
         ap->place = pl;
+        /* the tail's gg_deliver raises it (its tail is not running yet: the
+         * gate is shut, or the tail is queued below) */
+        ((volatile uint64_t *)G.h_flag)[GG_FLAG_DELIVERED] = 0;
         if (gated_plan) {
             plan_gate_open(1);
         } else {
@@ -1547,7 +1550,17 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
             r = encode_tail(&j);
             if (r) goto done;
         }
-        r = download(plan.lay.total);
+        /* Where the tail delivers (deliver_limit), the stream and the
+         * state's tail fields are in h_out and h_st once the stream is
+         * done: copied again, they had cost the call a copy of the stream's
+         * planned size and of the whole state, each a round trip. */
+        if (deliver_limit(j.raw_total)) {
+            CK(cudaStreamSynchronize(G.s), "sync");
+            if (((volatile uint64_t *)G.h_flag)[GG_FLAG_DELIVERED] != 1) r = download(plan.lay.total); /* over the limit */
+            else stage("download");
+        } else {
+            r = download(plan.lay.total);
+        }
         if (r) goto done;
         stages_end();
         keep_hist0(&j, hs);
