@@ -948,12 +948,15 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
      * timing keeps one stream. */
     const int beside = !timed;
     /* With the encoder's words zeroed ahead (enc_words), the encoder's
-     * kernel became eligible with the anchors and outliers: its blocks,
-     * as many as fit (fused_grid), were dispatched first and the outliers'
-     * kernels waited for them (256^3: 36 us later, CRC then behind the
-     * outliers; H200, bench/gpu-runs/s1127f run 1). At the greatest
-     * priority theirs are dispatched first again, as when the memset held
-     * the encoder back. */
+     * kernel becomes eligible with the anchors and outliers, and its
+     * blocks, as many as fit (fused_grid), are often dispatched first: the
+     * outliers' kernels then wait for them (256^3: 36-38 us later, ending
+     * 1-2 us after the encoder, with the CRC behind them; 4 of 5 traces,
+     * bench/gpu-runs/s1127f runs 1-5). On chunks over 2^19 points their
+     * side stream has the greatest priority: that did not change the
+     * order at 256^3, but 512^3 went 2507 -> 2491 us (run 2; 2489 before
+     * the words moved). A smaller encoder grid and the branches' streams
+     * swapped measured no faster at 256^3 (run 6). */
     cudaStream_t so = !beside ? G.s : j->g.count > GLIDE_GPU_HI_POINTS ? G.par_hi.aux[0] : G.par.aux[0];
     if (beside && ((e = cudaEventRecord(G.tail_fork, G.s)) != cudaSuccess ||
                    (e = cudaStreamWaitEvent(so, G.tail_fork, 0)) != cudaSuccess))
