@@ -1,12 +1,16 @@
-/* crc_probe: the CRC kernel's latency as the compression and decompression
- * chains pay it, for gpu/crc32.cu's kernel and candidate variants, with
- * every result checked against zlib's CRC on the host.
+/* crc_probe: the CRC kernel's latency in a chain of its own launches, for
+ * gpu/crc32.cu's kernel and candidate variants, with every result checked
+ * against zlib's CRC on the host.
  *   crc_probe            one line per case x variant: per-launch µs in a
  *                        captured chain of 20 launches (median of 31 replays)
  * Cases: a 64^3 chunk's stream (35 KB) under the compression bound (1 MiB)
  * and as decompression knows it, a 256^3 stream (2.35 MB) under its bound
  * (67 MB), and a RAW 256^3 stream (67 MB). The variant kernels include
- * crc32.cu itself so that they share its tables and helpers. */
+ * crc32.cu itself so that they share its tables and helpers. A chain of
+ * launches keeps the kernel's code in the instruction caches; a chunk's
+ * pipeline runs it once: a variant with twice the code (W) measured faster
+ * here and 4 us slower in 64^3 decompression (bench/gpu-runs/s1127g runs 6
+ * and 7b; cold instruction caches are the likely cause, not measured). */
 #include "../gpu/crc32.cu"
 #include <algorithm>
 #include <type_traits>
@@ -34,10 +38,62 @@ template <unsigned MINP, uint64_t TGT> __host__ __device__ uint64_t piece_of(uin
     return L;
 }
 constexpr uint64_t kPrevTarget = 1u << 17; /* the previous kernel's rule: 64 bytes, 2^17 pieces */
+constexpr unsigned kFirstVecs = 4; /* W: a piece's first vectors, loaded with the tables */
 
-/* The previous kernel (before 2026-11-27's rework): every block of the
- * bound's grid copies the tables, works if its pieces exist, and counts
- * itself on the ticket. */
+/* W's piece, as 6f4cb34's crc32.cu had it */
+/* The raw CRC of one piece, its factor applied, and the initial
+ * register's share with piece 0. FIRST: the piece's first nv0 vectors are
+ * in v already. */
+template <bool FIRST>
+__device__ __forceinline__ uint32_t crc_term(const uint8_t *__restrict__ buf, uint64_t n, const crc_plan &p,
+                                             uint64_t piece, uint64_t idx, const uint4 (&v)[kFirstVecs], unsigned nv0,
+                                             const crc_tables &s_t)
+{
+    const slice_tab &T = s_t.slice;
+    const xpow_tab &X = s_t.xpow;
+    uint64_t lo = 0, len = 0; /* byte range of the piece */
+    bool vec = false;
+    if (idx < p.n_main) {
+        lo = p.head + idx * piece;
+        len = p.main - idx * piece < piece ? p.main - idx * piece : piece;
+        vec = true;
+    } else if (idx == p.n_main) {
+        len = p.head;
+    } else {
+        lo = p.head + p.main;
+        len = p.tail;
+    }
+    uint32_t c = 0;
+    if (vec) {
+        const uint4 *q = reinterpret_cast<const uint4 *>(buf + lo); /* 16-byte aligned by the plan */
+        const uint64_t nv = len >> 4;
+        uint64_t i = 0;
+        if (FIRST) {
+#pragma unroll
+            for (unsigned k = 0; k < kFirstVecs; k++)
+                if (k < nv0) c = step16(c, v[k], T);
+            i = nv0;
+        }
+        for (; i + 4 <= nv; i += 4) { /* four loads in flight before the dependent lookups */
+            const uint4 v0 = __ldg(q + i), v1 = __ldg(q + i + 1), v2 = __ldg(q + i + 2), v3 = __ldg(q + i + 3);
+            c = step16(c, v0, T);
+            c = step16(c, v1, T);
+            c = step16(c, v2, T);
+            c = step16(c, v3, T);
+        }
+        for (; i < nv; i++) c = step16(c, __ldg(q + i), T);
+    } else {
+        for (uint64_t i = 0; i < len; i++) c = T[0][(c ^ buf[lo + i]) & 0xFFu] ^ (c >> 8);
+    }
+    uint32_t t = 0;
+    if (len) t = gf_mul(c, xpow8(n - lo - len, T, X), T);
+    if (idx == 0) t ^= gf_mul(0xFFFFFFFFu, xpow8(n, T, X), T); /* the initial register's share */
+    return t;
+}
+
+
+/* The previous kernel (83935a5): every block of the bound's grid copies
+ * the tables, works if its pieces exist, and counts itself on the ticket. */
 __global__ void __launch_bounds__(kThreads) k_crc_prev(const uint8_t *__restrict__ buf, uint64_t n,
                                                        const uint64_t *__restrict__ d_n, uint32_t *__restrict__ partial,
                                                        crc_out out)
@@ -66,11 +122,7 @@ __global__ void __launch_bounds__(kThreads) k_crc_prev(const uint8_t *__restrict
             if (i < kVec) dst[i] = r[u];
         }
         __syncthreads();
-        const crc_plan p = crc_make_plan(buf, n, piece);
-        const uint4 none[kFirstVecs] = {};
-        for (uint64_t idx = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; idx < p.n_main + 2;
-             idx += (uint64_t)gridDim.x * blockDim.x)
-            term ^= crc_term<false>(buf, n, p, piece, idx, none, 0, s_t);
+        term = crc_terms(buf, n, piece, gridDim.x, s_t);
     }
     term = block_xor(term, s_red);
     if (threadIdx.x == 0) partial[blockIdx.x] = term;
@@ -340,13 +392,13 @@ struct variant {
 };
 
 static const variant kVariants[] = {
-    {"crc32.cu now (128 threads, pieces from 32 B, at most 2^16)", 0},
-    {"previous crc32.cu (tables copied by every block, every block on the ticket; 64 B, 2^17)", 1},
-    {"tables copied, idle blocks leave", 2},
+    {"crc32.cu now (idle blocks leave first, one working block without the ticket)", 0},
+    {"previous crc32.cu (tables copied by every block, every block on the ticket)", 1},
+    {"tables copied, idle blocks leave (all working blocks on the ticket)", 2},
     {"tables read in place through L1, idle blocks leave", 3},
     {"W: one block of 1024 where it can (64 B)", 4},
     {"W: 128 threads, pieces from 64 B, at most 2^17", 5},
-    {"W: 128 threads, pieces from 16 B", 6},
+    {"W: 128 threads, pieces from 32 B, at most 2^16 (6f4cb34's kernel)", 6},
     {"W: 256 threads, pieces from 16 B", 7},
 };
 static unsigned g_sms;
@@ -363,7 +415,7 @@ static void launch(int id, const uint8_t *d, uint64_t n_max, const uint64_t *d_n
     case 3: k_crc_v<128, false><<<blocks_v<128>(n_max), 128, 0, s>>>(d, n_max, d_n, scr, o); break;
     case 4: k_crc_w<1024><<<blocks_w<1024>(n_max, g_sms), 1024, 0, s>>>(d, n_max, d_n, scr, o); break;
     case 5: k_crc_w<128><<<blocks_w<128>(n_max, 0), 128, 0, s>>>(d, n_max, d_n, scr, o); break;
-    case 6: k_crc_w<128, 16><<<blocks_w<128, 16>(n_max, 0), 128, 0, s>>>(d, n_max, d_n, scr, o); break;
+    case 6: k_crc_w<128, 32, 1u << 16><<<blocks_w<128, 32, 1u << 16>(n_max, 0), 128, 0, s>>>(d, n_max, d_n, scr, o); break;
     case 7: k_crc_w<256, 16><<<blocks_w<256, 16>(n_max, 0), 256, 0, s>>>(d, n_max, d_n, scr, o); break;
     }
 }

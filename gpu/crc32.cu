@@ -19,16 +19,12 @@ namespace {
 constexpr uint32_t kPoly = 0xEDB88320u;
 constexpr uint32_t kOne = 0x80000000u; /* the polynomial 1 */
 constexpr unsigned kThreads = 128;
-constexpr unsigned kFirstVecs = 4; /* a piece's first vectors, loaded with the tables */
-/* Pieces of at least 32 bytes, and at most 2^16 of them: mid-sized buffers
+/* Pieces of at least 64 bytes, and at most 2^17 of them: mid-sized buffers
  * spread over every SM (the table lookups are bound by each SM's shared
- * memory: one block of 1024 threads took 6.6 us for a 35 KB stream, against
- * 4.9 for five blocks of 128), large ones keep the per-piece x^(8d) factor
- * small beside the piece's own work. Against 64 bytes and 2^17 (H100,
- * bench/crc_probe, per launch in a captured chain): 35 KB 4.90 -> 4.62 us,
- * 2.35 MB unchanged (both 64-byte pieces). */
-constexpr uint64_t kMinPiece = 32;
-constexpr uint64_t kTargetPieces = 1u << 16;
+ * memory), large ones keep the per-piece x^(8d) factor small beside the
+ * piece's own work. */
+constexpr uint64_t kMinPiece = 64;
+constexpr uint64_t kTargetPieces = 1u << 17;
 
 struct alignas(16) crc_tables {
     /* slice[k][b]: raw CRC of byte b followed by k zero bytes (slice-by-16). */
@@ -202,66 +198,68 @@ __device__ __forceinline__ uint32_t block_xor(uint32_t v, uint32_t *s_red)
     return v; /* valid in thread 0 only */
 }
 
-/* The raw CRC of one piece, its factor applied, and the initial
- * register's share with piece 0. FIRST: the piece's first nv0 vectors are
- * in v already. */
-template <bool FIRST>
-__device__ __forceinline__ uint32_t crc_term(const uint8_t *__restrict__ buf, uint64_t n, const crc_plan &p,
-                                             uint64_t piece, uint64_t idx, const uint4 (&v)[kFirstVecs], unsigned nv0,
-                                             const crc_tables &s_t)
+/* The xor of this thread's pieces' terms (nw blocks working). */
+__device__ uint32_t crc_terms(const uint8_t *__restrict__ buf, uint64_t n, uint64_t piece, unsigned nw,
+                              const crc_tables &s_t)
 {
+    const crc_plan p = crc_make_plan(buf, n, piece);
     const slice_tab &T = s_t.slice;
     const xpow_tab &X = s_t.xpow;
-    uint64_t lo = 0, len = 0; /* byte range of the piece */
-    bool vec = false;
-    if (idx < p.n_main) {
-        lo = p.head + idx * piece;
-        len = p.main - idx * piece < piece ? p.main - idx * piece : piece;
-        vec = true;
-    } else if (idx == p.n_main) {
-        len = p.head;
-    } else {
-        lo = p.head + p.main;
-        len = p.tail;
-    }
-    uint32_t c = 0;
-    if (vec) {
-        const uint4 *q = reinterpret_cast<const uint4 *>(buf + lo); /* 16-byte aligned by the plan */
-        const uint64_t nv = len >> 4;
-        uint64_t i = 0;
-        if (FIRST) {
-#pragma unroll
-            for (unsigned k = 0; k < kFirstVecs; k++)
-                if (k < nv0) c = step16(c, v[k], T);
-            i = nv0;
+
+    /* pieces are combined by XOR, so a thread may take several (the piece
+     * count follows the real length, the grid the bound) */
+    uint32_t term = 0;
+    for (uint64_t idx = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; idx < p.n_main + 2;
+         idx += (uint64_t)nw * blockDim.x) {
+        uint64_t lo = 0, len = 0; /* byte range of this thread's piece */
+        bool vec = false;
+        if (idx < p.n_main) {
+            lo = p.head + idx * piece;
+            len = p.main - idx * piece < piece ? p.main - idx * piece : piece;
+            vec = true;
+        } else if (idx == p.n_main) {
+            lo = 0;
+            len = p.head;
+        } else if (idx == p.n_main + 1) {
+            lo = p.head + p.main;
+            len = p.tail;
         }
-        for (; i + 4 <= nv; i += 4) { /* four loads in flight before the dependent lookups */
-            const uint4 v0 = __ldg(q + i), v1 = __ldg(q + i + 1), v2 = __ldg(q + i + 2), v3 = __ldg(q + i + 3);
-            c = step16(c, v0, T);
-            c = step16(c, v1, T);
-            c = step16(c, v2, T);
-            c = step16(c, v3, T);
+        uint32_t c = 0;
+        if (vec) {
+            const uint4 *q = reinterpret_cast<const uint4 *>(buf + lo); /* 16-byte aligned by the plan */
+            const uint64_t nv = len >> 4;
+            uint64_t i = 0;
+            for (; i + 4 <= nv; i += 4) { /* four loads in flight before the dependent lookups */
+                const uint4 v0 = __ldg(q + i), v1 = __ldg(q + i + 1), v2 = __ldg(q + i + 2), v3 = __ldg(q + i + 3);
+                c = step16(c, v0, T);
+                c = step16(c, v1, T);
+                c = step16(c, v2, T);
+                c = step16(c, v3, T);
+            }
+            for (; i < nv; i++) c = step16(c, __ldg(q + i), T);
+        } else {
+            for (uint64_t i = 0; i < len; i++) c = T[0][(c ^ buf[lo + i]) & 0xFFu] ^ (c >> 8);
         }
-        for (; i < nv; i++) c = step16(c, __ldg(q + i), T);
-    } else {
-        for (uint64_t i = 0; i < len; i++) c = T[0][(c ^ buf[lo + i]) & 0xFFu] ^ (c >> 8);
+        uint32_t t = 0;
+        if (len) t = gf_mul(c, xpow8(n - lo - len, T, X), T);
+        if (idx == 0) t ^= gf_mul(0xFFFFFFFFu, xpow8(n, T, X), T); /* the initial register's share */
+        term ^= t;
     }
-    uint32_t t = 0;
-    if (len) t = gf_mul(c, xpow8(n - lo - len, T, X), T);
-    if (idx == 0) t ^= gf_mul(0xFFFFFFFFu, xpow8(n, T, X), T); /* the initial register's share */
-    return t;
+    return term;
 }
 
 /* The grid is sized on the host for the bound; the real length (read
  * first) sets the piece size and how many blocks work, and the others
- * leave before loading anything. A working thread issues its first
- * piece's loads with the tables' (one trip to L2 for both), and one
- * working block finishes alone, without the ticket. Against the tables
- * copied first by every block and every block counted on the ticket
- * (H100, bench/crc_probe, per launch in a captured chain): a 64^3 stream
- * (35 KB) under its compression bound 5.46 -> 4.62 us, as decompression
- * checks it 5.07 -> 4.56, a 256^3 stream (2.35 MB) under its bound 7.74
- * -> 6.77. */
+ * leave at once instead of copying the tables and counting themselves on
+ * the ticket; one working block finishes alone. bench/crc_probe (H100,
+ * per launch in a captured chain, against every block copying and
+ * counting): a 64^3 stream (35 KB) under its compression bound 5.46 ->
+ * 4.93 us, a 256^3 stream (2.35 MB) under its bound 7.74 -> 6.96, a RAW
+ * 256^3 stream 55.3 -> 51.2. The code stays as small as before: a variant
+ * that also issued each piece's first loads with the tables' (two copies
+ * of the lookup loop) measured faster in that chain but 4 us slower in
+ * 64^3 decompression (runs 6 and 7b of bench/gpu-runs/s1127g), where the
+ * CRC runs once a chunk on cold instruction caches. */
 __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restrict__ buf, uint64_t n,
                                                          const uint64_t *__restrict__ d_n,
                                                          uint32_t *__restrict__ partial, crc_out out)
@@ -273,42 +271,27 @@ __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restri
         n = dn < n ? dn : n; /* n is the bound here; never read past it */
     }
     const uint64_t piece = crc_piece_bytes(n); /* sized for the real length, not the bound */
-    const crc_plan p = crc_make_plan(buf, n, piece);
-    const uint64_t pieces = p.n_main + 2, need = (pieces + kThreads - 1) / kThreads;
+    const uint64_t need = ((n + piece - 1) / piece + 2 + kThreads - 1) / kThreads; /* >= the plan's pieces */
     const unsigned nw = need < gridDim.x ? (unsigned)need : gridDim.x; /* working blocks */
     if (blockIdx.x >= nw) return;
-
+    /* Both tables, every load issued before the first store, so that the
+     * copy costs one trip to L2 rather than one per round. */
     constexpr unsigned kVec = sizeof(crc_tables) / 16, kPer = (kVec + kThreads - 1) / kThreads;
     const uint4 *src = reinterpret_cast<const uint4 *>(&g_crc_tab);
+    uint4 *dst = reinterpret_cast<uint4 *>(&s_t);
     uint4 r[kPer];
 #pragma unroll
     for (unsigned u = 0; u < kPer; u++) {
         const unsigned i = threadIdx.x + u * kThreads;
         if (i < kVec) r[u] = __ldg(src + i);
     }
-    uint64_t idx = (uint64_t)blockIdx.x * kThreads + threadIdx.x;
-    uint4 v[kFirstVecs];
-    unsigned nv0 = 0;
-    if (idx < p.n_main) {
-        const uint64_t left = p.main - idx * piece, len = left < piece ? left : piece;
-        nv0 = len >> 4 < kFirstVecs ? (unsigned)(len >> 4) : kFirstVecs;
-        const uint4 *q = reinterpret_cast<const uint4 *>(buf + p.head + idx * piece);
-#pragma unroll
-        for (unsigned k = 0; k < kFirstVecs; k++) v[k] = k < nv0 ? __ldg(q + k) : make_uint4(0, 0, 0, 0);
-    }
-    uint4 *dst = reinterpret_cast<uint4 *>(&s_t);
 #pragma unroll
     for (unsigned u = 0; u < kPer; u++) {
         const unsigned i = threadIdx.x + u * kThreads;
         if (i < kVec) dst[i] = r[u];
     }
     __syncthreads();
-    /* pieces are combined by XOR, so a thread may take several (the piece
-     * count follows the real length, the grid the bound) */
-    uint32_t term = 0;
-    if (idx < pieces) term = crc_term<true>(buf, n, p, piece, idx, v, nv0, s_t);
-    for (idx += (uint64_t)nw * kThreads; idx < pieces; idx += (uint64_t)nw * kThreads)
-        term ^= crc_term<false>(buf, n, p, piece, idx, v, 0, s_t);
+    uint32_t term = crc_terms(buf, n, piece, nw, s_t);
     term = block_xor(term, s_red);
     if (nw == 1) {
         if (threadIdx.x == 0) put_crc(~term, out, n);
@@ -317,11 +300,11 @@ __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restri
     /* the last working block to finish combines the partial terms */
     if (threadIdx.x == 0) partial[blockIdx.x] = term;
     if (!last_block_of(out.ticket, nw)) return;
-    uint32_t w = 0;
-    for (unsigned i = threadIdx.x; i < nw; i += blockDim.x) w ^= __ldcg(partial + i);
-    w = block_xor(w, s_red);
+    uint32_t v = 0;
+    for (unsigned i = threadIdx.x; i < nw; i += blockDim.x) v ^= __ldcg(partial + i);
+    v = block_xor(v, s_red);
     if (threadIdx.x == 0) {
-        put_crc(~w, out, n);
+        put_crc(~v, out, n);
         *out.ticket = 0;
     }
 }
