@@ -142,6 +142,28 @@ unsigned blocks_prev(uint64_t n_max)
     return (unsigned)(((n_max + L - 1) / L + 2 + kThreads - 1) / kThreads);
 }
 
+/* the variants' common end: the block's xor, then alone (one working
+ * block) or through the ticket over the nw working blocks */
+template <unsigned NT>
+__device__ __forceinline__ void finish(uint32_t term, unsigned nw, uint32_t *s_red, uint32_t *partial,
+                                       const crc_out &out, uint64_t n)
+{
+    term = block_xor(term, s_red);
+    if (nw == 1) {
+        if (threadIdx.x == 0) put_crc(~term, out, n);
+        return;
+    }
+    if (threadIdx.x == 0) partial[blockIdx.x] = term;
+    if (!last_block_of(out.ticket, nw)) return;
+    uint32_t v = 0;
+    for (unsigned i = threadIdx.x; i < nw; i += NT) v ^= __ldcg(partial + i);
+    v = block_xor(v, s_red);
+    if (threadIdx.x == 0) {
+        put_crc(~v, out, n);
+        *out.ticket = 0;
+    }
+}
+
 /* Variant: tables read in place through L1 (SMEM false) or copied as now,
  * and blocks past the real length's pieces leave at once, the ticket
  * counting only the working blocks. */
@@ -182,72 +204,7 @@ __global__ void __launch_bounds__(NT) k_crc_v(const uint8_t *__restrict__ buf, u
         __syncthreads();
         tab = reinterpret_cast<const crc_tables *>(&s_t[0]);
     }
-    const slice_tab &T = tab->slice;
-    const xpow_tab &X = tab->xpow;
-    uint32_t term = 0;
-    for (uint64_t idx = (uint64_t)blockIdx.x * NT + threadIdx.x; idx < pieces; idx += (uint64_t)nw * NT) {
-        uint64_t lo = 0, len = 0;
-        bool vec = false;
-        if (idx < p.n_main) {
-            lo = p.head + idx * piece;
-            len = p.main - idx * piece < piece ? p.main - idx * piece : piece;
-            vec = true;
-        } else if (idx == p.n_main) {
-            len = p.head;
-        } else {
-            lo = p.head + p.main;
-            len = p.tail;
-        }
-        uint32_t c = 0;
-        if (vec) {
-            const uint4 *q = reinterpret_cast<const uint4 *>(buf + lo);
-            const uint64_t nv = len >> 4;
-            uint64_t i = 0;
-            for (; i + 4 <= nv; i += 4) {
-                const uint4 v0 = __ldg(q + i), v1 = __ldg(q + i + 1), v2 = __ldg(q + i + 2), v3 = __ldg(q + i + 3);
-                c = step16(c, v0, T);
-                c = step16(c, v1, T);
-                c = step16(c, v2, T);
-                c = step16(c, v3, T);
-            }
-            for (; i < nv; i++) c = step16(c, __ldg(q + i), T);
-        } else {
-            for (uint64_t i = 0; i < len; i++) c = T[0][(c ^ buf[lo + i]) & 0xFFu] ^ (c >> 8);
-        }
-        uint32_t t = 0;
-        if (len) t = gf_mul(c, xpow8(n - lo - len, T, X), T);
-        if (idx == 0) t ^= gf_mul(0xFFFFFFFFu, xpow8(n, T, X), T);
-        term ^= t;
-    }
-    for (int o = 16; o > 0; o >>= 1) term ^= __shfl_xor_sync(0xFFFFFFFFu, term, o);
-    if ((threadIdx.x & 31) == 0) s_red[threadIdx.x >> 5] = term;
-    __syncthreads();
-    if (nw == 1) {
-        if (threadIdx.x == 0) {
-            uint32_t v = 0;
-            for (unsigned w = 0; w < NT / 32; w++) v ^= s_red[w];
-            put_crc(~v, out, n);
-        }
-        return;
-    }
-    if (threadIdx.x == 0) {
-        uint32_t v = 0;
-        for (unsigned w = 0; w < NT / 32; w++) v ^= s_red[w];
-        partial[blockIdx.x] = v;
-    }
-    if (!last_block_of(out.ticket, nw)) return;
-    uint32_t v = 0;
-    for (unsigned i = threadIdx.x; i < nw; i += NT) v ^= __ldcg(partial + i);
-    for (int o = 16; o > 0; o >>= 1) v ^= __shfl_xor_sync(0xFFFFFFFFu, v, o);
-    __syncthreads();
-    if ((threadIdx.x & 31) == 0) s_red[threadIdx.x >> 5] = v;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        v = 0;
-        for (unsigned w = 0; w < NT / 32; w++) v ^= s_red[w];
-        put_crc(~v, out, n);
-        *out.ticket = 0;
-    }
+    finish<NT>(crc_terms(buf, n, piece, nw, *tab), nw, s_red, partial, out, n);
 }
 
 template <unsigned NT> unsigned blocks_v(uint64_t n_max)
@@ -288,13 +245,14 @@ __global__ void __launch_bounds__(NT) k_crc_w(const uint8_t *__restrict__ buf, u
     }
     /* this thread's first piece, loaded before the table is stored */
     uint64_t idx = (uint64_t)blockIdx.x * NT + threadIdx.x;
-    uint4 v[4];
-    {
-        const uint64_t lo = p.head + idx * piece;
-        const uint64_t len = idx < p.n_main ? (p.main - idx * piece < piece ? p.main - idx * piece : piece) : 0;
-        const uint4 *q = reinterpret_cast<const uint4 *>(buf + lo);
+    uint4 v[kFirstVecs];
+    unsigned nv0 = 0;
+    if (idx < p.n_main) {
+        const uint64_t left = p.main - idx * piece, len = left < piece ? left : piece;
+        nv0 = len >> 4 < kFirstVecs ? (unsigned)(len >> 4) : kFirstVecs;
+        const uint4 *q = reinterpret_cast<const uint4 *>(buf + p.head + idx * piece);
 #pragma unroll
-        for (unsigned k = 0; k < 4; k++) v[k] = 16 * k < len ? __ldg(q + k) : make_uint4(0, 0, 0, 0);
+        for (unsigned k = 0; k < kFirstVecs; k++) v[k] = k < nv0 ? __ldg(q + k) : make_uint4(0, 0, 0, 0);
     }
     uint4 *dst = reinterpret_cast<uint4 *>(&s_t);
 #pragma unroll
@@ -303,78 +261,11 @@ __global__ void __launch_bounds__(NT) k_crc_w(const uint8_t *__restrict__ buf, u
         if (i < kVec) dst[i] = r[u];
     }
     __syncthreads();
-    const slice_tab &T = s_t.slice;
-    const xpow_tab &X = s_t.xpow;
     uint32_t term = 0;
-    for (bool first = true; idx < pieces; idx += (uint64_t)nw * NT, first = false) {
-        uint64_t lo = 0, len = 0;
-        bool vec = false;
-        if (idx < p.n_main) {
-            lo = p.head + idx * piece;
-            len = p.main - idx * piece < piece ? p.main - idx * piece : piece;
-            vec = true;
-        } else if (idx == p.n_main) {
-            len = p.head;
-        } else {
-            lo = p.head + p.main;
-            len = p.tail;
-        }
-        uint32_t c = 0;
-        if (vec) {
-            const uint4 *q = reinterpret_cast<const uint4 *>(buf + lo);
-            const uint64_t nv = len >> 4;
-            uint64_t i = 0;
-            if (first) {
-#pragma unroll
-                for (unsigned k = 0; k < 4; k++)
-                    if (k < nv) c = step16(c, v[k], T);
-                i = nv < 4 ? nv : 4;
-            }
-            for (; i + 4 <= nv; i += 4) {
-                const uint4 v0 = __ldg(q + i), v1 = __ldg(q + i + 1), v2 = __ldg(q + i + 2), v3 = __ldg(q + i + 3);
-                c = step16(c, v0, T);
-                c = step16(c, v1, T);
-                c = step16(c, v2, T);
-                c = step16(c, v3, T);
-            }
-            for (; i < nv; i++) c = step16(c, __ldg(q + i), T);
-        } else {
-            for (uint64_t i = 0; i < len; i++) c = T[0][(c ^ buf[lo + i]) & 0xFFu] ^ (c >> 8);
-        }
-        uint32_t t = 0;
-        if (len) t = gf_mul(c, xpow8(n - lo - len, T, X), T);
-        if (idx == 0) t ^= gf_mul(0xFFFFFFFFu, xpow8(n, T, X), T);
-        term ^= t;
-    }
-    for (int o = 16; o > 0; o >>= 1) term ^= __shfl_xor_sync(0xFFFFFFFFu, term, o);
-    if ((threadIdx.x & 31) == 0) s_red[threadIdx.x >> 5] = term;
-    __syncthreads();
-    if (nw == 1) {
-        if (threadIdx.x == 0) {
-            uint32_t w = 0;
-            for (unsigned k = 0; k < NT / 32; k++) w ^= s_red[k];
-            put_crc(~w, out, n);
-        }
-        return;
-    }
-    if (threadIdx.x == 0) {
-        uint32_t w = 0;
-        for (unsigned k = 0; k < NT / 32; k++) w ^= s_red[k];
-        partial[blockIdx.x] = w;
-    }
-    if (!last_block_of(out.ticket, nw)) return;
-    uint32_t w = 0;
-    for (unsigned i = threadIdx.x; i < nw; i += NT) w ^= __ldcg(partial + i);
-    for (int o = 16; o > 0; o >>= 1) w ^= __shfl_xor_sync(0xFFFFFFFFu, w, o);
-    __syncthreads();
-    if ((threadIdx.x & 31) == 0) s_red[threadIdx.x >> 5] = w;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        w = 0;
-        for (unsigned k = 0; k < NT / 32; k++) w ^= s_red[k];
-        put_crc(~w, out, n);
-        *out.ticket = 0;
-    }
+    if (idx < pieces) term = crc_term<true>(buf, n, p, piece, idx, v, nv0, s_t);
+    for (idx += (uint64_t)nw * NT; idx < pieces; idx += (uint64_t)nw * NT)
+        term ^= crc_term<false>(buf, n, p, piece, idx, v, 0, s_t);
+    finish<NT>(term, nw, s_red, partial, out, n);
 }
 
 template <unsigned NT, unsigned MINP = 64, uint64_t TGT = kPrevTarget> unsigned blocks_w(uint64_t n_max, unsigned cap)
