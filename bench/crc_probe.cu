@@ -13,7 +13,6 @@
  * and 7b; cold instruction caches are the likely cause, not measured). */
 #include "../gpu/crc32.cu"
 #include <algorithm>
-#include <type_traits>
 #include <stdio.h>
 #include <stdlib.h>
 #include <vector>
@@ -92,6 +91,28 @@ __device__ __forceinline__ uint32_t crc_term(const uint8_t *__restrict__ buf, ui
 }
 
 
+/* the variants' common end: the block's xor, then alone (one working
+ * block) or through the ticket over the nw working blocks */
+template <unsigned NT>
+__device__ __forceinline__ void finish(uint32_t term, unsigned nw, uint32_t *s_red, uint32_t *partial,
+                                       const crc_out &out, uint64_t n)
+{
+    term = block_xor(term, s_red);
+    if (nw == 1) {
+        if (threadIdx.x == 0) put_crc(~term, out, n);
+        return;
+    }
+    if (threadIdx.x == 0) partial[blockIdx.x] = term;
+    if (!last_block_of(out.ticket, nw)) return;
+    uint32_t v = 0;
+    for (unsigned i = threadIdx.x; i < nw; i += NT) v ^= __ldcg(partial + i);
+    v = block_xor(v, s_red);
+    if (threadIdx.x == 0) {
+        put_crc(~v, out, n);
+        *out.ticket = 0;
+    }
+}
+
 /* The previous kernel (83935a5): every block of the bound's grid copies
  * the tables, works if its pieces exist, and counts itself on the ticket. */
 __global__ void __launch_bounds__(kThreads) k_crc_prev(const uint8_t *__restrict__ buf, uint64_t n,
@@ -124,16 +145,7 @@ __global__ void __launch_bounds__(kThreads) k_crc_prev(const uint8_t *__restrict
         __syncthreads();
         term = crc_terms(buf, n, piece, gridDim.x, s_t);
     }
-    term = block_xor(term, s_red);
-    if (threadIdx.x == 0) partial[blockIdx.x] = term;
-    if (!last_block(out.ticket)) return;
-    uint32_t v = 0;
-    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) v ^= __ldcg(partial + i);
-    v = block_xor(v, s_red);
-    if (threadIdx.x == 0) {
-        put_crc(~v, out, n);
-        *out.ticket = 0;
-    }
+    finish<kThreads>(term, gridDim.x, s_red, partial, out, n); /* every block on the ticket */
 }
 
 unsigned blocks_prev(uint64_t n_max)
@@ -142,69 +154,23 @@ unsigned blocks_prev(uint64_t n_max)
     return (unsigned)(((n_max + L - 1) / L + 2 + kThreads - 1) / kThreads);
 }
 
-/* the variants' common end: the block's xor, then alone (one working
- * block) or through the ticket over the nw working blocks */
+/* Variant: as crc32.cu's kernel, but the tables read in place through L1
+ * instead of copied to shared memory. */
 template <unsigned NT>
-__device__ __forceinline__ void finish(uint32_t term, unsigned nw, uint32_t *s_red, uint32_t *partial,
-                                       const crc_out &out, uint64_t n)
+__global__ void __launch_bounds__(NT) k_crc_l1(const uint8_t *__restrict__ buf, uint64_t n,
+                                               const uint64_t *__restrict__ d_n, uint32_t *__restrict__ partial,
+                                               crc_out out)
 {
-    term = block_xor(term, s_red);
-    if (nw == 1) {
-        if (threadIdx.x == 0) put_crc(~term, out, n);
-        return;
-    }
-    if (threadIdx.x == 0) partial[blockIdx.x] = term;
-    if (!last_block_of(out.ticket, nw)) return;
-    uint32_t v = 0;
-    for (unsigned i = threadIdx.x; i < nw; i += NT) v ^= __ldcg(partial + i);
-    v = block_xor(v, s_red);
-    if (threadIdx.x == 0) {
-        put_crc(~v, out, n);
-        *out.ticket = 0;
-    }
-}
-
-/* Variant: tables read in place through L1 (SMEM false) or copied as now,
- * and blocks past the real length's pieces leave at once, the ticket
- * counting only the working blocks. */
-template <unsigned NT, bool SMEM>
-__global__ void __launch_bounds__(NT) k_crc_v(const uint8_t *__restrict__ buf, uint64_t n,
-                                              const uint64_t *__restrict__ d_n, uint32_t *__restrict__ partial,
-                                              crc_out out)
-{
-    typedef typename std::conditional<SMEM, crc_tables, uint4>::type stab; /* no table copy: no 21 KB */
-    __shared__ __align__(16) stab s_t[1];
     __shared__ uint32_t s_red[NT / 32];
     if (d_n) {
         const uint64_t dn = *d_n;
         n = dn < n ? dn : n;
     }
     const uint64_t piece = piece_of<64, kPrevTarget>(n);
-    const crc_plan p = crc_make_plan(buf, n, piece);
-    const uint64_t pieces = p.n_main + 2;
-    const uint64_t need = (pieces + NT - 1) / NT;
+    const uint64_t need = ((n + piece - 1) / piece + 2 + NT - 1) / NT;
     const unsigned nw = need < gridDim.x ? (unsigned)need : gridDim.x;
     if (blockIdx.x >= nw) return;
-    const crc_tables *tab = &g_crc_tab;
-    if (SMEM) {
-        constexpr unsigned kVec = sizeof(crc_tables) / 16, kPer = (kVec + NT - 1) / NT;
-        const uint4 *src = reinterpret_cast<const uint4 *>(&g_crc_tab);
-        uint4 *dst = reinterpret_cast<uint4 *>(&s_t[0]);
-        uint4 r[kPer];
-#pragma unroll
-        for (unsigned u = 0; u < kPer; u++) {
-            const unsigned i = threadIdx.x + u * NT;
-            if (i < kVec) r[u] = __ldg(src + i);
-        }
-#pragma unroll
-        for (unsigned u = 0; u < kPer; u++) {
-            const unsigned i = threadIdx.x + u * NT;
-            if (i < kVec) dst[i] = r[u];
-        }
-        __syncthreads();
-        tab = reinterpret_cast<const crc_tables *>(&s_t[0]);
-    }
-    finish<NT>(crc_terms(buf, n, piece, nw, *tab), nw, s_red, partial, out, n);
+    finish<NT>(crc_terms(buf, n, piece, nw, g_crc_tab), nw, s_red, partial, out, n);
 }
 
 template <unsigned NT> unsigned blocks_v(uint64_t n_max)
@@ -285,7 +251,6 @@ struct variant {
 static const variant kVariants[] = {
     {"crc32.cu now (idle blocks leave first, one working block without the ticket)", 0},
     {"previous crc32.cu (tables copied by every block, every block on the ticket)", 1},
-    {"tables copied, idle blocks leave (all working blocks on the ticket)", 2},
     {"tables read in place through L1, idle blocks leave", 3},
     {"W: one block of 1024 where it can (64 B)", 4},
     {"W: 128 threads, pieces from 64 B, at most 2^17", 5},
@@ -302,8 +267,7 @@ static void launch(int id, const uint8_t *d, uint64_t n_max, const uint64_t *d_n
     switch (id) {
     case 0: k_crc_pieces<<<crc_blocks(n_max), kThreads, 0, s>>>(d, n_max, d_n, scr, o); break;
     case 1: k_crc_prev<<<blocks_prev(n_max), kThreads, 0, s>>>(d, n_max, d_n, scr, o); break;
-    case 2: k_crc_v<128, true><<<blocks_v<128>(n_max), 128, 0, s>>>(d, n_max, d_n, scr, o); break;
-    case 3: k_crc_v<128, false><<<blocks_v<128>(n_max), 128, 0, s>>>(d, n_max, d_n, scr, o); break;
+    case 3: k_crc_l1<128><<<blocks_v<128>(n_max), 128, 0, s>>>(d, n_max, d_n, scr, o); break;
     case 4: k_crc_w<1024><<<blocks_w<1024>(n_max, g_sms), 1024, 0, s>>>(d, n_max, d_n, scr, o); break;
     case 5: k_crc_w<128><<<blocks_w<128>(n_max, 0), 128, 0, s>>>(d, n_max, d_n, scr, o); break;
     case 6: k_crc_w<128, 32, 1u << 16><<<blocks_w<128, 32, 1u << 16>(n_max, 0), 128, 0, s>>>(d, n_max, d_n, scr, o); break;
