@@ -80,16 +80,44 @@ struct scan {
     }
 };
 
+/* a 16-byte load that asks L2 to fetch the whole 256-byte sector group
+ * from DRAM (Hopper's prefetch-size hint), read-only and not kept in L1 */
+__device__ __forceinline__ float4 ld_256(const float4 *p)
+{
+    float4 v;
+#if __CUDA_ARCH__ >= 800
+    asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.f32 {%0,%1,%2,%3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                 : "l"(p));
+#else
+    v = __ldg(p);
+#endif
+    return v;
+}
+
 /* 0: range_k's loop (grid-stride, unroll 4); 1: the same with streaming
  * (evict-first) loads; 2: each block a contiguous span, four loads a thread
- * issued together */
+ * issued together; 3: range_k's loop with ld_256; 4: contiguous spans,
+ * eight ld_256 a thread issued together */
 template <int MODE>
 __global__ void __launch_bounds__(256) k_scan(const float *x, uint64_t count, int hf, uint32_t fb, acc *a)
 {
     scan s;
     const uint64_t nv = count / 4;
     const float4 *v4 = reinterpret_cast<const float4 *>(x);
-    if (MODE == 2) {
+    if (MODE == 4) {
+        const uint64_t per = (nv + gridDim.x - 1) / gridDim.x, lo = blockIdx.x * per,
+                       hi = lo + per < nv ? lo + per : nv;
+        uint64_t i = lo + threadIdx.x;
+        for (; i + 7 * blockDim.x < hi; i += 8 * blockDim.x) {
+            float4 a[8];
+#pragma unroll
+            for (int k = 0; k < 8; k++) a[k] = ld_256(v4 + i + k * blockDim.x);
+#pragma unroll
+            for (int k = 0; k < 8; k++) s.take4(a[k], hf, fb);
+        }
+        for (; i < hi; i += blockDim.x) s.take4(ld_256(v4 + i), hf, fb);
+    } else if (MODE == 2) {
         const uint64_t per = (nv + gridDim.x - 1) / gridDim.x, lo = blockIdx.x * per,
                        hi = lo + per < nv ? lo + per : nv;
         uint64_t i = lo + threadIdx.x;
@@ -105,7 +133,8 @@ __global__ void __launch_bounds__(256) k_scan(const float *x, uint64_t count, in
     } else {
         const uint64_t stride = (uint64_t)gridDim.x * blockDim.x, tid = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x;
 #pragma unroll 4
-        for (uint64_t i = tid; i < nv; i += stride) s.take4(MODE == 1 ? __ldcs(v4 + i) : __ldg(v4 + i), hf, fb);
+        for (uint64_t i = tid; i < nv; i += stride)
+            s.take4(MODE == 1 ? __ldcs(v4 + i) : MODE == 3 ? ld_256(v4 + i) : __ldg(v4 + i), hf, fb);
     }
     for (uint64_t i = nv * 4 + blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < count;
          i += (uint64_t)gridDim.x * blockDim.x)
@@ -179,6 +208,11 @@ int main(int argc, char **argv)
         {"streaming loads, grid SMs x 8", 1, sms * 8},
         {"contiguous span a block, 4 loads", 2, sms * 8},
         {"contiguous span a block, 4 loads, grid SMs x 16", 2, sms * 16},
+        {"range_k's loop, L2::256B loads", 5, nb0},
+        {"range_k's loop, L2::256B loads, grid SMs x 8", 5, sms * 8},
+        {"contiguous span, 8 L2::256B loads", 6, sms * 8},
+        {"contiguous span, 8 L2::256B loads, grid SMs x 4", 6, sms * 4},
+        {"contiguous span, 8 L2::256B loads, grid SMs x 16", 6, sms * 16},
         {"plain read (xor), no scan", 3, nb0},
         {"plain read, grid SMs x 8", 3, sms * 8},
         {"cudaMemcpy D2D (read + write)", 4, 0},
@@ -194,6 +228,8 @@ int main(int argc, char **argv)
             case 1: k_scan<1><<<x.grid, 256>>>(d, n, 0, 0, a); break;
             case 2: k_scan<2><<<x.grid, 256>>>(d, n, 0, 0, a); break;
             case 3: k_read<<<x.grid, 256>>>(d, n, o); break;
+            case 5: k_scan<3><<<x.grid, 256>>>(d, n, 0, 0, a); break;
+            case 6: k_scan<4><<<x.grid, 256>>>(d, n, 0, 0, a); break;
             case 4: CK(cudaMemcpyAsync(d2, d, bytes, cudaMemcpyDeviceToDevice)); break;
             }
             CK(cudaEventRecord(e1));
@@ -203,7 +239,7 @@ int main(int argc, char **argv)
         }
         std::sort(t, t + 21);
         const char *ok = "-";
-        if (x.kind <= 2) {
+        if (x.kind <= 2 || x.kind >= 5) {
             acc ha;
             CK(cudaMemcpy(&ha, a, sizeof ha, cudaMemcpyDeviceToHost));
             const int good = (uint32_t)~ha.lo_inv == wmn && ha.hi_key == wmx;
