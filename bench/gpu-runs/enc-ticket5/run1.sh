@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Branches enc-ticket5 (new) and enc-ticket5-relaxed (varB) against main (old); not yet run. Build
 # build-g90 on each (`make -j2`), `bash bench/gpu-runs/s1128/pack_min.sh build-g90 new` on enc-ticket5, varB
-# as its glide_gpu_bench + gpu/test_gpu_huff (see s1128/README.md), old with s1127f/pack_bench.sh on main. Carry
+# as its glide_gpu_bench + gpu/test_gpu_huff (README here), old with s1127f/pack_bench.sh on main. Carry
 # [".bin/new.tar.xz", ".bin/old.tar.xz", ".bin/varB.tar.xz"]. Tests of new (and
 # varB's test_gpu_huff) first, stopping on failure; then ROUNDS kernel-only rounds and a trace.
 OUT=${OUT:-/tmp/et5}; mkdir -p $OUT
