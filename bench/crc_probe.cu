@@ -17,15 +17,7 @@
 #include <stdlib.h>
 #include <vector>
 #include <zlib.h>
-
-#define CK(x)                                                                                         \
-    do {                                                                                              \
-        cudaError_t e_ = (x);                                                                         \
-        if (e_ != cudaSuccess) {                                                                      \
-            printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                         \
-            exit(1);                                                                                  \
-        }                                                                                             \
-    } while (0)
+#include "probe_check.h"
 
 namespace {
 

@@ -8,15 +8,7 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#define CK(x)                                                                                         \
-    do {                                                                                              \
-        cudaError_t e_ = (x);                                                                         \
-        if (e_ != cudaSuccess) {                                                                      \
-            printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                         \
-            return 1;                                                                                 \
-        }                                                                                             \
-    } while (0)
+#include "probe_check.h"
 
 __global__ void step(float *a, int n, int k, int pdl)
 {

@@ -12,15 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <vector>
-
-#define CK(x)                                                                                         \
-    do {                                                                                              \
-        cudaError_t e_ = (x);                                                                         \
-        if (e_ != cudaSuccess) {                                                                      \
-            printf("%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                         \
-            exit(1);                                                                                  \
-        }                                                                                             \
-    } while (0)
+#include "probe_check.h"
 
 struct acc {
     unsigned long long lo_inv, hi_key;
