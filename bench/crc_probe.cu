@@ -135,7 +135,7 @@ __global__ void __launch_bounds__(kThreads) k_crc_prev(const uint8_t *__restrict
             if (i < kVec) dst[i] = r[u];
         }
         __syncthreads();
-        term = crc_terms(buf, n, piece, gridDim.x, s_t);
+        term = crc_terms(buf, n, crc_make_plan(buf, n, piece), piece, gridDim.x, s_t);
     }
     finish<kThreads>(term, gridDim.x, s_red, partial, out, n); /* every block on the ticket */
 }
@@ -162,7 +162,7 @@ __global__ void __launch_bounds__(NT) k_crc_l1(const uint8_t *__restrict__ buf, 
     const uint64_t need = ((n + piece - 1) / piece + 2 + NT - 1) / NT;
     const unsigned nw = need < gridDim.x ? (unsigned)need : gridDim.x;
     if (blockIdx.x >= nw) return;
-    finish<NT>(crc_terms(buf, n, piece, nw, g_crc_tab), nw, s_red, partial, out, n);
+    finish<NT>(crc_terms(buf, n, crc_make_plan(buf, n, piece), piece, nw, g_crc_tab), nw, s_red, partial, out, n);
 }
 
 template <unsigned NT> unsigned blocks_v(uint64_t n_max)

@@ -198,11 +198,11 @@ __device__ __forceinline__ uint32_t block_xor(uint32_t v, uint32_t *s_red)
     return v; /* valid in thread 0 only */
 }
 
-/* The xor of this thread's pieces' terms (nw blocks working). */
-__device__ uint32_t crc_terms(const uint8_t *__restrict__ buf, uint64_t n, uint64_t piece, unsigned nw,
-                              const crc_tables &s_t)
+/* The xor of this thread's pieces' terms (p: crc_make_plan's for buf, n
+ * and piece; nw blocks working). */
+__device__ uint32_t crc_terms(const uint8_t *__restrict__ buf, uint64_t n, const crc_plan &p, uint64_t piece,
+                              unsigned nw, const crc_tables &s_t)
 {
-    const crc_plan p = crc_make_plan(buf, n, piece);
     const slice_tab &T = s_t.slice;
     const xpow_tab &X = s_t.xpow;
 
@@ -271,7 +271,8 @@ __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restri
         n = dn < n ? dn : n; /* n is the bound here; never read past it */
     }
     const uint64_t piece = crc_piece_bytes(n); /* sized for the real length, not the bound */
-    const uint64_t need = ((n + piece - 1) / piece + 2 + kThreads - 1) / kThreads; /* >= the plan's pieces */
+    const crc_plan p = crc_make_plan(buf, n, piece);
+    const uint64_t need = (p.n_main + 2 + kThreads - 1) / kThreads; /* the main pieces, the head and the tail */
     const unsigned nw = need < gridDim.x ? (unsigned)need : gridDim.x; /* working blocks */
     if (blockIdx.x >= nw) return;
     /* Both tables, every load issued before the first store, so that the
@@ -291,7 +292,7 @@ __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restri
         if (i < kVec) dst[i] = r[u];
     }
     __syncthreads();
-    uint32_t term = crc_terms(buf, n, piece, nw, s_t);
+    uint32_t term = crc_terms(buf, n, p, piece, nw, s_t);
     term = block_xor(term, s_red);
     if (nw == 1) {
         if (threadIdx.x == 0) put_crc(~term, out, n);
