@@ -67,6 +67,10 @@ void gg_set_split(int on, long long points);
 /* the split's coarse kernel as a block for 2 x 2 x 2 of the lattice's boxes
  * (1, the default) or a warp a box (0: A/B runs). Set before the first chunk. */
 void gg_set_coarse_merge(int on);
+/* the split's fine kernel launched by programmatic dependent launch after
+ * its coarse kernel (1; only where the device has it, sm_90 on) or not
+ * (0: A/B runs). Set before the first chunk. */
+void gg_set_pdl(int on);
 /* grid of the chunk's gated Lorenzo and slice commits: 0, the blocks the
  * device holds at once; else that many (tests) */
 void gg_set_commit_grid(unsigned blocks);

@@ -379,6 +379,15 @@ static void ctx_init(void)
     long coarse_merge = 1;
     env_int("GLIDE_GPU_COARSE_MERGE", &coarse_merge);
     gg_set_coarse_merge(coarse_merge != 0);
+    /* GLIDE_GPU_PDL=0: the split's fine kernel launched plainly (A/B
+     * runs); PDL needs compute capability 9 */
+    long pdl = 1;
+    env_int("GLIDE_GPU_PDL", &pdl);
+    gg_set_pdl(prop.major >= 9 && pdl != 0);
+    /* GLIDE_GPU_HIST0_KERNEL=0: plane 0 always counted by hist0_k's pass
+     * (A/B runs; glide_gpu_hist0_in_kernel) */
+    long hist0_kernel = 1;
+    env_int("GLIDE_GPU_HIST0_KERNEL", &hist0_kernel);
     /* GLIDE_GPU_COMMIT_GRID: the gated commits' grid (tests: a few blocks,
      * so that each takes many boxes; 0, the default: the device's fill) */
     long commit_grid = 0;
@@ -389,7 +398,7 @@ static void ctx_init(void)
     long in_place = 1;
     env_int("GLIDE_GPU_PLANES_IN_PLACE", &in_place);
     G.planes_in_place = in_place != 0;
-    G.hist0_kernel = 1;
+    G.hist0_kernel = hist0_kernel != 0;
     G.last_h0_made = -1;
     G.ok = 1;
     return;

@@ -22,6 +22,27 @@
 
 enum { OP_ENCODE, OP_DECODE };
 
+/* Programmatic dependent launch (sm_90 on; no-ops before, and where a
+ * kernel was launched without it). Once every block of a primary has
+ * passed pdl_trigger (or exited), its dependent's blocks may be scheduled;
+ * the dependent does the work that needs nothing of the primary (its
+ * box's loads) and then waits in pdl_wait, which returns once the primary
+ * has completed and its writes are visible. Every block of a kernel
+ * launched with PDL passes pdl_wait before it exits, early returns
+ * included, so that the kernel's completion still means its primary's. */
+__device__ __forceinline__ void pdl_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void pdl_trigger()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 template <class T> struct Bits;
 template <> struct Bits<float> {
     typedef uint32_t U;
@@ -1758,10 +1779,12 @@ struct GSplit {
      * counts plane 0 (every coordinate even) apart and sets hist0_made, so
      * that hist0_k, which reads a quarter of the rows again after the
      * kernel, returns at once: 64^3 kernel-only compression 111.6 -> 108.7
-     * us (H200, bench/gpu-runs/s1127d run 6). A split interpolation leaves
-     * it to hist0_k: counted by the fine kernel, or from the coarse one's
-     * lattice symbols beside the fine kernel, it cost more than hist0_k's
-     * 7.6 us at 256^3 (runs 2-4). */
+     * us (H200, bench/gpu-runs/s1127d run 6). A split interpolation's
+     * coarse kernel counts it as it stores the lattice's symbols (its
+     * points are plane 0's): 256^3 455.3 -> 452.0 us, 449.1 with the fine
+     * kernel by PDL (H100, five rounds, bench/gpu-runs/s1130 run 3).
+     * Counted by the fine kernel, or from the lattice beside it, it had
+     * cost more than hist0_k's 7.6 us (s1127d runs 2-4). */
     unsigned long long *h0;
 };
 
@@ -1828,20 +1851,38 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
     interp_sh_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, bool gate,
                 GSplit sp)
 {
-    if (gate && (st->lorenzo || st->slice)) return; /* GG_CHOSEN: Lorenzo was */
-    /* launch_predict: the other one's chunk */
-    if (OP == OP_ENCODE && (BL != (lv->blended != 0) || FA != (lv->fill_aware != 0))) return;
     /* PART_COARSE_M: the coarse part, a block for 2 x 2 x 2 of the lattice's boxes */
     constexpr bool coarse = PART == PART_COARSE || PART == PART_COARSE_M, MG = PART == PART_COARSE_M;
+    /* the fine kernel (launched with PDL where gg_set_pdl says so) loads
+     * its box as the coarse kernel's blocks leave and waits before it
+     * reads their lattice; what it reads before was written before the
+     * coarse kernel began */
+    constexpr bool pdl_fine = PART == PART_FINE;
+    /* decoding has nothing beside the coarse kernel: the fine one's blocks
+     * may load from its start (encoding: after the levels, below) */
+    if (coarse && OP == OP_DECODE) pdl_trigger();
+    if (gate && (st->lorenzo || st->slice)) { /* GG_CHOSEN: Lorenzo was */
+        if (pdl_fine) pdl_wait();
+        return;
+    }
+    /* launch_predict: the other one's chunk */
+    if (OP == OP_ENCODE && (BL != (lv->blended != 0) || FA != (lv->fill_aware != 0))) {
+        if (pdl_fine) pdl_wait();
+        return;
+    }
     constexpr unsigned loff = coarse ? 1u : 0u;
     extern __shared__ __align__(16) unsigned char smem[];
-    constexpr bool hists = OP == OP_ENCODE && !coarse;
+    /* the coarse kernel's: plane 0's alone (GSplit.h0), its points being the lattice's */
+    constexpr bool hists = OP == OP_ENCODE;
     __shared__ unsigned hist[hists ? GLIDE_NSYM : 1];
     Box bx;
     if (MG) merged_box(g, blockIdx.x, bx);
     else block_box(g, blockIdx.x, bx);
     uint32_t own[3];
-    if (!box_own(g, blockIdx.x, bx, 0, own, MG ? 2u << g.blog : 0u)) return;
+    if (!box_own(g, blockIdx.x, bx, 0, own, MG ? 2u << g.blog : 0u)) {
+        if (pdl_fine) pdl_wait();
+        return;
+    }
     const uint64_t B = 1ull << g.blog;
     uint32_t e[3];
     const uint32_t E = box_ext(bx, e);
@@ -1850,7 +1891,7 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
     for (int a = 0; a < 3; a++) o[a] = e[a] < own[a] ? e[a] : own[a];
     /* plane 0 counted apart (GSplit.h0): box corners are multiples of B,
      * so a point's parity in the box is its parity in the chunk */
-    const bool h0 = OP == OP_ENCODE && PART == PART_ALL && sp.h0 != nullptr;
+    const bool h0 = OP == OP_ENCODE && (PART == PART_ALL || coarse) && sp.h0 != nullptr;
     T *r = (T *)smem;
     T *w = BL ? (T *)(smem + (size_t)E * sizeof(T)) : nullptr;
     uint16_t *sb = (uint16_t *)(smem + (size_t)E * sizeof(T) * (BL ? 2 : 1));
@@ -1900,6 +1941,7 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT) hist[t] = 0;
     __syncthreads();
     if (PART == PART_FINE) {
+        pdl_wait();
         /* the even lattice's points as the coarse kernel left them */
         const T *rc = (const T *)sp.rc;
         uint32_t h[3];
@@ -2053,6 +2095,10 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
         }
     }
 
+    /* the fine kernel's blocks take the places of the coarse kernel's as
+     * they finish: triggered at the start, they held SMs the block trial's
+     * kernels wanted (256^3 compression slower) */
+    if (coarse && OP == OP_ENCODE) pdl_trigger();
     /* the points this block owns, in row order */
     constexpr bool rows = NT == kRowThreads && (coarse || OP == OP_ENCODE);
     if (rows && o[0] == kRowLen && o[1] == kRowLen && o[2] == kRowLen && s32) {
@@ -2065,7 +2111,11 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
         if (coarse) {
             row_pass((T *)sp.rc, g0, st0, st1, r0, r1, vec, [&](uint32_t lt, uint64_t) { return r[lt]; });
             if (OP == OP_ENCODE)
-                row_pass(sp.sc, g0, st0, st1, r0, r1, vec, [&](uint32_t lt, uint64_t) { return sb[lt]; });
+                row_pass(sp.sc, g0, st0, st1, r0, r1, vec, [&](uint32_t lt, uint64_t) {
+                    const uint16_t sy = sb[lt];
+                    if (h0) hist_add(hist, sy);
+                    return sy;
+                });
         } else {
             row_pass(sym, g0, st0, st1, r0, r1, vec, [&](uint32_t lt, uint64_t) {
                 const uint16_t sy = sb[lt];
@@ -2085,6 +2135,7 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
             if (coarse) {
                 ((T *)sp.rc)[gi] = r[lt];
                 if (OP == OP_ENCODE) sp.sc[gi] = (uint16_t)sy;
+                if (h0) hist_add(hist, sy);
             } else if (OP == OP_ENCODE) {
                 sym[gi] = (uint16_t)sy;
                 hist_add(hist, sy);
@@ -2101,7 +2152,14 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
             }
         }
     }
-    if (hists) {
+    if (coarse && hists) { /* plane 0's points only */
+        if (h0) {
+            __syncthreads();
+            for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT)
+                if (hist[t]) atomicAdd(sp.h0 + t, (unsigned long long)hist[t]);
+            if (threadIdx.x == 0) st->hist0_made = 1;
+        }
+    } else if (hists) {
         __syncthreads();
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += NT) {
             const unsigned c = hist[t];
@@ -2784,6 +2842,30 @@ static unsigned split_parts(uint64_t blocks, uint64_t whole)
  * `rows` rows; the box in shared memory when each box has one block */
 template <class T> using sample_kernel = void (*)(const T *, gg_grid, uint64_t, unsigned, gg_state *, unsigned);
 
+/* the split's fine kernel launched with PDL (gg_set_pdl) */
+static int pdl_fine_on = 0;
+extern "C" void gg_set_pdl(int on) { pdl_fine_on = on != 0; }
+
+template <class... P, class... A>
+static cudaError_t launch_k(void (*k)(P...), dim3 grid, dim3 block, size_t sh, cudaStream_t s, bool pdl, A... args)
+{
+    if (!pdl) {
+        k<<<grid, block, sh, s>>>(args...);
+        return cudaGetLastError();
+    }
+    cudaLaunchConfig_t c = {};
+    c.gridDim = grid;
+    c.blockDim = block;
+    c.dynamicSmemBytes = sh;
+    c.stream = s;
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    c.attrs = at;
+    c.numAttrs = 1;
+    return cudaLaunchKernelEx(&c, k, args...);
+}
+
 /* launch_sample's grid: one row of blocks per sample box (times parts) */
 static dim3 sample_grid(const gg_grid &g, uint64_t k, unsigned rows, uint64_t whole, unsigned *parts)
 {
@@ -2896,8 +2978,8 @@ static cudaError_t launch_box(const gg_grid &g, unsigned nbox, size_t sh, const 
 {
     cudaError_t e = allow_shared((const void *)interp_sh_k<T, OP, NT, FA, BL, PART>, sh);
     if (e != cudaSuccess) return e;
-    interp_sh_k<T, OP, NT, FA, BL, PART><<<nbox, NT, sh, s>>>(g, lv, x, sym, st, in, y, gate, sp);
-    return cudaGetLastError();
+    return launch_k(interp_sh_k<T, OP, NT, FA, BL, PART>, dim3(nbox), dim3(NT), sh, s,
+                    PART == PART_FINE && pdl_fine_on, g, lv, x, sym, st, in, y, gate, sp);
 }
 
 template <class T, int OP, bool FA, bool BL>
