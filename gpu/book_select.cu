@@ -24,6 +24,7 @@
  * that no fma contraction can occur whatever the compile flags. */
 #include "gg_huff.h"
 #include "last_block.cuh"
+#include "pdl.cuh"
 #include <math.h>
 
 namespace {
@@ -84,6 +85,7 @@ __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *_
                                                                 gg_select_work *__restrict__ work,
                                                                 gg_select *__restrict__ out)
 {
+    pdl_wait(); /* the planes' books: after plane 0's histogram (GG_PDL_TAIL) */
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned b = blockIdx.x * kSizeWarps + warp, plane = blockIdx.y;
     out += plane;
@@ -178,6 +180,7 @@ __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict
                                                           const float *__restrict__ log2q, unsigned n_books,
                                                           gg_select *__restrict__ out)
 {
+    pdl_wait(); /* the planes' books: after plane 0's histogram (GG_PDL_TAIL) */
     __shared__ union {
         uint64_t h[GLIDE_NSYM];  /* counts of the nonzero symbols, compacted */
         double d[GLIDE_NSYM];    /* CE: the same counts as doubles, converted once */
@@ -329,19 +332,20 @@ __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict
 } /* namespace */
 
 static cudaError_t book_select(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1, size_t stride,
-                               gg_dict dict, int score, gg_select *d_out, gg_select_work *d_work, cudaStream_t s)
+                               gg_dict dict, int score, gg_select *d_out, gg_select_work *d_work, cudaStream_t s,
+                               bool pdl = false)
 {
     if (!d_hist || !d_out || !dict.len || dict.n_books == 0 || dict.n_books > kMaxBooks) return cudaErrorInvalidValue;
     const unsigned planes = d_hist0 || stride ? 2u : 1u;
     if (score == 0) {
         if (!d_work) return cudaErrorInvalidValue;
         const dim3 grid((dict.n_books + kSizeWarps - 1) / kSizeWarps, planes);
-        k_book_size<<<grid, kSizeWarps * 32, 0, s>>>(d_hist, d_hist0, d_hist1, stride, dict.len, dict.n_books, d_work, d_out);
-        return cudaGetLastError();
+        return gg_launch(k_book_size, grid, dim3(kSizeWarps * 32), 0, s, pdl, d_hist, d_hist0, d_hist1, stride,
+                         (const uint8_t *)dict.len, dict.n_books, d_work, d_out);
     }
     if (!dict.log2q) return cudaErrorInvalidValue;
-    k_book_ce<<<planes, kThreads, 0, s>>>(d_hist, d_hist0, d_hist1, stride, dict.len, dict.log2q, dict.n_books, d_out);
-    return cudaGetLastError();
+    return gg_launch(k_book_ce, dim3(planes), dim3(kThreads), 0, s, pdl, d_hist, d_hist0, d_hist1, stride,
+                     (const uint8_t *)dict.len, (const float *)dict.log2q, dict.n_books, d_out);
 }
 
 extern "C" cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_select *d_out,
@@ -355,7 +359,8 @@ extern "C" cudaError_t gg_book_select_planes(const uint64_t *d_hist, const uint6
                                              cudaStream_t s)
 {
     if (!d_hist0) return cudaErrorInvalidValue;
-    return book_select(d_hist, d_hist0, d_hist1, 0, dict, score, d_out, d_work, s);
+    return book_select(d_hist, d_hist0, d_hist1, 0, dict, score, d_out, d_work, s,
+                       (gg_pdl_edges() & GG_PDL_TAIL) != 0);
 }
 
 extern "C" cudaError_t gg_book_select_two(const uint64_t *d_hist, size_t stride, gg_dict dict, int score,

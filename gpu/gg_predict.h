@@ -67,10 +67,16 @@ void gg_set_split(int on, long long points);
 /* the split's coarse kernel as a block for 2 x 2 x 2 of the lattice's boxes
  * (1, the default) or a warp a box (0: A/B runs). Set before the first chunk. */
 void gg_set_coarse_merge(int on);
-/* the split's fine kernel launched by programmatic dependent launch after
- * its coarse kernel (1; only where the device has it, sm_90 on) or not
- * (0: A/B runs). Set before the first chunk. */
-void gg_set_pdl(int on);
+/* the launches made by programmatic dependent launch (gpu/pdl.cuh; only
+ * where the device has it, sm_90 on), a bit set: GG_PDL_FINE the split's
+ * fine kernel after its coarse kernel; GG_PDL_TAIL the front's kernels
+ * after the interpolation (the block trial's pick, the gated commits,
+ * plane 0's histogram, the planes' books); GG_PDL_COARSE the split's
+ * coarse kernel (encoding) after the blends' costs. Set before the first
+ * chunk. */
+enum { GG_PDL_FINE = 1, GG_PDL_TAIL = 2, GG_PDL_COARSE = 4, GG_PDL_ALL = 7 };
+void gg_set_pdl(unsigned edges);
+unsigned gg_pdl_edges(void);
 /* grid of the chunk's gated Lorenzo and slice commits: 0, the blocks the
  * device holds at once; else that many (tests) */
 void gg_set_commit_grid(unsigned blocks);

@@ -379,11 +379,11 @@ static void ctx_init(void)
     long coarse_merge = 1;
     env_int("GLIDE_GPU_COARSE_MERGE", &coarse_merge);
     gg_set_coarse_merge(coarse_merge != 0);
-    /* GLIDE_GPU_PDL=0: the split's fine kernel launched plainly (A/B
-     * runs); PDL needs compute capability 9 */
-    long pdl = 1;
+    /* GLIDE_GPU_PDL: which launches use programmatic dependent launch, a
+     * bit set of GG_PDL_* (A/B runs; 0 none); it needs compute capability 9 */
+    long pdl = GG_PDL_ALL;
     env_int("GLIDE_GPU_PDL", &pdl);
-    gg_set_pdl(prop.major >= 9 && pdl != 0);
+    gg_set_pdl(prop.major >= 9 ? (unsigned)pdl & GG_PDL_ALL : 0u);
     /* GLIDE_GPU_HIST0_KERNEL=0: plane 0 always counted by hist0_k's pass
      * (A/B runs; glide_gpu_hist0_in_kernel) */
     long hist0_kernel = 1;

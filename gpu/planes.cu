@@ -20,6 +20,7 @@
  * 0's histogram is made here (hist0_k). */
 #include "gg_planes.h"
 #include "outlier_words.cuh"
+#include "pdl.cuh"
 
 namespace {
 
@@ -324,6 +325,8 @@ template <unsigned V>
 __global__ void __launch_bounds__(kThreads) hist0_k(const uint16_t *__restrict__ sym, gg_plane_runs r,
                                                      uint32_t groups, unsigned long long *hist0, const uint32_t *made)
 {
+    pdl_wait(); /* after the commits (GG_PDL_TAIL) */
+    pdl_trigger();
     if (*made) return; /* the interpolation kernel counted plane 0 (gg_state.hist0_made) */
     __shared__ unsigned h[GLIDE_NSYM];
     hist_clear(h);
@@ -400,11 +403,11 @@ extern "C" cudaError_t gg_planes_hist0(const uint16_t *d_sym, const gg_plane_run
     /* latency bound: all 512 blocks at 256^3 (8.5 us, ncu, H100) beat 264
      * (10.2) or 132 (14.9) that flush their histograms fewer times; counting
      * by __match_any_sync did not help (8.6; bench/gpu-runs/s1127 runs 3-4) */
-    if (big >= kVecMinBlocks) {
-        hist0_k<kVecBig><<<big < kGridMax ? (unsigned)big : kGridMax, kThreads, 0, s>>>(d_sym, r, groups, h0, &d_st->hist0_made);
-    } else {
-        const uint64_t b = ((uint64_t)groups + kThreads - 1) / kThreads;
-        hist0_k<1><<<b == 0 ? 1u : b < kGridMax ? (unsigned)b : kGridMax, kThreads, 0, s>>>(d_sym, r, groups, h0, &d_st->hist0_made);
-    }
-    return cudaGetLastError();
+    const bool pdl = (gg_pdl_edges() & GG_PDL_TAIL) != 0;
+    if (big >= kVecMinBlocks)
+        return gg_launch(hist0_k<kVecBig>, dim3(big < kGridMax ? (unsigned)big : kGridMax), dim3(kThreads), 0, s, pdl,
+                         d_sym, r, groups, h0, (const uint32_t *)&d_st->hist0_made);
+    const uint64_t b = ((uint64_t)groups + kThreads - 1) / kThreads;
+    return gg_launch(hist0_k<1>, dim3(b == 0 ? 1u : b < kGridMax ? (unsigned)b : kGridMax), dim3(kThreads), 0, s, pdl,
+                     d_sym, r, groups, h0, (const uint32_t *)&d_st->hist0_made);
 }

@@ -8,6 +8,7 @@
 #include "cost.h"
 #include "last_block.cuh"
 #include "outlier_words.cuh"
+#include "pdl.cuh"
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
@@ -21,27 +22,6 @@
 #define GG_SHARED_LIMIT (40 * 1024) /* box bytes kept in shared memory; larger boxes use global scratch */
 
 enum { OP_ENCODE, OP_DECODE };
-
-/* Programmatic dependent launch (sm_90 on; no-ops before, and where a
- * kernel was launched without it). Once every block of a primary has
- * passed pdl_trigger (or exited), its dependent's blocks may be scheduled;
- * the dependent does the work that needs nothing of the primary (its
- * box's loads) and then waits in pdl_wait, which returns once the primary
- * has completed and its writes are visible. Every block of a kernel
- * launched with PDL passes pdl_wait before it exits, early returns
- * included, so that the kernel's completion still means its primary's. */
-__device__ __forceinline__ void pdl_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void pdl_trigger()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
 
 template <class T> struct Bits;
 template <> struct Bits<float> {
@@ -1861,6 +1841,8 @@ __global__ void __launch_bounds__(NT, !BL && PART != PART_COARSE_M && NT != kRow
     /* decoding has nothing beside the coarse kernel: the fine one's blocks
      * may load from its start (encoding: after the levels, below) */
     if (coarse && OP == OP_DECODE) pdl_trigger();
+    /* the coarse kernel (encoding) by PDL (GG_PDL_COARSE): every read after this */
+    if (coarse) pdl_wait();
     if (gate && (st->lorenzo || st->slice)) { /* GG_CHOSEN: Lorenzo was */
         if (pdl_fine) pdl_wait();
         return;
@@ -2438,6 +2420,8 @@ __global__ void __launch_bounds__(GG_THREADS)
     lorenzo_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *rglob,
               bool gate, unsigned nbox)
 {
+    pdl_wait(); /* the chunk's commit: after the pick (GG_PDL_TAIL) */
+    if (gate) pdl_trigger();
     if (gate && !st->lorenzo) return;
     for (unsigned bi = blockIdx.x; bi < nbox; bi += gridDim.x) {
         lorenzo_box<T, OP, SH>(g, lv, x, sym, st, in, y, rglob, bi);
@@ -2842,29 +2826,10 @@ static unsigned split_parts(uint64_t blocks, uint64_t whole)
  * `rows` rows; the box in shared memory when each box has one block */
 template <class T> using sample_kernel = void (*)(const T *, gg_grid, uint64_t, unsigned, gg_state *, unsigned);
 
-/* the split's fine kernel launched with PDL (gg_set_pdl) */
-static int pdl_fine_on = 0;
-extern "C" void gg_set_pdl(int on) { pdl_fine_on = on != 0; }
-
-template <class... P, class... A>
-static cudaError_t launch_k(void (*k)(P...), dim3 grid, dim3 block, size_t sh, cudaStream_t s, bool pdl, A... args)
-{
-    if (!pdl) {
-        k<<<grid, block, sh, s>>>(args...);
-        return cudaGetLastError();
-    }
-    cudaLaunchConfig_t c = {};
-    c.gridDim = grid;
-    c.blockDim = block;
-    c.dynamicSmemBytes = sh;
-    c.stream = s;
-    cudaLaunchAttribute at[1];
-    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    at[0].val.programmaticStreamSerializationAllowed = 1;
-    c.attrs = at;
-    c.numAttrs = 1;
-    return cudaLaunchKernelEx(&c, k, args...);
-}
+/* the launches gg_launch gives PDL (gg_set_pdl) */
+static unsigned pdl_edges = 0;
+extern "C" void gg_set_pdl(unsigned edges) { pdl_edges = edges; }
+extern "C" unsigned gg_pdl_edges(void) { return pdl_edges; }
 
 /* launch_sample's grid: one row of blocks per sample box (times parts) */
 static dim3 sample_grid(const gg_grid &g, uint64_t k, unsigned rows, uint64_t whole, unsigned *parts)
@@ -2978,8 +2943,10 @@ static cudaError_t launch_box(const gg_grid &g, unsigned nbox, size_t sh, const 
 {
     cudaError_t e = allow_shared((const void *)interp_sh_k<T, OP, NT, FA, BL, PART>, sh);
     if (e != cudaSuccess) return e;
-    return launch_k(interp_sh_k<T, OP, NT, FA, BL, PART>, dim3(nbox), dim3(NT), sh, s,
-                    PART == PART_FINE && pdl_fine_on, g, lv, x, sym, st, in, y, gate, sp);
+    const bool pdl = PART == PART_FINE ? (pdl_edges & GG_PDL_FINE) != 0
+                     : (PART == PART_COARSE || PART == PART_COARSE_M) && OP == OP_ENCODE && (pdl_edges & GG_PDL_COARSE);
+    return gg_launch(interp_sh_k<T, OP, NT, FA, BL, PART>, dim3(nbox), dim3(NT), sh, s, pdl, g, lv, x, sym, st, in, y,
+                     gate, sp);
 }
 
 template <class T, int OP, bool FA, bool BL>
@@ -3084,7 +3051,7 @@ struct ParLanes {
  * trial), order k with state st + k */
 template <class T, int OP>
 static cudaError_t launch_slice(gg_grid g, unsigned nb, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
-                                DecodeIn in, T *y, T *r, T *w, int order, cudaStream_t s)
+                                DecodeIn in, T *y, T *r, T *w, int order, cudaStream_t s, bool pdl = false)
 {
     const size_t wf = slice_run_bytes(g), sh = slice_box_bytes(g);
     if (wf) {
@@ -3099,8 +3066,8 @@ static cudaError_t launch_slice(gg_grid g, unsigned nb, const gg_levels *lv, con
         if (order == -1 && (e = gg_commit_grid(k, nt, wf, &gx)) != cudaSuccess) return e;
         if (gx > nb) gx = nb;
         const dim3 grid(gx, order == -2 ? 2 : 1);
-        if (wide) slice_wf_k<T, OP, GG_THREADS_MAX><<<grid, GG_THREADS_MAX, wf, s>>>(g, lv, x, sym, st, in, y, order, nb);
-        else slice_wf_k<T, OP, GG_SLICE_WF_THREADS><<<grid, GG_SLICE_WF_THREADS, wf, s>>>(g, lv, x, sym, st, in, y, order, nb);
+        if (wide) return gg_launch(slice_wf_k<T, OP, GG_THREADS_MAX>, grid, dim3(GG_THREADS_MAX), wf, s, pdl, g, lv, x, sym, st, in, y, order, nb);
+        return gg_launch(slice_wf_k<T, OP, GG_SLICE_WF_THREADS>, grid, dim3(GG_SLICE_WF_THREADS), wf, s, pdl, g, lv, x, sym, st, in, y, order, nb);
     } else if (sh) {
         cudaError_t e = allow_shared((const void *)slice_sh_k<T, OP>, sh);
         if (e != cudaSuccess) return e;
@@ -3131,12 +3098,14 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
      * launches after the pick took 1.8 + 1.9 us and a gap at 256^3 (H200
      * trace, bench/gpu-runs/s1127d run 6); not timed apart since */
     lanes.early = early || method == GG_CHOSEN3_SPEC;
+    /* those commits after the pick by PDL (their kernels wait at their start) */
+    const bool pdl = method == GG_CHOSEN3_SPEC && (pdl_edges & GG_PDL_TAIL);
     cudaStream_t s;
     cudaError_t e;
     if (slice_only || method == GG_CHOSEN3 || method == GG_CHOSEN3_SPEC) {
         if ((e = lanes.next(s)) != cudaSuccess ||
-            (e = launch_slice<T, OP>(g, nb, lv, x, sym, st, in, y, r, w, slice_only ? method - GG_SLICE_XY : -1, s)) !=
-                cudaSuccess)
+            (e = launch_slice<T, OP>(g, nb, lv, x, sym, st, in, y, r, w, slice_only ? method - GG_SLICE_XY : -1, s,
+                                     pdl)) != cudaSuccess)
             return e;
         if (slice_only) {
             if ((e = cudaGetLastError()) != cudaSuccess) return e;
@@ -3150,8 +3119,11 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
         unsigned grid = nb;
         if (gate && (e = gg_commit_grid(k, GG_THREADS, sh, &grid)) != cudaSuccess) return e;
         if (grid > nb) grid = nb;
-        if (sh) lorenzo_k<T, OP, true><<<grid, GG_THREADS, sh, s>>>(g, lv, x, sym, st, in, y, r, gate, nb);
-        else lorenzo_k<T, OP, false><<<grid, GG_THREADS, 0, s>>>(g, lv, x, sym, st, in, y, r, gate, nb);
+        e = sh ? gg_launch(lorenzo_k<T, OP, true>, dim3(grid), dim3(GG_THREADS), sh, s, pdl, g, lv, x, sym, st, in, y, r,
+                           gate, nb)
+               : gg_launch(lorenzo_k<T, OP, false>, dim3(grid), dim3(GG_THREADS), 0, s, pdl, g, lv, x, sym, st, in, y, r,
+                           gate, nb);
+        if (e != cudaSuccess) return e;
     }
     if (method != GG_LORENZO && method != GG_CHOSEN3_SPEC) {
         if (g.eff_rank < 2) bl = 0;
@@ -3302,8 +3274,8 @@ static cudaError_t trial_run(const T *x, gg_grid g, gg_grid tg, gg_trial_boxes t
         if (e != cudaSuccess) return e;
     }
     if (speculate && (e = cudaStreamWaitEvent(s0, par->join[0], 0)) != cudaSuccess) return e;
-    trial_pick_k<<<1, 256, 0, s0>>>(tst, tr, lorenzo_ok, (unsigned)sizeof(T), g.blog, st, speculate);
-    return cudaGetLastError();
+    return gg_launch(trial_pick_k, dim3(1), dim3(256), 0, s0, speculate && (pdl_edges & GG_PDL_TAIL), tst, tr,
+                     lorenzo_ok, (unsigned)sizeof(T), g.blog, st, speculate);
 }
 
 extern "C" cudaError_t gg_trial_run(const void *d_x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok,

@@ -483,6 +483,8 @@ __global__ void __launch_bounds__(NT)
     slice_wf_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, int order,
                unsigned nbox)
 {
+    pdl_wait(); /* the chunk's commit (order -1): after the pick (GG_PDL_TAIL) */
+    if (order == -1) pdl_trigger();
     if (!slice_order(order, st)) return;
     for (unsigned bi = blockIdx.x; bi < nbox; bi += gridDim.x) {
         slice_wf_box<T, OP, NT>(g, lv, x, sym, st, in, y, order, bi);
@@ -549,6 +551,8 @@ __device__ __forceinline__ void trial_levels(gg_state *st, unsigned c, unsigned 
 __global__ void trial_pick_k(const gg_state *tst, const gg_trial *tr, int lorenzo_ok, unsigned esz, unsigned blog,
                              gg_state *st, int spec)
 {
+    pdl_wait(); /* speculating: after the interpolation (GG_PDL_TAIL) */
+    pdl_trigger();
     __shared__ unsigned s_c;
     if (threadIdx.x == 0) {
         uint64_t best = UINT64_MAX;
