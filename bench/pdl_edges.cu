@@ -2,7 +2,7 @@
  * programmatic stream serialization (PDL), on the same stream as the kernel
  * before it and across an event join, and whether the dependent's blocks
  * then start before the primary ends (docs/DESIGN.md, "Programmatic
- * dependent launch on the chain" quotes it).
+ * dependent launch" quotes it).
  *   pdl_edges     (prints the captured edges' types and the start times)
  * The primary spins about 20 us and triggers its dependents at its start;
  * the dependent stamps the global timer before and after griddepcontrol.wait. */
