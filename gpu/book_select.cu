@@ -341,11 +341,11 @@ static cudaError_t book_select(const uint64_t *d_hist, const uint64_t *d_hist0, 
         if (!d_work) return cudaErrorInvalidValue;
         const dim3 grid((dict.n_books + kSizeWarps - 1) / kSizeWarps, planes);
         return gg_launch(k_book_size, grid, dim3(kSizeWarps * 32), 0, s, pdl, d_hist, d_hist0, d_hist1, stride,
-                         (const uint8_t *)dict.len, dict.n_books, d_work, d_out);
+                         dict.len, dict.n_books, d_work, d_out);
     }
     if (!dict.log2q) return cudaErrorInvalidValue;
-    return gg_launch(k_book_ce, dim3(planes), dim3(kThreads), 0, s, pdl, d_hist, d_hist0, d_hist1, stride,
-                     (const uint8_t *)dict.len, (const float *)dict.log2q, dict.n_books, d_out);
+    return gg_launch(k_book_ce, dim3(planes), dim3(kThreads), 0, s, pdl, d_hist, d_hist0, d_hist1, stride, dict.len,
+                     dict.log2q, dict.n_books, d_out);
 }
 
 extern "C" cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_select *d_out,

@@ -406,8 +406,8 @@ extern "C" cudaError_t gg_planes_hist0(const uint16_t *d_sym, const gg_plane_run
     const bool pdl = (gg_pdl_edges() & GG_PDL_TAIL) != 0;
     if (big >= kVecMinBlocks)
         return gg_launch(hist0_k<kVecBig>, dim3(big < kGridMax ? (unsigned)big : kGridMax), dim3(kThreads), 0, s, pdl,
-                         d_sym, r, groups, h0, (const uint32_t *)&d_st->hist0_made);
+                         d_sym, r, groups, h0, &d_st->hist0_made);
     const uint64_t b = ((uint64_t)groups + kThreads - 1) / kThreads;
     return gg_launch(hist0_k<1>, dim3(b == 0 ? 1u : b < kGridMax ? (unsigned)b : kGridMax), dim3(kThreads), 0, s, pdl,
-                     d_sym, r, groups, h0, (const uint32_t *)&d_st->hist0_made);
+                     d_sym, r, groups, h0, &d_st->hist0_made);
 }
