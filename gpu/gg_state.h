@@ -56,7 +56,8 @@ typedef struct {
     uint64_t est[2][2];            /* GLIDE_PRED_AUTO: [interp, Lorenzo] x [cost, points] on the sample */
     uint32_t lorenzo;              /* the method chosen: 1 Lorenzo, 0 interpolation */
     uint32_t slice;                /* format 6: the slice method chosen (1 x before y, 2 y before x), else 0 */
-    uint32_t hist0_made;           /* format 5 in place: the interpolation kernel counted plane 0 into hist_pl[0] */
+    uint32_t hist0_made;           /* format 5 in place: plane 0 counted into hist_pl[0] by interpolation (1), Lorenzo or the slices (2) */
+    uint32_t tuned_blend;          /* lv.blended as tuning left it, where the trial's pick then chose Lorenzo or the slices */
     uint32_t done[4];              /* blocks finished: tuning, predictor choice, blends, tuning and blends side by side (the last one decides) */
     uint64_t hist[GLIDE_NSYM];
     gg_select sel;

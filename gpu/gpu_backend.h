@@ -83,8 +83,9 @@ void glide_gpu_use_graphs(int on);
 /* Test hooks: plane 0's histogram (format 5, planes read in place) of
  * the chunks compressed after glide_gpu_keep_hist0(1), as the device made
  * it for the book choice: glide_gpu_last_hist0 copies GLIDE_NSYM counts to
- * out and says who counted them (1 the interpolation kernel, 0 the pass
- * after it), or -1 where the last chunk had none kept.
+ * out and says who counted them (1 the interpolation kernel, 2 Lorenzo's
+ * or the slices', 0 the pass after them), or -1 where the last chunk had
+ * none kept.
  * glide_gpu_hist0_in_kernel(0): always the pass (default 1). */
 void glide_gpu_keep_hist0(int on);
 int glide_gpu_last_hist0(uint64_t *out);

@@ -151,7 +151,12 @@ typedef struct {
     int hist0_kernel;             /* plane 0 counted by the unsplit interpolation kernel (glide_gpu_hist0_in_kernel) */
     int keep_hist0, last_h0_made; /* glide_gpu_keep_hist0, glide_gpu_last_hist0 */
     uint64_t last_h0[GLIDE_NSYM];
-    gg_graph front, tail;
+    /* the front's graphs by the order of the interpolation's instances
+     * (blend_first): a field whose chunks change between blending and
+     * not does not capture a graph each time */
+    gg_graph front[2], tail;
+    int blend_order; /* GLIDE_GPU_BLEND_FIRST: -1 by the chunk before (last_blend), 0 plain first, 1 blended first */
+    int last_blend;  /* the last chunk's tuning blended a level */
     cudaEvent_t ev[GG_MAX_STAGES + 1];
     cudaEvent_t ev_plan; /* after gg_plan: the host waits on it, not on the stream */
     cudaStream_t s_st;   /* the state's early copy, beside the tail (glide_gpu_compress) */
@@ -388,6 +393,19 @@ static void ctx_init(void)
      * (A/B runs; glide_gpu_hist0_in_kernel) */
     long hist0_kernel = 1;
     env_int("GLIDE_GPU_HIST0_KERNEL", &hist0_kernel);
+    /* GLIDE_GPU_HIST0_COMMIT=0: Lorenzo and the slices leave plane 0 to
+     * hist0_k, which the front then always queues (A/B runs) */
+    long hist0_commit = 1;
+    env_int("GLIDE_GPU_HIST0_COMMIT", &hist0_commit);
+    gg_set_hist0_commit(hist0_commit != 0);
+    /* GLIDE_GPU_BLEND_FIRST: which interpolation instances a chunk launches
+     * first, -1 (default) those the chunk before used, 0 the plain ones, 1
+     * the blended ones (A/B runs); the first chunk: blended (the Nyx-like
+     * fields blend their finest levels) */
+    long blend_order = -1;
+    env_int("GLIDE_GPU_BLEND_FIRST", &blend_order);
+    G.blend_order = blend_order < 0 ? -1 : blend_order != 0;
+    G.last_blend = 1;
     /* GLIDE_GPU_COMMIT_GRID: the gated commits' grid (tests: a few blocks,
      * so that each takes many boxes; 0, the default: the device's fill) */
     long commit_grid = 0;
@@ -861,6 +879,7 @@ typedef struct {
 static size_t host_plan(const enc_job *j, const gg_state *hs, glide_header *h, glide_entropy_plan *plan)
 {
     if (j->method == GG_CHOSEN3 && !j->force) G.spec_large = !hs->lorenzo && !hs->slice; /* the trial's pick */
+    if (j->method != GG_LORENZO) G.last_blend = hs->lv.blended || hs->tuned_blend; /* gg_set_blend_first */
     h->eb_abs = hs->lv.eb_abs;
     h->subst_bits = hs->lv.subst_bits;
     h->alpha = hs->lv.alpha;
@@ -1170,14 +1189,16 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
             if (timed) stage("block trial");
         }
     }
+    int h0_all = 0; /* every kernel that may store the symbols counts plane 0: no hist0_k */
     if ((e = gg_encode(G.x.p, j->g, spec.on ? GG_CHOSEN3_SPEC : j->method, st, G.sym.p, G.r.p, G.w.p, par,
-                       spec.hist0, s)) != cudaSuccess)
+                       spec.hist0, &h0_all, s)) != cudaSuccess)
         return e;
     if (timed) stage("predict+quantize+histogram");
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
     if (j->planes) { /* format 5: the planes and their histograms, a book each */
-        if ((e = j->in_place ? gg_planes_hist0(G.sym.p, &j->runs, j->n0, st, s)
-                             : gg_planes_split(G.sym.p, j->g, j->n0, G.sym_p.p, st, s)) != cudaSuccess)
+        if ((e = !j->in_place ? gg_planes_split(G.sym.p, j->g, j->n0, G.sym_p.p, st, s)
+                 : h0_all     ? cudaSuccess
+                              : gg_planes_hist0(G.sym.p, &j->runs, j->n0, st, s)) != cudaSuccess)
             return e;
         if (timed) stage(j->in_place ? "plane 0 histogram" : "planes split");
         if ((e = gg_book_select_planes(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
@@ -1224,7 +1245,7 @@ static size_t encode_front(const front_args *a)
         const void *x, *sym, *r, *w, *st, *len, *log2q, *sym_p;
         double eb, alpha;
         uint64_t k, n0;
-        int mode, score, method, planes, force, lorenzo_ok, spec;
+        int mode, score, method, planes, force, lorenzo_ok, spec, blend_first;
         unsigned n_books;
         gg_grid g, tg;
         gg_trial_boxes tb;
@@ -1237,9 +1258,15 @@ static size_t encode_front(const front_args *a)
     k.n_books = G.n_books, k.g = a->j->g;
     k.force = a->j->force, k.lorenzo_ok = a->j->lorenzo_ok, k.tg = a->j->tg, k.tb = a->j->tb, k.spec = a->spec;
     k.tx = G.tx.p, k.tsym = G.tsym.p, k.tr = G.tr.p, k.tw = G.tw.p;
+    /* the working interpolation instance's blocks first where the chunk
+     * before is a guide: 256^3 kernel-only compression (H100) 449.1 ->
+     * 446.9 us blended first on the Nyx-like field, and in traces a field
+     * that does not blend lost 1.6 us to it (bench/gpu-runs/s1131 run 1) */
+    k.blend_first = G.blend_order >= 0 ? G.blend_order : G.last_blend;
+    gg_set_blend_first(k.blend_first);
     size_t r = 0;
     int used;
-    CK(graphed(&G.front, &k, sizeof k, front_enqueue, a, &used), "encode front");
+    CK(graphed(&G.front[k.blend_first], &k, sizeof k, front_enqueue, a, &used), "encode front");
     if (used) stage("range..book select (graph)");
 done:
     return r;
@@ -1284,7 +1311,7 @@ static void keep_hist0(const enc_job *j, const gg_state *hs)
     G.last_h0_made = -1;
     if (!j->in_place) return;
     memcpy(G.last_h0, hs->hist_pl[0], sizeof G.last_h0);
-    G.last_h0_made = hs->hist0_made != 0;
+    G.last_h0_made = hs->hist0_made <= 2 ? (int)hs->hist0_made : 1;
 }
 
 size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src, void *dst, size_t cap)
@@ -1294,6 +1321,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     int early_state = 0; /* the state's early copy is queued */
     int gated_plan = 0;  /* the tail is queued behind the host plan's gate (plan_gate_queue) */
     pthread_mutex_lock(&G.lock);
+    G.last_h0_made = -1; /* glide_gpu_last_hist0: none until this chunk's state is back */
     if (cudaSetDevice(G.device) != cudaSuccess) { r = gpu_fail(cudaGetLastError(), "set device"); goto done; }
     glide_header h;
     glide_header_begin(&h, p);
@@ -1527,6 +1555,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     /* the host plans; the tail runs (again) */
     r = host_plan(&j, hs, &hh, &plan);
     if (glide_is_error(r)) goto done;
+    keep_hist0(&j, hs); /* a RAW chunk's too: the histograms are in */
     if (!gated_plan) stage("host plan"); /* the device idles meanwhile: the benchmarks keep it out of kernel time */
     if (hh.method != GLIDE_METHOD_RAW) {
         /* one kernel puts the plan on the device, reading it from mapped memory */
@@ -1577,7 +1606,6 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         }
         if (r) goto done;
         stages_end();
-        keep_hist0(&j, hs);
         G.custom_last = hh.book_kind == GLIDE_BOOKKIND_CUSTOM || (j.planes && hh.book_kind1 == GLIDE_BOOKKIND_CUSTOM);
         if (hs->total) {
             if (hs->total > cap) r = GLIDE_ERROR(DST_TOO_SMALL);

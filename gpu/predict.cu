@@ -1307,6 +1307,32 @@ __device__ __forceinline__ void hist_add(unsigned *hist, unsigned sy)
     if ((threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) atomicAdd(&hist[sy], (unsigned)__popc(peers));
 }
 
+/* Plane 0's points (every coordinate even) of a box a commit kernel has
+ * just stored, counted again from its symbols into hist (its own counts
+ * already flushed) and flushed to h0: base is the box's corner (even
+ * coordinates: one slab, boxes of an even edge, as hist0_of asks), n0..n2
+ * the owned points along each axis. The commit after a speculating
+ * trial's pick then leaves no chunk for hist0_k, which the front no
+ * longer queues where every kernel that can store the symbols counts
+ * plane 0 (gg_encode's h0_all). hist0_made = 2 tells the tests it was a
+ * commit. */
+__device__ __forceinline__ void box_hist0(const uint16_t *sym, uint64_t base, uint64_t s0, uint64_t s1, uint32_t n0,
+                                       uint32_t n1, uint32_t n2, unsigned *hist, unsigned long long *h0, gg_state *st)
+{
+    __syncthreads(); /* the box's symbols stored, its own counts flushed */
+    for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x) hist[t] = 0;
+    __syncthreads();
+    const uint32_t hz = (n0 + 1) / 2, hy = (n1 + 1) / 2, hx = (n2 + 1) / 2, hn = hz * hy * hx;
+    for (uint32_t t = threadIdx.x; t < hn; t += blockDim.x) {
+        const uint32_t c = t % hx, u = t / hx, b = u % hy, a = u / hy;
+        hist_add(hist, sym[base + 2 * a * s0 + 2 * b * s1 + 2 * c]);
+    }
+    __syncthreads();
+    for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
+        if (hist[t]) atomicAdd(h0 + t, (unsigned long long)hist[t]);
+    if (threadIdx.x == 0) st->hist0_made = 2;
+}
+
 /* One step (plain level: step j) or point set (blended level: mask m) of
  * a level in interp_sh_k's box, set up once per block by one thread: a
  * thread owns about 16 points of a 17^3 box over all levels, and set-up
@@ -2329,7 +2355,8 @@ __global__ void __launch_bounds__(GG_THREADS)
  * diagonals, so each diagonal is one parallel step. */
 template <class T, int OP, bool SH>
 __device__ __forceinline__ void lorenzo_box(const gg_grid &g, const gg_levels *lv, const T *x, uint16_t *sym,
-                                            gg_state *st, const DecodeIn &in, T *y, T *rglob, unsigned bi)
+                                            gg_state *st, const DecodeIn &in, T *y, T *rglob, unsigned bi,
+                                            unsigned long long *h0)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
@@ -2408,6 +2435,9 @@ __device__ __forceinline__ void lorenzo_box(const gg_grid &g, const gg_levels *l
     if (OP == OP_ENCODE)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
             if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
+    if (OP == OP_ENCODE && h0)
+        box_hist0(sym, bx.lo[0] * g.st[0] + bx.lo[1] * g.st[1] + bx.lo[2], g.st[0], g.st[1], (uint32_t)e[0],
+                  (uint32_t)e[1], (uint32_t)e[2], hist, h0, st);
 }
 
 /* gate (the chunk's commit after the block trial's pick): a grid of at most
@@ -2418,13 +2448,13 @@ __device__ __forceinline__ void lorenzo_box(const gg_grid &g, const gg_levels *l
 template <class T, int OP, bool SH>
 __global__ void __launch_bounds__(GG_THREADS)
     lorenzo_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *rglob,
-              bool gate, unsigned nbox)
+              bool gate, unsigned nbox, unsigned long long *h0)
 {
     pdl_wait(); /* the chunk's commit: after the pick (GG_PDL_TAIL) */
     if (gate) pdl_trigger();
     if (gate && !st->lorenzo) return;
     for (unsigned bi = blockIdx.x; bi < nbox; bi += gridDim.x) {
-        lorenzo_box<T, OP, SH>(g, lv, x, sym, st, in, y, rglob, bi);
+        lorenzo_box<T, OP, SH>(g, lv, x, sym, st, in, y, rglob, bi, h0);
         __syncthreads(); /* the next box reuses shared memory */
     }
 }
@@ -3051,7 +3081,8 @@ struct ParLanes {
  * trial), order k with state st + k */
 template <class T, int OP>
 static cudaError_t launch_slice(gg_grid g, unsigned nb, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st,
-                                DecodeIn in, T *y, T *r, T *w, int order, cudaStream_t s, bool pdl = false)
+                                DecodeIn in, T *y, T *r, T *w, int order, cudaStream_t s, bool pdl = false,
+                                unsigned long long *h0 = nullptr)
 {
     const size_t wf = slice_run_bytes(g), sh = slice_box_bytes(g);
     if (wf) {
@@ -3066,8 +3097,8 @@ static cudaError_t launch_slice(gg_grid g, unsigned nb, const gg_levels *lv, con
         if (order == -1 && (e = gg_commit_grid(k, nt, wf, &gx)) != cudaSuccess) return e;
         if (gx > nb) gx = nb;
         const dim3 grid(gx, order == -2 ? 2 : 1);
-        if (wide) return gg_launch(slice_wf_k<T, OP, GG_THREADS_MAX>, grid, dim3(GG_THREADS_MAX), wf, s, pdl, g, lv, x, sym, st, in, y, order, nb);
-        return gg_launch(slice_wf_k<T, OP, GG_SLICE_WF_THREADS>, grid, dim3(GG_SLICE_WF_THREADS), wf, s, pdl, g, lv, x, sym, st, in, y, order, nb);
+        if (wide) return gg_launch(slice_wf_k<T, OP, GG_THREADS_MAX>, grid, dim3(GG_THREADS_MAX), wf, s, pdl, g, lv, x, sym, st, in, y, order, nb, h0);
+        return gg_launch(slice_wf_k<T, OP, GG_SLICE_WF_THREADS>, grid, dim3(GG_SLICE_WF_THREADS), wf, s, pdl, g, lv, x, sym, st, in, y, order, nb, h0);
     } else if (sh) {
         cudaError_t e = allow_shared((const void *)slice_sh_k<T, OP>, sh);
         if (e != cudaSuccess) return e;
@@ -3081,11 +3112,39 @@ static cudaError_t launch_slice(gg_grid g, unsigned nb, const gg_levels *lv, con
     return cudaGetLastError();
 }
 
+/* GLIDE_GPU_HIST0_COMMIT=0 (A/B runs): Lorenzo and the slices leave plane 0
+ * to hist0_k (gg_set_hist0_commit) */
+static bool hist0_commit = true;
+extern "C" void gg_set_hist0_commit(int on) { hist0_commit = on != 0; }
+
+/* Which of the interpolation's instances (the plain ones or the blended
+ * ones) an encoder launches first where both are (tuning decides on the
+ * device which one works, the other returns at once): the working coarse
+ * kernel's blocks are dispatched 1.5-1.6 us later when the other's are
+ * first (256^3, H100 traces: the Nyx-like field blends, uniform noise does
+ * not; bench/gpu-runs/s1131 run 1). The host sets it before a front's
+ * launch or capture, by the chunk before (gpu_codec.c, GLIDE_GPU_BLEND_FIRST). */
+static bool blend_first = false;
+extern "C" void gg_set_blend_first(int on) { blend_first = on != 0; }
+
+/* launch_interp's instances for bl (-1 both, 0 plain, 1 blended) count plane
+ * 0 where given h0: none takes interp_k, which does not */
+static bool interp_counts_h0(const gg_grid &g, int bl)
+{
+    if (g.eff_rank < 2) bl = 0;
+    return (bl == 1 || box_bytes(g, BOX_INTERP)) && (bl == 0 || box_bytes(g, BOX_BLEND));
+}
+
+/* h0 (encoding): plane 0's histogram for every kernel launched that can
+ * count it; *h0_all then says whether each kernel that may store the
+ * chunk's symbols counts it (the speculated interpolation's, launched by
+ * trial_run with the same h0, included), so that the front can leave
+ * hist0_k out */
 template <class T, int OP>
 static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const gg_levels *lv, const T *x,
                                   uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *r, T *w, const gg_par *par,
                                   cudaStream_t s0, unsigned naux = GG_PAR_AUX, bool narrow = false,
-                                  bool early = false, unsigned long long *h0 = nullptr)
+                                  bool early = false, unsigned long long *h0 = nullptr, bool *h0_all = nullptr)
 {
     unsigned nb = (unsigned)n_blocks(g);
     /* GG_CHOSEN launches both, GG_CHOSEN3 the slices too (GG_CHOSEN3_SPEC:
@@ -3100,15 +3159,22 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
     lanes.early = early || method == GG_CHOSEN3_SPEC;
     /* those commits after the pick by PDL (their kernels wait at their start) */
     const bool pdl = method == GG_CHOSEN3_SPEC && (pdl_edges & GG_PDL_TAIL);
+    /* Lorenzo and slice_wf_k count plane 0 as the interpolation kernels do
+     * (box_hist0): a speculating chunk's commit then needs no hist0_k
+     * after it, 1.4-1.6 us on the 256^3 chain (H100 traces, s1130) */
+    unsigned long long *hc = OP == OP_ENCODE && hist0_commit ? h0 : nullptr;
+    bool all = hc != nullptr;
     cudaStream_t s;
     cudaError_t e;
     if (slice_only || method == GG_CHOSEN3 || method == GG_CHOSEN3_SPEC) {
+        all = all && slice_run_bytes(g) != 0; /* slice_sh_k and slice_k do not count it */
         if ((e = lanes.next(s)) != cudaSuccess ||
             (e = launch_slice<T, OP>(g, nb, lv, x, sym, st, in, y, r, w, slice_only ? method - GG_SLICE_XY : -1, s,
-                                     pdl)) != cudaSuccess)
+                                     pdl, hc)) != cudaSuccess)
             return e;
         if (slice_only) {
             if ((e = cudaGetLastError()) != cudaSuccess) return e;
+            if (h0_all) *h0_all = all;
             return lanes.done();
         }
     }
@@ -3120,32 +3186,45 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
         if (gate && (e = gg_commit_grid(k, GG_THREADS, sh, &grid)) != cudaSuccess) return e;
         if (grid > nb) grid = nb;
         e = sh ? gg_launch(lorenzo_k<T, OP, true>, dim3(grid), dim3(GG_THREADS), sh, s, pdl, g, lv, x, sym, st, in, y, r,
-                           gate, nb)
+                           gate, nb, hc)
                : gg_launch(lorenzo_k<T, OP, false>, dim3(grid), dim3(GG_THREADS), 0, s, pdl, g, lv, x, sym, st, in, y, r,
-                           gate, nb);
+                           gate, nb, hc);
         if (e != cudaSuccess) return e;
     }
+    if (method != GG_LORENZO) all = all && interp_counts_h0(g, bl);
+    if (h0_all) *h0_all = all;
     if (method != GG_LORENZO && method != GG_CHOSEN3_SPEC) {
         if (g.eff_rank < 2) bl = 0;
-        if (bl != 1 && fa != 1 &&
-            ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow, h0)) !=
-                 cudaSuccess))
-            return e;
-        if (bl != 1 && fa != 0 &&
-            ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow, h0)) !=
-                 cudaSuccess))
-            return e;
-        if (bl != 0 && fa != 1 &&
-            ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, false, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow, h0)) !=
-                 cudaSuccess))
-            return e;
-        if (bl != 0 && fa != 0 &&
-            ((e = lanes.next(s)) != cudaSuccess ||
-             (e = launch_interp<T, OP, true, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow, h0)) !=
-                 cudaSuccess))
+        auto plain = [&]() -> cudaError_t {
+            cudaError_t r2 = cudaSuccess;
+            if (bl != 1 && fa != 1 &&
+                ((r2 = lanes.next(s)) != cudaSuccess ||
+                 (r2 = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow,
+                                                           h0)) != cudaSuccess))
+                return r2;
+            if (bl != 1 && fa != 0 &&
+                ((r2 = lanes.next(s)) != cudaSuccess ||
+                 (r2 = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow,
+                                                          h0)) != cudaSuccess))
+                return r2;
+            return cudaSuccess;
+        };
+        auto blended = [&]() -> cudaError_t {
+            cudaError_t r2 = cudaSuccess;
+            if (bl != 0 && fa != 1 &&
+                ((r2 = lanes.next(s)) != cudaSuccess ||
+                 (r2 = launch_interp<T, OP, false, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow,
+                                                          h0)) != cudaSuccess))
+                return r2;
+            if (bl != 0 && fa != 0 &&
+                ((r2 = lanes.next(s)) != cudaSuccess ||
+                 (r2 = launch_interp<T, OP, true, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow,
+                                                         h0)) != cudaSuccess))
+                return r2;
+            return cudaSuccess;
+        };
+        if ((e = blend_first ? blended() : plain()) != cudaSuccess ||
+            (e = blend_first ? plain() : blended()) != cudaSuccess)
             return e;
     }
     if ((e = cudaGetLastError()) != cudaSuccess) return e;
@@ -3162,19 +3241,23 @@ static unsigned long long *hist0_of(const gg_grid &g, gg_state *d_st, int hist0)
 }
 
 extern "C" cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r,
-                                 void *d_w, const gg_par *par, int hist0, cudaStream_t s)
+                                 void *d_w, const gg_par *par, int hist0, int *h0_all, cudaStream_t s)
 {
     DecodeIn in = {};
     /* without a fill value the range scan finds no fill point (is_fill), so
      * the fill-aware instances would only return: they are not launched */
     const int fa = g.has_fill ? -1 : 0;
     unsigned long long *h0 = hist0_of(g, d_st, hist0);
-    if (g.dtype == GLIDE_FLOAT64)
-        return launch_predict<double, OP_ENCODE>(g, method, fa, -1, &d_st->lv, (const double *)d_x, d_sym, d_st, in,
-                                                 NULL, (double *)d_r, (double *)d_w, par, s, GG_PAR_AUX, false, false,
-                                                 h0);
-    return launch_predict<float, OP_ENCODE>(g, method, fa, -1, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
-                                            (float *)d_r, (float *)d_w, par, s, GG_PAR_AUX, false, false, h0);
+    bool all = false;
+    const cudaError_t e =
+        g.dtype == GLIDE_FLOAT64
+            ? launch_predict<double, OP_ENCODE>(g, method, fa, -1, &d_st->lv, (const double *)d_x, d_sym, d_st, in,
+                                                NULL, (double *)d_r, (double *)d_w, par, s, GG_PAR_AUX, false, false,
+                                                h0, &all)
+            : launch_predict<float, OP_ENCODE>(g, method, fa, -1, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
+                                               (float *)d_r, (float *)d_w, par, s, GG_PAR_AUX, false, false, h0, &all);
+    if (h0_all) *h0_all = e == cudaSuccess && all;
+    return e;
 }
 
 /* phase 0 (after the range scan, before tuning): the sample gathered and

@@ -356,7 +356,8 @@ __host__ __device__ constexpr size_t slice_wf_per_table() { return sizeof(uint32
 
 template <class T, int OP, int NT>
 __device__ __forceinline__ void slice_wf_box(const gg_grid &g, const gg_levels *lv, const T *x, uint16_t *sym,
-                                             gg_state *st, const DecodeIn &in, T *y, int order, unsigned bi)
+                                             gg_state *st, const DecodeIn &in, T *y, int order, unsigned bi,
+                                             unsigned long long *h0)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ unsigned hist[OP == OP_ENCODE ? GLIDE_NSYM : 1];
@@ -473,6 +474,8 @@ __device__ __forceinline__ void slice_wf_box(const gg_grid &g, const gg_levels *
     if (OP == OP_ENCODE)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
             if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
+    if (OP == OP_ENCODE && h0) /* the commit (order -1; predict.cu box_hist0) */
+        box_hist0(sym, base0, s0, s1, nz, own[1], own[2], hist, h0, st);
 }
 
 /* order -1 (the chunk's commit after the block trial's pick) runs on a
@@ -481,13 +484,13 @@ __device__ __forceinline__ void slice_wf_box(const gg_grid &g, const gg_levels *
 template <class T, int OP, int NT>
 __global__ void __launch_bounds__(NT)
     slice_wf_k(gg_grid g, const gg_levels *lv, const T *x, uint16_t *sym, gg_state *st, DecodeIn in, T *y, int order,
-               unsigned nbox)
+               unsigned nbox, unsigned long long *h0)
 {
     pdl_wait(); /* the chunk's commit (order -1): after the pick (GG_PDL_TAIL) */
     if (order == -1) pdl_trigger();
     if (!slice_order(order, st)) return;
     for (unsigned bi = blockIdx.x; bi < nbox; bi += gridDim.x) {
-        slice_wf_box<T, OP, NT>(g, lv, x, sym, st, in, y, order, bi);
+        slice_wf_box<T, OP, NT>(g, lv, x, sym, st, in, y, order, bi, h0);
         __syncthreads(); /* the next box reuses shared memory */
     }
 }
@@ -530,6 +533,7 @@ __global__ void trial_gather_k(const T *x, gg_grid g, gg_trial_boxes tb, unsigne
  * Lorenzo, 2 + k slice order k; interpolation keeps the tuned ones). */
 __device__ __forceinline__ void trial_levels(gg_state *st, unsigned c, unsigned blog)
 {
+    st->tuned_blend = st->lv.blended; /* for the host's order of the next chunk's instances (gg_set_blend_first) */
     st->lv.alpha = 1.0;
     st->lv.blended = 0;
     for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) {
