@@ -29,6 +29,13 @@
 
 namespace {
 
+/* gg_pick_gate: false where this launch's blocks are to return at once
+ * (read after pdl_wait: the pick is a predecessor) */
+__device__ __forceinline__ bool gate_open(const gg_pick_gate &g)
+{
+    return !g.lorenzo || ((*g.lorenzo | *g.slice) != 0) == (g.other != 0);
+}
+
 constexpr unsigned kThreads = 1024;
 constexpr unsigned kMaxBooks = kThreads; /* CE uses one thread per book */
 static_assert(kMaxBooks == GG_MAX_BOOKS, "gg_select_work holds every book");
@@ -83,9 +90,10 @@ __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *_
                                                                 uint64_t *__restrict__ hist1, size_t stride,
                                                                 const uint8_t *__restrict__ len, unsigned n_books,
                                                                 gg_select_work *__restrict__ work,
-                                                                gg_select *__restrict__ out)
+                                                                gg_select *__restrict__ out, gg_pick_gate gate)
 {
     pdl_wait(); /* the planes' books: after plane 0's histogram (GG_PDL_TAIL) */
+    if (!gate_open(gate)) return;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned b = blockIdx.x * kSizeWarps + warp, plane = blockIdx.y;
     out += plane;
@@ -178,9 +186,10 @@ __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict
                                                           uint64_t *__restrict__ hist1, size_t stride,
                                                           const uint8_t *__restrict__ len,
                                                           const float *__restrict__ log2q, unsigned n_books,
-                                                          gg_select *__restrict__ out)
+                                                          gg_select *__restrict__ out, gg_pick_gate gate)
 {
     pdl_wait(); /* the planes' books: after plane 0's histogram (GG_PDL_TAIL) */
+    if (!gate_open(gate)) return;
     __shared__ union {
         uint64_t h[GLIDE_NSYM];  /* counts of the nonzero symbols, compacted */
         double d[GLIDE_NSYM];    /* CE: the same counts as doubles, converted once */
@@ -333,7 +342,7 @@ __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict
 
 static cudaError_t book_select(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1, size_t stride,
                                gg_dict dict, int score, gg_select *d_out, gg_select_work *d_work, cudaStream_t s,
-                               bool pdl = false)
+                               bool pdl = false, gg_pick_gate gate = gg_pick_gate{})
 {
     if (!d_hist || !d_out || !dict.len || dict.n_books == 0 || dict.n_books > kMaxBooks) return cudaErrorInvalidValue;
     const unsigned planes = d_hist0 || stride ? 2u : 1u;
@@ -341,11 +350,11 @@ static cudaError_t book_select(const uint64_t *d_hist, const uint64_t *d_hist0, 
         if (!d_work) return cudaErrorInvalidValue;
         const dim3 grid((dict.n_books + kSizeWarps - 1) / kSizeWarps, planes);
         return gg_launch(k_book_size, grid, dim3(kSizeWarps * 32), 0, s, pdl, d_hist, d_hist0, d_hist1, stride,
-                         dict.len, dict.n_books, d_work, d_out);
+                         dict.len, dict.n_books, d_work, d_out, gate);
     }
     if (!dict.log2q) return cudaErrorInvalidValue;
     return gg_launch(k_book_ce, dim3(planes), dim3(kThreads), 0, s, pdl, d_hist, d_hist0, d_hist1, stride, dict.len,
-                     dict.log2q, dict.n_books, d_out);
+                     dict.log2q, dict.n_books, d_out, gate);
 }
 
 extern "C" cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_select *d_out,
@@ -361,6 +370,15 @@ extern "C" cudaError_t gg_book_select_planes(const uint64_t *d_hist, const uint6
     if (!d_hist0) return cudaErrorInvalidValue;
     return book_select(d_hist, d_hist0, d_hist1, 0, dict, score, d_out, d_work, s,
                        (gg_pdl_edges() & GG_PDL_TAIL) != 0);
+}
+
+extern "C" cudaError_t gg_book_select_planes_gated(const uint64_t *d_hist, const uint64_t *d_hist0,
+                                                   uint64_t *d_hist1, gg_dict dict, int score, gg_select *d_out,
+                                                   gg_select_work *d_work, gg_pick_gate gate, cudaStream_t s)
+{
+    if (!d_hist0 || (gate.lorenzo && !gate.slice)) return cudaErrorInvalidValue;
+    return book_select(d_hist, d_hist0, d_hist1, 0, dict, score, d_out, d_work, s,
+                       (gg_pdl_edges() & GG_PDL_TAIL) != 0, gate);
 }
 
 extern "C" cudaError_t gg_book_select_two(const uint64_t *d_hist, size_t stride, gg_dict dict, int score,

@@ -63,6 +63,19 @@ cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_s
  * NULL). */
 cudaError_t gg_book_select_planes(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1, gg_dict dict,
                                   int score, gg_select *d_out, gg_select_work *d_work, cudaStream_t s);
+/* A launch that works only on one side of the block trial's pick: where
+ * the device words *lorenzo and *slice (gg_state's) say it chose another
+ * method than interpolation (other = 1), or kept it (other = 0); elsewhere
+ * its blocks return at once and write nothing. lorenzo NULL: always. */
+typedef struct {
+    const uint32_t *lorenzo, *slice;
+    int other;
+} gg_pick_gate;
+/* gg_book_select_planes behind a gate: two such launches with opposite
+ * gates may run at once, on one work area */
+cudaError_t gg_book_select_planes_gated(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1,
+                                        gg_dict dict, int score, gg_select *d_out, gg_select_work *d_work,
+                                        gg_pick_gate gate, cudaStream_t s);
 /* Two unrelated histograms' books in one launch, each as gg_book_select
  * would choose it: d_out[0] for d_hist, d_out[1] for d_hist + stride
  * (stride > 0 counts; the block trial's two slice orders). */

@@ -51,12 +51,14 @@ enum { GG_CHOSEN3 = 3, GG_SLICE_XY = 4, GG_SLICE_YX = 5 };
 enum { GG_CHOSEN3_SPEC = 6 };
 /* hist0: the prediction kernels also count plane 0 into d_st->hist_pl[0]
  * where they can (format 5 read in place: gg_planes_hist0 then returns at
- * once; st->hist0_made says so, 1 interpolation, 2 Lorenzo or the slices);
- * *h0_all (may be null): every kernel that may store the chunk's symbols
- * counts it, so gg_planes_hist0 is not needed at all.
+ * once; st->hist0_made says so, 1 interpolation, 2 Lorenzo or the slices).
+ * gg_encode_counts_hist0: every kernel that gg_encode (and, for
+ * GG_CHOSEN3_SPEC, the speculation before it) may have store the chunk's
+ * symbols counts it, so gg_planes_hist0 is not needed at all.
  * gg_set_hist0_commit(0): Lorenzo and the slices leave it to hist0_k. */
 cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r, void *d_w,
-                      const gg_par *par, int hist0, int *h0_all, cudaStream_t s);
+                      const gg_par *par, int hist0, cudaStream_t s);
+int gg_encode_counts_hist0(gg_grid g, int method, gg_state *d_st, int hist0);
 void gg_set_hist0_commit(int on);
 /* the blended interpolation instances launched before the plain ones (1)
  * or after (0, the default) where an encoder launches both */

@@ -156,6 +156,9 @@ typedef struct {
      * not does not capture a graph each time */
     gg_graph front[2], tail;
     int blend_order; /* GLIDE_GPU_BLEND_FIRST: -1 by the chunk before (last_blend), 0 plain first, 1 blended first */
+    int books_beside; /* GLIDE_GPU_BOOKS_BESIDE: a speculating chunk's books beside its commits (front_body) */
+    cudaStream_t s_book;
+    cudaEvent_t ev_bfork, ev_bjoin;
     int last_blend;  /* the last chunk's tuning blended a level */
     cudaEvent_t ev[GG_MAX_STAGES + 1];
     cudaEvent_t ev_plan; /* after gg_plan: the host waits on it, not on the stream */
@@ -344,6 +347,10 @@ static void ctx_init(void)
             cudaEventCreateWithFlags(&G.par.join[i], cudaEventDisableTiming) != cudaSuccess)
             goto fail;
     G.par_hi = G.par; /* the events too: one front runs at a time */
+    if (cudaStreamCreateWithPriority(&G.s_book, cudaStreamNonBlocking, prio_hi) != cudaSuccess ||
+        cudaEventCreateWithFlags(&G.ev_bfork, cudaEventDisableTiming) != cudaSuccess ||
+        cudaEventCreateWithFlags(&G.ev_bjoin, cudaEventDisableTiming) != cudaSuccess)
+        goto fail;
     long hi_spec = 1; /* GLIDE_GPU_HI_SPEC=0: par_hi's side streams 0 and 1 at the default (A/B runs) */
     env_int("GLIDE_GPU_HI_SPEC", &hi_spec);
     if (G.s_hi && hi_spec)
@@ -406,6 +413,11 @@ static void ctx_init(void)
     env_int("GLIDE_GPU_BLEND_FIRST", &blend_order);
     G.blend_order = blend_order < 0 ? -1 : blend_order != 0;
     G.last_blend = 1;
+    /* GLIDE_GPU_BOOKS_BESIDE=0: a speculating chunk's books after its
+     * commits, as before (A/B runs) */
+    long books_beside = 1;
+    env_int("GLIDE_GPU_BOOKS_BESIDE", &books_beside);
+    G.books_beside = books_beside != 0;
     /* GLIDE_GPU_COMMIT_GRID: the gated commits' grid (tests: a few blocks,
      * so that each takes many boxes; 0, the default: the device's fill) */
     long commit_grid = 0;
@@ -1189,21 +1201,42 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
             if (timed) stage("block trial");
         }
     }
-    int h0_all = 0; /* every kernel that may store the symbols counts plane 0: no hist0_k */
-    if ((e = gg_encode(G.x.p, j->g, spec.on ? GG_CHOSEN3_SPEC : j->method, st, G.sym.p, G.r.p, G.w.p, par,
-                       spec.hist0, &h0_all, s)) != cudaSuccess)
-        return e;
-    if (timed) stage("predict+quantize+histogram");
+    const int method = spec.on ? GG_CHOSEN3_SPEC : j->method;
+    /* every kernel that may store the symbols counts plane 0: no hist0_k */
+    const int h0_all = j->planes && j->in_place && gg_encode_counts_hist0(j->g, method, st, spec.hist0);
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
+    /* Where the trial kept the speculated interpolation, the chunk's
+     * histograms are final at the pick: the planes' books then run beside
+     * the gated commits (which return at once) on s_book, and where it
+     * chose another method, after them. One of the two launches works. The
+     * commits' 1452 empty blocks and a join had stood between the pick and
+     * the books (256^3, H100 traces, bench/gpu-runs/s1131). Launched before
+     * the commits, so that its blocks are dispatched first. */
+    const int beside = spec.on && h0_all && G.books_beside && !timed;
+    const gg_pick_gate kept = {&st->lorenzo, &st->slice, 0}, other = {&st->lorenzo, &st->slice, 1};
+    if (beside && ((e = cudaEventRecord(G.ev_bfork, s)) != cudaSuccess ||
+                   (e = cudaStreamWaitEvent(G.s_book, G.ev_bfork, 0)) != cudaSuccess ||
+                   (e = gg_book_select_planes_gated(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score,
+                                                    st->sel_pl, G.d_sel_work, kept, G.s_book)) != cudaSuccess ||
+                   (e = cudaEventRecord(G.ev_bjoin, G.s_book)) != cudaSuccess))
+        return e;
+    if ((e = gg_encode(G.x.p, j->g, method, st, G.sym.p, G.r.p, G.w.p, par, spec.hist0, s)) != cudaSuccess) return e;
+    if (timed) stage("predict+quantize+histogram");
     if (j->planes) { /* format 5: the planes and their histograms, a book each */
         if ((e = !j->in_place ? gg_planes_split(G.sym.p, j->g, j->n0, G.sym_p.p, st, s)
                  : h0_all     ? cudaSuccess
                               : gg_planes_hist0(G.sym.p, &j->runs, j->n0, st, s)) != cudaSuccess)
             return e;
         if (timed) stage(j->in_place ? "plane 0 histogram" : "planes split");
-        if ((e = gg_book_select_planes(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
-                                       G.d_sel_work, s)) != cudaSuccess)
+        if (beside) {
+            if ((e = gg_book_select_planes_gated(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
+                                                 G.d_sel_work, other, s)) != cudaSuccess ||
+                (e = cudaStreamWaitEvent(s, G.ev_bjoin, 0)) != cudaSuccess)
+                return e;
+        } else if ((e = gg_book_select_planes(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
+                                              G.d_sel_work, s)) != cudaSuccess) {
             return e;
+        }
     } else if ((e = gg_book_select(st->hist, dict, a->score, &st->sel, G.d_sel_work, s)) != cudaSuccess) {
         return e;
     }

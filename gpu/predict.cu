@@ -1314,7 +1314,7 @@ __device__ __forceinline__ void hist_add(unsigned *hist, unsigned sy)
  * the owned points along each axis. The commit after a speculating
  * trial's pick then leaves no chunk for hist0_k, which the front no
  * longer queues where every kernel that can store the symbols counts
- * plane 0 (gg_encode's h0_all). hist0_made = 2 tells the tests it was a
+ * plane 0 (gg_encode_counts_hist0). hist0_made = 2 tells the tests it was a
  * commit. */
 __device__ __forceinline__ void box_hist0(const uint16_t *sym, uint64_t base, uint64_t s0, uint64_t s1, uint32_t n0,
                                        uint32_t n1, uint32_t n2, unsigned *hist, unsigned long long *h0, gg_state *st)
@@ -3135,16 +3135,27 @@ static bool interp_counts_h0(const gg_grid &g, int bl)
     return (bl == 1 || box_bytes(g, BOX_INTERP)) && (bl == 0 || box_bytes(g, BOX_BLEND));
 }
 
+/* Whether every kernel that may store the chunk's symbols, encoding by
+ * method with h0, counts plane 0 (the speculated interpolation's, which
+ * trial_run launches with the same h0, included), so that the front can
+ * leave hist0_k out: Lorenzo does, slice_wf_k does (slice_sh_k and slice_k
+ * do not), the interpolation instances do (launch_interp's interp_k does
+ * not). */
+static bool counts_hist0(const gg_grid &g, int method, const unsigned long long *h0)
+{
+    if (!h0 || !hist0_commit) return false;
+    const bool slice_only = method == GG_SLICE_XY || method == GG_SLICE_YX;
+    if ((slice_only || method == GG_CHOSEN3 || method == GG_CHOSEN3_SPEC) && !slice_run_bytes(g)) return false;
+    return slice_only || method == GG_LORENZO || interp_counts_h0(g, -1);
+}
+
 /* h0 (encoding): plane 0's histogram for every kernel launched that can
- * count it; *h0_all then says whether each kernel that may store the
- * chunk's symbols counts it (the speculated interpolation's, launched by
- * trial_run with the same h0, included), so that the front can leave
- * hist0_k out */
+ * count it (counts_hist0) */
 template <class T, int OP>
 static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const gg_levels *lv, const T *x,
                                   uint16_t *sym, gg_state *st, DecodeIn in, T *y, T *r, T *w, const gg_par *par,
                                   cudaStream_t s0, unsigned naux = GG_PAR_AUX, bool narrow = false,
-                                  bool early = false, unsigned long long *h0 = nullptr, bool *h0_all = nullptr)
+                                  bool early = false, unsigned long long *h0 = nullptr)
 {
     unsigned nb = (unsigned)n_blocks(g);
     /* GG_CHOSEN launches both, GG_CHOSEN3 the slices too (GG_CHOSEN3_SPEC:
@@ -3163,18 +3174,15 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
      * (box_hist0): a speculating chunk's commit then needs no hist0_k
      * after it, 1.4-1.6 us on the 256^3 chain (H100 traces, s1130) */
     unsigned long long *hc = OP == OP_ENCODE && hist0_commit ? h0 : nullptr;
-    bool all = hc != nullptr;
     cudaStream_t s;
     cudaError_t e;
     if (slice_only || method == GG_CHOSEN3 || method == GG_CHOSEN3_SPEC) {
-        all = all && slice_run_bytes(g) != 0; /* slice_sh_k and slice_k do not count it */
         if ((e = lanes.next(s)) != cudaSuccess ||
             (e = launch_slice<T, OP>(g, nb, lv, x, sym, st, in, y, r, w, slice_only ? method - GG_SLICE_XY : -1, s,
                                      pdl, hc)) != cudaSuccess)
             return e;
         if (slice_only) {
             if ((e = cudaGetLastError()) != cudaSuccess) return e;
-            if (h0_all) *h0_all = all;
             return lanes.done();
         }
     }
@@ -3191,8 +3199,6 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
                            gate, nb, hc);
         if (e != cudaSuccess) return e;
     }
-    if (method != GG_LORENZO) all = all && interp_counts_h0(g, bl);
-    if (h0_all) *h0_all = all;
     if (method != GG_LORENZO && method != GG_CHOSEN3_SPEC) {
         if (g.eff_rank < 2) bl = 0;
         auto plain = [&]() -> cudaError_t {
@@ -3241,23 +3247,24 @@ static unsigned long long *hist0_of(const gg_grid &g, gg_state *d_st, int hist0)
 }
 
 extern "C" cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r,
-                                 void *d_w, const gg_par *par, int hist0, int *h0_all, cudaStream_t s)
+                                 void *d_w, const gg_par *par, int hist0, cudaStream_t s)
 {
     DecodeIn in = {};
     /* without a fill value the range scan finds no fill point (is_fill), so
      * the fill-aware instances would only return: they are not launched */
     const int fa = g.has_fill ? -1 : 0;
     unsigned long long *h0 = hist0_of(g, d_st, hist0);
-    bool all = false;
-    const cudaError_t e =
-        g.dtype == GLIDE_FLOAT64
-            ? launch_predict<double, OP_ENCODE>(g, method, fa, -1, &d_st->lv, (const double *)d_x, d_sym, d_st, in,
-                                                NULL, (double *)d_r, (double *)d_w, par, s, GG_PAR_AUX, false, false,
-                                                h0, &all)
-            : launch_predict<float, OP_ENCODE>(g, method, fa, -1, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
-                                               (float *)d_r, (float *)d_w, par, s, GG_PAR_AUX, false, false, h0, &all);
-    if (h0_all) *h0_all = e == cudaSuccess && all;
-    return e;
+    if (g.dtype == GLIDE_FLOAT64)
+        return launch_predict<double, OP_ENCODE>(g, method, fa, -1, &d_st->lv, (const double *)d_x, d_sym, d_st, in,
+                                                 NULL, (double *)d_r, (double *)d_w, par, s, GG_PAR_AUX, false, false,
+                                                 h0);
+    return launch_predict<float, OP_ENCODE>(g, method, fa, -1, &d_st->lv, (const float *)d_x, d_sym, d_st, in, NULL,
+                                            (float *)d_r, (float *)d_w, par, s, GG_PAR_AUX, false, false, h0);
+}
+
+extern "C" int gg_encode_counts_hist0(gg_grid g, int method, gg_state *d_st, int hist0)
+{
+    return counts_hist0(g, method, hist0_of(g, d_st, hist0));
 }
 
 /* phase 0 (after the range scan, before tuning): the sample gathered and

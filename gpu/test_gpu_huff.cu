@@ -943,8 +943,9 @@ static void test_planes(const glide_dictionary *d, int n_scores)
     /* gg_book_select_two: the two planes' histograms apart, an odd stride between */
     const size_t two_stride = GLIDE_NSYM + 3;
     uint64_t *d_two = dalloc<uint64_t>(two_stride + GLIDE_NSYM);
-    int bad_two = 0;
+    int bad_two = 0, bad_gate = 0;
     gg_select *d_out = dalloc<gg_select>(2);
+    uint32_t *d_words = dalloc<uint32_t>(2); /* the pick's lorenzo and slice words, for the gated launches */
     std::vector<uint64_t> hist(GLIDE_NSYM), hist0(GLIDE_NSYM), hist1(GLIDE_NSYM), got1(GLIDE_NSYM);
     for (int score = 0; score < n_scores; score++) {
         int bad = 0;
@@ -979,6 +980,32 @@ static void test_planes(const glide_dictionary *d, int n_scores)
             if (!ok && bad++ < 5)
                 printf("     planes select score %d trial %d: gpu %u/%u cpu %u/%u\n", score, trial, g[0].book, g[1].book,
                        cbook[0], cbook[1]);
+            /* gated: the launch whose gate is shut writes nothing, the open one
+             * the same as above (the pick kept interpolation, or chose
+             * Lorenzo or a slice order) */
+            {
+                const uint32_t words[2] = {trial % 3 == 1 ? 1u : 0u, trial % 3 == 2 ? 2u : 0u};
+                const int other = trial % 3 != 0;
+                const gg_pick_gate open_g = {d_words, d_words + 1, other}, shut_g = {d_words, d_words + 1, !other};
+                CK(cudaMemcpy(d_words, words, sizeof words, cudaMemcpyHostToDevice));
+                CK(cudaMemset(d_hist1, 0xEE, GLIDE_NSYM * 8));
+                CK(cudaMemset(d_out, 0xEE, 2 * sizeof(gg_select)));
+                CK(gg_book_select_planes_gated(d_hist, d_hist0, d_hist1, dd.g, score, d_out, sel_work(), shut_g, 0));
+                gg_select gs[2], poison[2];
+                memset(poison, 0xEE, sizeof poison);
+                std::vector<uint64_t> shut1(GLIDE_NSYM);
+                CK(cudaMemcpy(gs, d_out, sizeof gs, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(shut1.data(), d_hist1, GLIDE_NSYM * 8, cudaMemcpyDeviceToHost));
+                bool gok = memcmp(gs, poison, sizeof gs) == 0 && shut1 == std::vector<uint64_t>(GLIDE_NSYM, 0xEEEEEEEEEEEEEEEEull);
+                CK(gg_book_select_planes_gated(d_hist, d_hist0, d_hist1, dd.g, score, d_out, sel_work(), open_g, 0));
+                CK(cudaMemcpy(gs, d_out, sizeof gs, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(got1.data(), d_hist1, GLIDE_NSYM * 8, cudaMemcpyDeviceToHost));
+                gok = gok && gs[0].book == cbook[0] && gs[0].bits == cb[0] && gs[1].book == cbook[1] &&
+                      gs[1].bits == cb[1] && gs[0].pad == 0 && gs[1].pad == 0 && got1 == hist1;
+                if (!gok && bad_gate++ < 5)
+                    printf("     gated planes select score %d trial %d: gpu %u/%u cpu %u/%u\n", score, trial, gs[0].book,
+                           gs[1].book, cbook[0], cbook[1]);
+            }
             CK(cudaMemcpy(d_two, hist0.data(), GLIDE_NSYM * 8, cudaMemcpyHostToDevice));
             CK(cudaMemcpy(d_two + two_stride, hist1.data(), GLIDE_NSYM * 8, cudaMemcpyHostToDevice));
             CK(cudaMemset(d_out, 0xEE, 2 * sizeof(gg_select)));
@@ -995,6 +1022,9 @@ static void test_planes(const glide_dictionary *d, int n_scores)
     }
     check(bad_two == 0, "book_select_two v%u: two histograms' books as the CPU's, each score's 120 pairs, %d wrong",
           d->version, bad_two);
+    check(bad_gate == 0,
+          "book_select_planes_gated v%u: a shut gate writes nothing, an open one the CPU's books, 120 pairs a score, "
+          "%d wrong", d->version, bad_gate);
     uint32_t tickets[GLIDE_NPLANES] = {1, 1};
     CK(cudaMemcpy(tickets, sel_work()->ticket, sizeof tickets, cudaMemcpyDeviceToHost));
     check(tickets[0] == 0 && tickets[1] == 0, "book_select_planes: both planes' counters are back to zero");
@@ -1086,6 +1116,7 @@ static void test_planes(const glide_dictionary *d, int n_scores)
         CK(cudaFree(d_sym));
     }
     CK(cudaFree(d_out));
+    CK(cudaFree(d_words));
     CK(cudaFree(d_hist1));
     CK(cudaFree(d_hist0));
     CK(cudaFree(d_hist));
