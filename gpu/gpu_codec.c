@@ -1211,7 +1211,8 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
      * chose another method, after them. One of the two launches works. The
      * commits' 1452 empty blocks and a join had stood between the pick and
      * the books (256^3, H100 traces, bench/gpu-runs/s1131). Launched before
-     * the commits, so that its blocks are dispatched first. */
+     * the commits, so that its blocks are dispatched first. Stage timing
+     * keeps the books after them. */
     const int beside = spec.on && h0_all && G.books_beside && !timed;
     const gg_pick_gate kept = {&st->lorenzo, &st->slice, 0}, other = {&st->lorenzo, &st->slice, 1};
     if (beside && ((e = cudaEventRecord(G.ev_bfork, s)) != cudaSuccess ||

@@ -14,6 +14,7 @@
 #include <cub/block/block_store.cuh>
 #include <cub/device/device_scan.cuh>
 #include <float.h>
+#include <type_traits>
 
 #define GG_THREADS 256
 #define GG_THREADS_MAX 1024 /* interp_sh_k on chunks with few blocks */
@@ -3201,36 +3202,25 @@ static cudaError_t launch_predict(gg_grid g, int method, int fa, int bl, const g
     }
     if (method != GG_LORENZO && method != GG_CHOSEN3_SPEC) {
         if (g.eff_rank < 2) bl = 0;
-        auto plain = [&]() -> cudaError_t {
+        /* the instances of one kind (blc: std::true_type for blended levels),
+         * fill-aware or not as fa says */
+        auto kind = [&](auto blc) -> cudaError_t {
+            constexpr bool BL = decltype(blc)::value;
             cudaError_t r2 = cudaSuccess;
-            if (bl != 1 && fa != 1 &&
+            if (bl != (BL ? 0 : 1) && fa != 1 &&
                 ((r2 = lanes.next(s)) != cudaSuccess ||
-                 (r2 = launch_interp<T, OP, false, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow,
-                                                           h0)) != cudaSuccess))
+                 (r2 = launch_interp<T, OP, false, BL>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow,
+                                                        h0)) != cudaSuccess))
                 return r2;
-            if (bl != 1 && fa != 0 &&
+            if (bl != (BL ? 0 : 1) && fa != 0 &&
                 ((r2 = lanes.next(s)) != cudaSuccess ||
-                 (r2 = launch_interp<T, OP, true, false>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow,
-                                                          h0)) != cudaSuccess))
+                 (r2 = launch_interp<T, OP, true, BL>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow,
+                                                       h0)) != cudaSuccess))
                 return r2;
             return cudaSuccess;
         };
-        auto blended = [&]() -> cudaError_t {
-            cudaError_t r2 = cudaSuccess;
-            if (bl != 0 && fa != 1 &&
-                ((r2 = lanes.next(s)) != cudaSuccess ||
-                 (r2 = launch_interp<T, OP, false, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow,
-                                                          h0)) != cudaSuccess))
-                return r2;
-            if (bl != 0 && fa != 0 &&
-                ((r2 = lanes.next(s)) != cudaSuccess ||
-                 (r2 = launch_interp<T, OP, true, true>(g, nb, lv, x, sym, st, in, y, r, w, gate, method, s, narrow,
-                                                         h0)) != cudaSuccess))
-                return r2;
-            return cudaSuccess;
-        };
-        if ((e = blend_first ? blended() : plain()) != cudaSuccess ||
-            (e = blend_first ? plain() : blended()) != cudaSuccess)
+        if ((e = blend_first ? kind(std::true_type{}) : kind(std::false_type{})) != cudaSuccess ||
+            (e = blend_first ? kind(std::false_type{}) : kind(std::true_type{})) != cudaSuccess)
             return e;
     }
     if ((e = cudaGetLastError()) != cudaSuccess) return e;

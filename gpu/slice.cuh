@@ -474,7 +474,7 @@ __device__ __forceinline__ void slice_wf_box(const gg_grid &g, const gg_levels *
     if (OP == OP_ENCODE)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
             if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
-    if (OP == OP_ENCODE && h0) /* the commit (order -1; predict.cu box_hist0) */
+    if (OP == OP_ENCODE && h0) /* the chunk's own slices, not the trial's (predict.cu box_hist0) */
         box_hist0(sym, base0, s0, s1, nz, own[1], own[2], hist, h0, st);
 }
 
