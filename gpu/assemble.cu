@@ -249,19 +249,33 @@ __global__ void __launch_bounds__(kApplyThreads) apply_plan_k(const gg_apply *a,
     }
 }
 
-/* The host plan's gate (gpu_codec.c plan_gate_queue): holds the stream
- * until the host raises the mapped word to seq or past it. A stream wait
- * on the word (cuStreamWaitValue32) let the next copy start 13 us after
- * the host had raised it (256^3, H200, bench/gpu-runs/s1127e run 1's
- * trace); one thread polling it sees it about a PCIe read later. The
+/* The host plan's gate (gpu_codec.c plan_gate_queue): the state to the
+ * host in mapped memory and the state word raised to seq, then the stream
+ * held until the host raises the plan's word to seq or past it. The state
+ * had gone by a copy and the word by a stream memory operation ahead of
+ * this kernel: the copy started 6.2 us after the front's last kernel and
+ * this kernel 3.3 us after the copy (64^3, H200, bench/gpu-runs/s1131 run
+ * 9's trace). Each thread's system fence puts its stores before the word
+ * (the host reads the state once it sees the word: state_wait). A stream
+ * wait on the plan's word (cuStreamWaitValue32) let the next copy start 13
+ * us after the host had raised it (256^3, H200, bench/gpu-runs/s1127e run
+ * 1's trace); one thread polling it sees it about a PCIe read later. The
  * acquire orders the host's plan, written before the word, before the
  * kernels behind this one. */
-__global__ void __launch_bounds__(32) gate_k(const uint32_t *word, uint32_t seq)
+constexpr unsigned kGateThreads = 1024;
+__global__ void __launch_bounds__(kGateThreads) state_gate_k(const gg_state *st, gg_state *hst, uint32_t *state_word,
+                                                              const uint32_t *plan_word, uint32_t seq)
 {
+    static_assert(sizeof(gg_state) % 8 == 0, "copied as u64");
+    for (unsigned w = threadIdx.x; w < sizeof(gg_state) / 8; w += blockDim.x)
+        reinterpret_cast<volatile uint64_t *>(hst)[w] = reinterpret_cast<const uint64_t *>(st)[w];
+    __threadfence_system();
+    __syncthreads();
     if (threadIdx.x != 0) return;
+    asm volatile("st.release.sys.u32 [%0], %1;" ::"l"(state_word), "r"(seq) : "memory");
     for (;;) {
         uint32_t v;
-        asm volatile("ld.acquire.sys.u32 %0, [%1];" : "=r"(v) : "l"(word) : "memory");
+        asm volatile("ld.acquire.sys.u32 %0, [%1];" : "=r"(v) : "l"(plan_word) : "memory");
         if ((int32_t)(v - seq) >= 0) return;
         __nanosleep(64);
     }
@@ -269,9 +283,10 @@ __global__ void __launch_bounds__(32) gate_k(const uint32_t *word, uint32_t seq)
 
 } /* namespace */
 
-extern "C" cudaError_t gg_wait_word(const uint32_t *word, uint32_t seq, cudaStream_t s)
+extern "C" cudaError_t gg_state_gate(const gg_state *d_st, gg_state *h_st, uint32_t *h_state_word,
+                                     const uint32_t *h_plan_word, uint32_t seq, cudaStream_t s)
 {
-    gate_k<<<1, 32, 0, s>>>(word, seq);
+    state_gate_k<<<1, kGateThreads, 0, s>>>(d_st, h_st, h_state_word, h_plan_word, seq);
     return cudaGetLastError();
 }
 

@@ -78,9 +78,12 @@ typedef struct {
  * path). */
 cudaError_t gg_apply_plan(const gg_apply *d_a, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc,
                           uint8_t *d_buf, gg_state *d_st, gg_words z, cudaStream_t s);
-/* Holds stream s until the mapped word (its device address) reaches seq:
- * the kernels queued behind it may read what the host wrote before it. */
-cudaError_t gg_wait_word(const uint32_t *word, uint32_t seq, cudaStream_t s);
+/* Copies the state d_st to h_st and then sets *h_state_word = seq (device
+ * addresses of mapped host memory, the word set once the state is there),
+ * then holds stream s until the mapped word *h_plan_word reaches seq: the
+ * kernels queued behind it may read what the host wrote before it. */
+cudaError_t gg_state_gate(const gg_state *d_st, gg_state *h_st, uint32_t *h_state_word, const uint32_t *h_plan_word,
+                          uint32_t seq, cudaStream_t s);
 /* After the Huffman encode, which patched stream_bytes into the header
  * and set st->crc_len and st->total (gg_enc_fin): CRC header to stream
  * end, store the CRC. n_max bounds the CRC length. */

@@ -37,10 +37,10 @@ void glide_gpu_inject_failures(int n);
  * gated upload's waits included): the CPU takes over, the device is not
  * left waiting, and the next call runs on the GPU. */
 void glide_gpu_inject_late_failures(int n);
-/* Test hook: on, the driver's stream memory operations (waits, writes)
- * are refused, as an old driver might (the gated upload then turns itself
- * off and the chunk is uploaded pageable, on the GPU; the host's plan
- * queues its tail after the plan); off restores them. */
+/* Test hook: on, the driver's stream memory operations (waits) are
+ * refused, as an old driver might (the gated upload then turns itself off
+ * and the chunk is uploaded pageable, on the GPU; the host's plan, whose
+ * gate is a kernel, is not affected); off restores them. */
 void glide_gpu_refuse_stream_waits(int on);
 /* Test hook: the next n compressions whose host plan has its tail queued
  * behind the plan's gate fail before the plan is made: the gate opens

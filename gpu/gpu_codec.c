@@ -113,7 +113,6 @@ typedef struct {
      * plan's word (GG_PLAN_GATE, plan_gate_queue) */
     uint32_t *h_gate, *dh_gate;
     CUresult (*wait32)(CUstream, CUdeviceptr, cuuint32_t, unsigned); /* NULL: no gated uploads */
-    CUresult (*write32)(CUstream, CUdeviceptr, cuuint32_t, unsigned); /* NULL: no plan gate */
     struct {
         uint32_t seq;
         int armed;                            /* the copy posted, not yet joined */
@@ -235,7 +234,7 @@ static int pick_device(int count)
     return 0;
 }
 
-/* A stream memory operation (cuStreamWaitValue32, cuStreamWriteValue32)
+/* A stream memory operation (cuStreamWaitValue32, for the gated upload)
  * from the driver the runtime loaded (no link to libcuda); NULL where it
  * is missing. Stream memory operations are always supported from CUDA 12
  * on, the GEQ wait on every device. */
@@ -374,7 +373,6 @@ static void ctx_init(void)
     long plan_gate = 1; /* GLIDE_GPU_PLAN_GATE=0: the host plan's tail queued after the plan (A/B runs) */
     env_int("GLIDE_GPU_PLAN_GATE", &plan_gate);
     G.pgate.on = plan_gate != 0;
-    if (plan_gate) G.write32 = value_op_entry("cuStreamWriteValue32");
     long deliver_kb = GG_DELIVER_KB;
     env_int("GLIDE_GPU_DELIVER_KB", &deliver_kb);
     G.deliver_max = deliver_kb > 0 ? (uint64_t)deliver_kb << 10 : 0;
@@ -548,15 +546,13 @@ static CUresult refuse_wait(CUstream st, CUdeviceptr a, cuuint32_t v, unsigned f
 
 void glide_gpu_refuse_stream_waits(int on)
 {
-    static CUresult (*real)(CUstream, CUdeviceptr, cuuint32_t, unsigned), (*real_w)(CUstream, CUdeviceptr, cuuint32_t, unsigned);
+    static CUresult (*real)(CUstream, CUdeviceptr, cuuint32_t, unsigned);
     pthread_mutex_lock(&G.lock);
     if (on) {
         if (G.wait32 && G.wait32 != refuse_wait) real = G.wait32;
-        if (G.write32 && G.write32 != refuse_wait) real_w = G.write32;
-        G.wait32 = G.write32 = refuse_wait;
+        G.wait32 = refuse_wait;
     } else {
-        G.wait32 = real; /* NULL where the process never had them */
-        G.write32 = real_w;
+        G.wait32 = real; /* NULL where the process never had it */
     }
     pthread_mutex_unlock(&G.lock);
 }
@@ -727,8 +723,8 @@ static void plan_gate_open(int with_plan)
         for (unsigned k = 0; k < GLIDE_NPLANES; k++) ap->book[k] = GG_APPLY_NONE;
         ap->head_bytes = 0;
     }
-    /* x86 keeps the plan's stores before this one: gate_k's acquire load
-     * sees the word, and apply_plan_k, queued behind it, reads h_apply */
+    /* x86 keeps the plan's stores before this one: state_gate_k's acquire
+     * load sees the word, and apply_plan_k, queued behind it, reads h_apply */
     __atomic_store_n(&G.h_gate[GG_PLAN_GATE], G.pgate.seq, __ATOMIC_RELEASE);
     G.pgate.armed = 0;
 }
@@ -1070,8 +1066,9 @@ done:
 
 /* Where the host plans the entropy stage (the last stream had a custom
  * book, or the forced host planner), queues gg_apply_plan and the tail
- * before the plan is made, behind gg_wait_word's kernel, which polls a
- * mapped word that plan_gate_open raises once h_apply holds the plan:
+ * before the plan is made, behind gg_state_gate's kernel, which hands the
+ * state over and then polls a mapped word that plan_gate_open raises once
+ * h_apply holds the plan:
  * their launches are then made while the front runs. Queued after the
  * plan, they had kept the device idle for the host's calls: at 256^3 the
  * plan's upload, the kernel and the graph took 5.7, 12.5 and 17.3 us of
@@ -1084,29 +1081,30 @@ done:
  * kernel may synchronise the context (lazy module loading; the first
  * version hung at the first gated apply_plan_k): so only a tail whose
  * graph replays and an apply kernel launched before go behind the gate,
- * and the host learns that the state arrived from a mapped word the
- * stream writes after it (cuStreamWriteValue32; state_wait), not from a
- * CUDA call. After the state's download (queued by the caller); records
- * ev_st. *queued = 1 if the tail went behind the gate (state_wait, then
- * plan_gate_open, must follow), 0 if not (no stream memory operations,
- * GLIDE_GPU_PLAN_GATE=0 or the test hook, a first launch: the caller waits
- * for ev_st and queues the tail after the plan). Nonzero return: a GPU
- * error (gpu_fail opened the gate). */
+ * and the host learns that the state arrived from a mapped word the gate's
+ * kernel writes after it (state_wait), not from a CUDA call. Queues the
+ * state's download and records ev_st (before the gate: state_wait asks it
+ * for a device error). *queued = 1 if the tail went behind the gate
+ * (state_wait, then plan_gate_open, must follow), 0 if not
+ * (GLIDE_GPU_PLAN_GATE=0 or the test hook, a first launch: the state is
+ * copied, and the caller waits for ev_st and queues the tail after the
+ * plan). Nonzero return: a GPU error (gpu_fail opened the gate). */
 static size_t plan_gate_queue(const enc_job *j, int *queued)
 {
     size_t r = 0;
     *queued = 0;
-    const int gate = G.pgate.on && G.write32 && G.pgate.apply_launched && tail_replays(j);
-    const uint32_t seq = G.pgate.seq + 1;
-    const int word = gate && G.write32(G.s, (CUdeviceptr)(uintptr_t)(G.dh_gate + GG_STATE_WORD), seq, 0) == CUDA_SUCCESS;
-    if (word) G.pgate.seq = seq; /* the word holds it now */
+    const int gate = G.pgate.on && G.pgate.apply_launched && tail_replays(j);
+    if (!gate) CK(cudaMemcpyAsync(G.h_st, G.d_st, sizeof *G.h_st, cudaMemcpyDeviceToHost, G.s), "download state");
     CK(cudaEventRecord(G.ev_st, G.s), "state event");
-    stage("histogram to host");
-    if (!word) return 0;
+    if (!gate) {
+        stage("histogram to host");
+        return 0;
+    }
+    const uint32_t seq = ++G.pgate.seq;
     /* armed before the launch: the gate is shut from there on, and a
      * failure must open it */
     G.pgate.armed = 1, *queued = 1;
-    CK(gg_wait_word(G.dh_gate + GG_PLAN_GATE, seq, G.s), "plan gate");
+    CK(gg_state_gate(G.d_st, G.dh_st, G.dh_gate + GG_STATE_WORD, G.dh_gate + GG_PLAN_GATE, seq, G.s), "plan gate");
     stage("host plan");
     CK(gg_apply_plan(G.dh_apply, G.d_dict_enc, G.d_enc, G.buf.p, G.d_st, enc_words(j), G.s), "plan");
     r = encode_tail(j);
@@ -1569,7 +1567,6 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     } else {
         /* a trial dictionary (benchmarks) or the forced host plan: one wait
          * mid-chunk, for the state; the tail queued behind the plan's gate */
-        CK(cudaMemcpyAsync(hs, st, sizeof *st, cudaMemcpyDeviceToHost, G.s), "download state");
         r = plan_gate_queue(&j, &gated_plan);
         if (r) goto done;
         if (gated_plan && G.inject_plan > 0) { /* the test hook: a failure with the tail behind the gate */

@@ -662,8 +662,9 @@ static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
     CHECK(la == lb && !memcmp(a, b, la), "backend: stream waits refused, the chunk still runs on the GPU");
     glide_gpu_refuse_stream_waits(0);
     /* the host's plan with its tail queued behind the plan's gate: a
-     * failure before the plan is made leaves nothing waiting; without the
-     * waits, or with the gate off, the tail is queued after the plan */
+     * failure before the plan is made leaves nothing waiting; with the gate
+     * off, the tail is queued after the plan; the gate needs no stream
+     * memory operation */
     glide_gpu_planner(GLIDE_GPU_PLANNER_HOST);
     memset(a, 0, cap);
     la = glide_gpu_compress(&p, &o, x, a, cap); /* the process's first host plan, if it is, launches apply_plan_k */
@@ -689,8 +690,9 @@ static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
     glide_gpu_refuse_stream_waits(1);
     memset(a, 0, cap);
     la = glide_gpu_compress(&p, &o, x, a, cap);
-    CHECK(la == lb && !memcmp(a, b, la) && !glide_gpu_last_plan_gated(),
-          "backend: stream waits refused, the host's plan queues its tail after the plan, same stream");
+    CHECK(la == lb && !memcmp(a, b, la) && glide_gpu_last_plan_gated(),
+          "backend: stream waits refused, the host's plan still queues its tail behind its gate (a kernel), same "
+          "stream");
     glide_gpu_refuse_stream_waits(0);
     glide_gpu_planner(GLIDE_GPU_PLANNER_AUTO);
     glide_gpu_inject_failures(1);
