@@ -3128,12 +3128,11 @@ extern "C" void gg_set_hist0_commit(int on) { hist0_commit = on != 0; }
 static bool blend_first = false;
 extern "C" void gg_set_blend_first(int on) { blend_first = on != 0; }
 
-/* launch_interp's instances for bl (-1 both, 0 plain, 1 blended) count plane
- * 0 where given h0: none takes interp_k, which does not */
-static bool interp_counts_h0(const gg_grid &g, int bl)
+/* an encoder's interpolation instances (plain, and blended at rank 2 and
+ * 3) count plane 0 where given h0: none takes interp_k, which does not */
+static bool interp_counts_h0(const gg_grid &g)
 {
-    if (g.eff_rank < 2) bl = 0;
-    return (bl == 1 || box_bytes(g, BOX_INTERP)) && (bl == 0 || box_bytes(g, BOX_BLEND));
+    return box_bytes(g, BOX_INTERP) && (g.eff_rank < 2 || box_bytes(g, BOX_BLEND));
 }
 
 /* Whether every kernel that may store the chunk's symbols, encoding by
@@ -3147,7 +3146,7 @@ static bool counts_hist0(const gg_grid &g, int method, const unsigned long long 
     if (!h0 || !hist0_commit) return false;
     const bool slice_only = method == GG_SLICE_XY || method == GG_SLICE_YX;
     if ((slice_only || method == GG_CHOSEN3 || method == GG_CHOSEN3_SPEC) && !slice_run_bytes(g)) return false;
-    return slice_only || method == GG_LORENZO || interp_counts_h0(g, -1);
+    return slice_only || method == GG_LORENZO || interp_counts_h0(g);
 }
 
 /* h0 (encoding): plane 0's histogram for every kernel launched that can
