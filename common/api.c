@@ -25,7 +25,8 @@ static size_t check_params(const glide_params *p, uint64_t *count)
     if (!p || (p->dtype != GLIDE_FLOAT32 && p->dtype != GLIDE_FLOAT64)) return GLIDE_ERROR(PARAM);
     if (p->rank < 1 || p->rank > GLIDE_MAX_RANK) return GLIDE_ERROR(PARAM);
     if ((unsigned)p->mode > GLIDE_MODE_REL || (unsigned)p->predictor > GLIDE_PRED_INTERP ||
-        (unsigned)p->codebook > GLIDE_BOOK_AUTO || (unsigned)p->backend > GLIDE_BACKEND_GPU)
+        (unsigned)p->codebook > GLIDE_BOOK_AUTO || (unsigned)p->backend > GLIDE_BACKEND_GPU ||
+        (unsigned)p->sentinel > GLIDE_SENTINEL_VALUE)
         return GLIDE_ERROR(PARAM);
     if (!(p->eb >= 0) || !isfinite(p->eb)) return GLIDE_ERROR(PARAM);
     if (p->block_log2 > GLIDE_MAX_LEVELS - 1) return GLIDE_ERROR(PARAM);
@@ -90,24 +91,37 @@ size_t glide_compress(const glide_params *p, const void *src, size_t src_size, v
     if (src_size != count * glide_dtype_size(p->dtype)) return GLIDE_ERROR(SIZE);
     r = pick_backend(p->backend);
     if (glide_is_error(r)) return r;
+    /* the scan and the predictors read elements directly: give them an aligned copy */
+    const void *x = src;
+    void *a = NULL;
+    if ((uintptr_t)src % glide_dtype_size(p->dtype)) {
+        if (!(a = malloc(src_size))) return GLIDE_ERROR(NOMEM);
+        memcpy(a, src, src_size);
+        x = a;
+    }
+    /* the fill value, a sentinel and the range, decided once for either backend */
+    glide_values v;
+    if (p->dtype == GLIDE_FLOAT32) glide_values_scan_f32(p, x, count, &v);
+    else glide_values_scan_f64(p, x, count, &v);
+    glide_params q = *p;
+    q.has_fill = v.has_fill;
+    q.fill_bits = v.fill_bits;
     glide_encode_opts o = glide_default_encode_opts();
+    o.values = &v;
 #ifdef GLIDE_HAVE_GPU
-    if (r == GLIDE_BACKEND_GPU) {
-        r = glide_gpu_compress(p, &o, src, dst, cap);
-        if (glide_get_error(r) != GLIDE_ERR_GPU) return r;
+    /* a sentinel beside fill points is kept exact by the CPU codec alone */
+    if (r == GLIDE_BACKEND_GPU && !v.has_exact) {
+        r = glide_gpu_compress(&q, &o, src, dst, cap);
+        if (glide_get_error(r) != GLIDE_ERR_GPU) {
+            free(a);
+            return r;
+        }
         pthread_once(&g_gpu_warn, warn_gpu);
     }
 #endif
-    /* the predictors read elements directly: give them an aligned copy */
-    if ((uintptr_t)src % glide_dtype_size(p->dtype)) {
-        void *a = malloc(src_size);
-        if (!a) return GLIDE_ERROR(NOMEM);
-        memcpy(a, src, src_size);
-        r = glide_cpu_compress(p, &o, a, dst, cap);
-        free(a);
-        return r;
-    }
-    return glide_cpu_compress(p, &o, src, dst, cap);
+    r = glide_cpu_compress(&q, &o, x, dst, cap);
+    free(a);
+    return r;
 }
 
 size_t glide_stream_info(const void *src, size_t src_size, glide_params *p)

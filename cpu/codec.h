@@ -4,6 +4,7 @@
 #include "format.h"
 #include "dict.h"
 #include "book_select.h"
+#include "predict.h"
 
 /* Encoder knobs that are not part of the public API: the benchmarks use
  * them to compare dictionaries and scoring rules. A stream made with a
@@ -25,6 +26,8 @@ typedef struct {
     int slice;                    /* the slice method (format 6) on 3-D grids: 0 never (format 5's encoder), 1 = forced
                                      with x before y, 2 = y before x; GLIDE_SLICE_TRIAL (default): the block trial
                                      chooses among interpolation, both orders and (auto predictor) Lorenzo */
+    const glide_values *values;   /* the chunk's masks and range from glide_values_scan (glide_compress); NULL: the
+                                     parameters' fill value alone, the range scanned by the CPU codec */
 } glide_encode_opts;
 #define GLIDE_SLICE_TRIAL 3
 

@@ -107,7 +107,13 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     glide_grid_init(&g, sh, blog, p->has_fill, p->fill_bits);
     double lo, hi;
     int any, fills;
-    FN(glide_value_range)(&g, x, &lo, &hi, &any, &fills);
+    if (o->values) {
+        g.has_exact = o->values->has_exact;
+        g.exact_bits = o->values->exact_bits;
+        lo = o->values->lo, hi = o->values->hi, any = o->values->any, fills = o->values->fills;
+    } else {
+        FN(glide_value_range)(&g, x, &lo, &hi, &any, &fills);
+    }
     double range = any ? hi - lo : 0;
     double eb_abs = p->mode == GLIDE_MODE_REL && p->eb > 0 ? p->eb * range : p->eb;
     if (!(eb_abs <= DBL_MAX)) eb_abs = DBL_MAX;

@@ -1,9 +1,9 @@
 /* Value range, anchors, outliers and the final fix-up pass (templated). */
 
-/* glide_value_range without fill points, in vector lanes that keep their
- * own extremes (the first to reach them in the lane). Values that compare
- * equal are the same but for 0 and -0, so an extreme that is zero is then
- * taken from the first zero, as the sequential loop would. */
+/* The value range, in vector lanes that keep their own extremes. Values
+ * that compare equal are the same but for 0 and -0, so an extreme that is
+ * zero is then taken from the first zero in index order, as a sequential
+ * loop with strict comparisons would. */
 #if GLIDE_T_IS_DOUBLE
 typedef int64_t FN(sbits);
 #else
@@ -11,63 +11,219 @@ typedef int32_t FN(sbits);
 #endif
 typedef T FN(vec) __attribute__((vector_size(16)));
 typedef FN(sbits) FN(vmask) __attribute__((vector_size(16)));
-static void FN(finite_range)(const T *x, uint64_t n, T *lo, T *hi, int *seen)
+enum { FN(VL) = 16 / sizeof(T) };
+
+/* Which points the range leaves out besides non-finite ones: the fill
+ * value's and a sentinel's (bitwise). */
+typedef struct {
+    int has_f, has_s;
+    TBITS f, s;
+} FN(masks);
+
+static inline int FN(masked)(const FN(masks) *m, T v)
 {
-    enum { VL = 16 / sizeof(T) };
+    const TBITS b = FN(bits_of)(v);
+    return (m->has_f && b == m->f) || (m->has_s && b == m->s);
+}
+
+/* Least and greatest finite unmasked values (seen: any), and whether the
+ * fill value and the sentinel occur. */
+static void FN(lane_range)(const T *x, uint64_t n, const FN(masks) *m, T *lo, T *hi, int *seen, int *any_f,
+                           int *any_s)
+{
     FN(vec) mnv, mxv;
-    for (unsigned k = 0; k < VL; k++) mnv[k] = (T)INFINITY, mxv[k] = (T)-INFINITY;
+    FN(vmask) fv, sv, af = {0}, as = {0};
+    for (unsigned k = 0; k < FN(VL); k++) {
+        mnv[k] = (T)INFINITY, mxv[k] = (T)-INFINITY;
+        fv[k] = (FN(sbits))m->f, sv[k] = (FN(sbits))m->s;
+    }
+    const FN(vmask) use_f = m->has_f ? ~(FN(vmask)){0} : (FN(vmask)){0};
+    const FN(vmask) use_s = m->has_s ? ~(FN(vmask)){0} : (FN(vmask)){0};
     uint64_t i = 0;
-    for (; i + VL <= n; i += VL) {
+    for (; i + FN(VL) <= n; i += FN(VL)) {
         FN(vec) v;
         memcpy(&v, x + i, sizeof v);
-        const FN(vmask) fin = v - v == 0; /* 0 exactly where v is finite */
-        const FN(vmask) lt = fin & (v < mnv), gt = fin & (v > mxv);
+        const FN(vmask) b = (FN(vmask))v;
+        const FN(vmask) isf = use_f & (b == fv), iss = use_s & (b == sv);
+        af |= isf;
+        as |= iss;
+        const FN(vmask) ok = (v - v == 0) & ~isf & ~iss; /* v - v is 0 exactly where v is finite */
+        const FN(vmask) lt = ok & (v < mnv), gt = ok & (v > mxv);
         mnv = (FN(vec))((lt & (FN(vmask))v) | (~lt & (FN(vmask))mnv));
         mxv = (FN(vec))((gt & (FN(vmask))v) | (~gt & (FN(vmask))mxv));
     }
     T mn = (T)INFINITY, mx = (T)-INFINITY;
-    for (unsigned k = 0; k < VL; k++) {
+    int f = 0, s = 0;
+    for (unsigned k = 0; k < FN(VL); k++) {
         if (mnv[k] < mn) mn = mnv[k];
         if (mxv[k] > mx) mx = mxv[k];
+        f |= af[k] != 0;
+        s |= as[k] != 0;
     }
-    for (; i < n; i++)
+    for (; i < n; i++) {
+        const TBITS b = FN(bits_of)(x[i]);
+        if (m->has_f && b == m->f) { f = 1; continue; }
+        if (m->has_s && b == m->s) { s = 1; continue; }
         if (isfinite(x[i])) {
             if (x[i] < mn) mn = x[i];
             if (x[i] > mx) mx = x[i];
         }
-    *seen = mn <= mx; /* finite values only */
+    }
+    *seen = mn <= mx;
     if (!*seen) mn = mx = 0;
-    else if (mn == 0 || mx == 0)
-        for (uint64_t j = 0; j < n; j++)
-            if (x[j] == 0) {
-                if (mn == 0) mn = x[j];
-                if (mx == 0) mx = x[j];
-                break;
-            }
     *lo = mn;
     *hi = mx;
+    *any_f = f;
+    *any_s = s;
+}
+
+/* An extreme that is zero: the first unmasked zero's sign. */
+static void FN(zero_sign)(const T *x, uint64_t n, const FN(masks) *m, T *lo, T *hi)
+{
+    if (*lo != 0 && *hi != 0) return;
+    for (uint64_t j = 0; j < n; j++)
+        if (x[j] == 0 && !FN(masked)(m, x[j])) {
+            if (*lo == 0) *lo = x[j];
+            if (*hi == 0) *hi = x[j];
+            return;
+        }
 }
 
 /* The finite values' least and greatest, each the first to reach it in
- * index order (0 and 0 if there is none), fill points left out. */
+ * index order (0 and 0 if there is none), fill points and the grid's
+ * exact points left out. */
 void FN(glide_value_range)(const glide_grid *g, const T *x, double *lo, double *hi, int *any, int *fills)
 {
-    T mn = 0, mx = 0;
-    int seen = 0, fill = 0;
-    if (!g->has_fill) {
-        FN(finite_range)(x, g->count, &mn, &mx, &seen);
-        *lo = mn; *hi = mx; *any = seen; *fills = 0;
-        return;
+    const FN(masks) m = {g->has_fill, g->has_exact, (TBITS)g->fill_bits, (TBITS)g->exact_bits};
+    T mn, mx;
+    int seen, f, s;
+    FN(lane_range)(x, g->count, &m, &mn, &mx, &seen, &f, &s);
+    if (seen) FN(zero_sign)(x, g->count, &m, &mn, &mx);
+    *lo = mn; *hi = mx; *any = seen; *fills = f;
+}
+
+/* The greatest unmasked finite value below hi and the least above lo
+ * (-inf and +inf where there is none), and how many points equal lo and hi. */
+static void FN(second_extremes)(const T *x, uint64_t n, const FN(masks) *m, T lo, T hi, T *lo2, T *hi2,
+                                uint64_t *n_lo, uint64_t *n_hi)
+{
+    FN(vec) mnv, mxv, lov, hiv;
+    FN(vmask) fv, sv, cl = {0}, ch = {0};
+    for (unsigned k = 0; k < FN(VL); k++) {
+        mnv[k] = (T)INFINITY, mxv[k] = (T)-INFINITY, lov[k] = lo, hiv[k] = hi;
+        fv[k] = (FN(sbits))m->f, sv[k] = (FN(sbits))m->s;
     }
-    for (uint64_t i = 0; i < g->count; i++) {
-        T v = x[i];
-        if (FN(is_fill)(g, v)) { fill = 1; continue; }
-        if (!isfinite(v)) continue;
-        if (!seen) { mn = mx = v; seen = 1; continue; }
-        if (v < mn) mn = v;
-        if (v > mx) mx = v;
+    const FN(vmask) use_f = m->has_f ? ~(FN(vmask)){0} : (FN(vmask)){0};
+    const FN(vmask) use_s = m->has_s ? ~(FN(vmask)){0} : (FN(vmask)){0};
+    uint64_t i = 0;
+    for (; i + FN(VL) <= n; i += FN(VL)) {
+        FN(vec) v;
+        memcpy(&v, x + i, sizeof v);
+        const FN(vmask) b = (FN(vmask))v;
+        const FN(vmask) ok = (v - v == 0) & ~(use_f & (b == fv)) & ~(use_s & (b == sv));
+        const FN(vmask) lt = ok & (v > lov) & (v < mnv), gt = ok & (v < hiv) & (v > mxv);
+        mnv = (FN(vec))((lt & (FN(vmask))v) | (~lt & (FN(vmask))mnv));
+        mxv = (FN(vec))((gt & (FN(vmask))v) | (~gt & (FN(vmask))mxv));
+        cl -= ok & (v == lov); /* a true lane is -1 */
+        ch -= ok & (v == hiv);
     }
-    *lo = mn; *hi = mx; *any = seen; *fills = fill;
+    T mn = (T)INFINITY, mx = (T)-INFINITY;
+    uint64_t a = 0, b = 0;
+    for (unsigned k = 0; k < FN(VL); k++) {
+        if (mnv[k] < mn) mn = mnv[k];
+        if (mxv[k] > mx) mx = mxv[k];
+        a += (uint64_t)cl[k], b += (uint64_t)ch[k];
+    }
+    for (; i < n; i++)
+        if (isfinite(x[i]) && !FN(masked)(m, x[i])) {
+            if (x[i] > lo && x[i] < mn) mn = x[i];
+            if (x[i] < hi && x[i] > mx) mx = x[i];
+            a += x[i] == lo, b += x[i] == hi;
+        }
+    *lo2 = mn;
+    *hi2 = mx;
+    *n_lo = a;
+    *n_hi = b;
+}
+
+/* Whether v, an unmasked finite value strictly inside (lo, hi), shows that
+ * hi (side 1) or lo (side 0) fails the sentinel rule: the gap from v to
+ * that end is at most GLIDE_SENTINEL_GAP times v's distance to the other. */
+static inline int FN(witness)(double v, double lo, double hi, int side)
+{
+    return side ? hi - v <= GLIDE_SENTINEL_GAP * (v - lo) : v - lo <= GLIDE_SENTINEL_GAP * (hi - v);
+}
+
+void FN(glide_values_scan)(const glide_params *p, const T *x, uint64_t n, glide_values *out)
+{
+    FN(masks) m = {p->has_fill, p->sentinel == GLIDE_SENTINEL_VALUE, (TBITS)p->fill_bits, (TBITS)p->sentinel_bits};
+    if (m.has_f && m.has_s && m.f == m.s) m.has_s = 0; /* the sentinel is the fill value: nothing more to do */
+    T mn, mx;
+    int seen, any_f, any_s;
+    FN(lane_range)(x, n, &m, &mn, &mx, &seen, &any_f, &any_s);
+    TBITS s = m.s;
+    if (p->sentinel == GLIDE_SENTINEL_AUTO && seen && mn < mx) {
+        /* A sample usually shows both ends to be ordinary values; only where
+         * it does not is the exact pass needed. */
+        int open[2] = {mn != 0, mx != 0}; /* a zero is never taken for a sentinel */
+        const uint64_t step = n > 4096 ? n / 4096 : 1;
+        for (uint64_t i = 0; i < n && (open[0] || open[1]); i += step) {
+            const T v = x[i];
+            if (!isfinite(v) || FN(masked)(&m, v) || !(v > mn && v < mx)) continue;
+            for (int side = 0; side < 2; side++)
+                if (open[side] && FN(witness)(v, mn, mx, side)) open[side] = 0;
+        }
+        if (open[0] || open[1]) {
+            T lo2, hi2;
+            uint64_t cnt[2];
+            FN(second_extremes)(x, n, &m, mn, mx, &lo2, &hi2, &cnt[0], &cnt[1]);
+            /* the gap to the end against the range of the other values; a
+             * lone point (a heavy tail's extreme, or one land point) needs
+             * the wider gap */
+            const double gap[2] = {(double)lo2 - mn, (double)mx - hi2};
+            const double rest[2] = {(double)mx - lo2, (double)hi2 - mn};
+            int q[2];
+            for (int side = 0; side < 2; side++)
+                q[side] = open[side] && isfinite(side ? (double)hi2 : (double)lo2) &&
+                          gap[side] > (cnt[side] > 1 ? GLIDE_SENTINEL_GAP : GLIDE_SENTINEL_GAP_LONE) * rest[side];
+            int side = -1;
+            if (q[0] && q[1]) {
+                /* both ends qualify (at least one with no other value beyond
+                 * it): the larger gap ratio, then the larger magnitude */
+                const double a = gap[1] * rest[0], b = gap[0] * rest[1];
+                side = a > b ? 1 : a < b ? 0 : fabs((double)mx) >= fabs((double)mn) ? 1 : 0;
+            } else if (q[0] || q[1]) {
+                side = q[1] ? 1 : 0;
+            }
+            if (side >= 0) {
+                s = FN(bits_of)(side ? mx : mn);
+                m.has_s = 1;
+                m.s = s;
+                any_s = 1;
+                if (side) mx = hi2;
+                else mn = lo2;
+            }
+        }
+    }
+    if (seen) FN(zero_sign)(x, n, &m, &mn, &mx);
+    memset(out, 0, sizeof *out);
+    out->has_fill = m.has_f;
+    out->fill_bits = m.f;
+    out->fills = any_f;
+    if (m.has_s && any_s) {
+        if (!m.has_f || !any_f) {
+            /* the chunk holds no fill point: the sentinel is its fill value */
+            out->has_fill = 1;
+            out->fill_bits = s;
+            out->fills = 1;
+        } else {
+            out->has_exact = 1;
+            out->exact_bits = s;
+        }
+    }
+    out->any = seen;
+    out->lo = mn;
+    out->hi = mx;
 }
 
 /* Anchors: every point whose coordinates are all multiples of the stride

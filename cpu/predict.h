@@ -17,6 +17,10 @@ typedef struct {
     unsigned blog;  /* anchor stride 2^blog */
     int has_fill;
     uint64_t fill_bits;
+    /* encoder: a sentinel beside the fill value (README "Missing values"):
+     * its points are stored as outliers and left out of the range */
+    int has_exact;
+    uint64_t exact_bits;
     /* format 2: n[0] = slabs x slab_rows, and no block, step or stencil
      * crosses from one slab to the next; else 1 slab of n[0] rows */
     uint64_t slabs, slab_rows;
@@ -25,6 +29,28 @@ typedef struct {
     /* encoder: tuning may blend levels (format 4, §8.4): GLIDE_TUNE_* */
     int blend;
 } glide_grid;
+
+/* A chunk's masked values and value range, decided once before either
+ * backend runs (README.md, "Missing values"): the stream's fill value is
+ * the user's or, in a chunk without fill points, a sentinel; a sentinel
+ * beside fill points is kept exact as outliers (glide_grid.has_exact, CPU
+ * backend). lo, hi, any and fills are glide_value_range's results for the
+ * grid these describe. */
+typedef struct {
+    int has_fill;
+    uint64_t fill_bits;
+    int has_exact;
+    uint64_t exact_bits;
+    int any, fills;
+    double lo, hi;
+} glide_values;
+
+/* The sentinel rule: the chunk's greatest (or least) finite value, not
+ * zero, whose gap to every other value exceeds GLIDE_SENTINEL_GAP times
+ * the range of the others, or GLIDE_SENTINEL_GAP_LONE times where it
+ * occurs once (README.md, "Missing values", says what real fields give). */
+#define GLIDE_SENTINEL_GAP 4.0
+#define GLIDE_SENTINEL_GAP_LONE 64.0
 
 /* glide_grid.blend: no blends, blends where tuning finds them cheaper, or
  * (tests) every level blended with residual spline GLIDE_BLEND_* = v at
@@ -72,6 +98,7 @@ uint64_t glide_trial_box_origin(const glide_grid *g, const glide_sample_lattice 
  * integers, so both backends compute the same sums. */
 #define GLIDE_DECLARE_PREDICT(T, SFX)                                                                  \
     void glide_value_range_##SFX(const glide_grid *g, const T *x, double *lo, double *hi, int *any, int *fills);   \
+    void glide_values_scan_##SFX(const glide_params *p, const T *x, uint64_t n, glide_values *out);               \
     void glide_anchors_encode_##SFX(const glide_grid *g, const T *x, T *r, uint16_t *sym, T *anc, T subst); \
     size_t glide_anchors_decode_##SFX(const glide_grid *g, T *r, const uint16_t *sym, const T *anc, T subst); \
     uint64_t glide_outliers_gather_##SFX(const uint16_t *sym, const T *x, uint64_t n, T *out);          \

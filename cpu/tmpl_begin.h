@@ -34,3 +34,11 @@ static inline int FN(quantize)(T x, T p, T e2, double eb, T *rv)
     *rv = v;
     return q + GLIDE_SYM_ZERO;
 }
+
+/* The quantizer at a point of the grid: a sentinel the grid keeps exact
+ * becomes an outlier, whatever the bound. */
+static inline int FN(quantize_pt)(const glide_grid *g, T x, T p, T e2, double eb, T *rv)
+{
+    if (g->has_exact && FN(bits_of)(x) == (TBITS)g->exact_bits) return -1;
+    return FN(quantize)(x, p, e2, eb, rv);
+}

@@ -76,6 +76,10 @@ size_t gf_compress_chunk(const h5_api_t *api, const gf_config *cfg, size_t nbyte
     p.has_fill = cfg->has_fill ? 1 : 0;
     p.fill_bits = cfg->has_fill ? cfg->fill_bits : 0;
     p.block_log2 = cfg->stride_log2;
+    p.sentinel = cfg->sentinel == GF_SENTINEL_OFF     ? GLIDE_SENTINEL_OFF
+                 : cfg->sentinel == GF_SENTINEL_VALUE ? GLIDE_SENTINEL_VALUE
+                                                      : GLIDE_SENTINEL_AUTO;
+    p.sentinel_bits = cfg->sentinel_bits;
 
     /* The caller's buffer must survive a failure untouched (HDF5 may store it
      * raw when the filter is optional), so swap into a scratch copy. */

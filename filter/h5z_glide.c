@@ -158,7 +158,7 @@ static herr_t set_local(hid_t dcpl, hid_t type, hid_t space)
     if (n > GF_CD_MAX) {
         H5_ERR(api, E_BADVALUE,
                "glide: %zu filter parameters given; expected 3 or 4 (mode, mantissa, "
-               "exponent[, options])",
+               "exponent[, options]), or 6 with a sentinel value",
                n);
         return -1;
     }
@@ -181,6 +181,12 @@ static herr_t set_local(hid_t dcpl, hid_t type, hid_t space)
     if (rank < 0)
         return -1;
     cfg.dtype = size == 4 ? GF_DTYPE_F32 : GF_DTYPE_F64;
+    if (cfg.sentinel == GF_SENTINEL_VALUE && size == 4 && (cfg.sentinel_bits >> 32)) {
+        H5_ERR(api, E_BADVALUE,
+               "glide: the sentinel of a float32 dataset is its 32 bits in cd_values[4]; "
+               "cd_values[5] must be 0");
+        return -1;
+    }
     cfg.byte_order = order == H5T_ORDER_BE ? GF_ORDER_BE : GF_ORDER_LE;
     cfg.rank = (unsigned)rank;
     for (int i = 0; i < rank; i++)

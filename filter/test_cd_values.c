@@ -49,8 +49,19 @@ int main(void)
     expect_reject(man0, 3, "mantissa 0");
     const unsigned e41[] = {0, 1, 41};
     expect_reject(e41, 3, "exponent 41");
-    const unsigned hi_bits[] = {0, 1, 3, 0x1000};
-    expect_reject(hi_bits, 4, "option bits 0x1000");
+    const unsigned hi_bits[] = {0, 1, 3, 0x4000};
+    expect_reject(hi_bits, 4, "option bits 0x4000");
+    const unsigned sent3[] = {0, 1, 3, 0x3000};
+    expect_reject(sent3, 4, "sentinel setting 3");
+    const unsigned sent_off[] = {1, 1, 3, 0x1000};
+    CHECK(gf_parse(sent_off, 4, &cfg, msg, sizeof msg) == 0 && cfg.sentinel == GF_SENTINEL_OFF);
+    const unsigned sent_short[] = {1, 1, 3, 0x2000};
+    expect_reject(sent_short, 4, "needs its bits");
+    const unsigned sent_val[] = {1, 1, 3, 0x2000, 0x60AD78ECu, 0};
+    CHECK(gf_parse(sent_val, 6, &cfg, msg, sizeof msg) == 0 && cfg.sentinel == GF_SENTINEL_VALUE &&
+          cfg.sentinel_bits == 0x60AD78ECu && !cfg.has_internal);
+    const unsigned six_no_sent[] = {1, 1, 3, 0, 5, 0};
+    expect_reject(six_no_sent, 6, "6 filter parameters");
     const unsigned pred2[] = {0, 1, 3, 0x2};
     CHECK(gf_parse(pred2, 4, &cfg, msg, sizeof msg) == 0 && cfg.predictor == GF_PRED_INTERP);
     const unsigned pred3[] = {0, 1, 3, 0x3};
@@ -97,6 +108,26 @@ int main(void)
     memcpy(bad, full, sizeof full);
     bad[5] = 3;
     expect_reject(bad, n, "dtype");
+
+    /* With a sentinel value: layout 2, after the 6 user values. */
+    const unsigned user6[] = {0, 1, 2, 0x2000, 0x11223344u, 0xC0C3880u};
+    CHECK(gf_parse(user6, 6, &cfg, msg, sizeof msg) == 0);
+    cfg.dtype = GF_DTYPE_F64;
+    cfg.has_fill = 1;
+    cfg.rank = 2;
+    cfg.dims[0] = 5;
+    cfg.dims[1] = 9;
+    n = gf_encode(&cfg, full, GF_CD_MAX);
+    CHECK(n == GF_USER_SENTINEL + GF_INTERNAL_VALUES + 2 && full[6] == GF_LAYOUT_SENTINEL);
+    CHECK(gf_parse(full, n, &back, msg, sizeof msg) == 0);
+    CHECK(back.has_internal && back.sentinel == GF_SENTINEL_VALUE &&
+          back.sentinel_bits == 0x0C0C388011223344ull && back.rank == 2 && back.dims[1] == 9);
+    memcpy(bad, full, sizeof full);
+    bad[6] = 1;
+    expect_reject(bad, n, "filter parameters given");
+    cfg.dtype = GF_DTYPE_F32;
+    n = gf_encode(&cfg, full, GF_CD_MAX);
+    expect_reject(full, n, "float32 sentinel");
 
     if (failures) {
         fprintf(stderr, "%d failure(s)\n", failures);

@@ -21,7 +21,7 @@ extern "C" {
 #endif
 
 #define GLIDE_VERSION_MAJOR 1
-#define GLIDE_VERSION_MINOR 6
+#define GLIDE_VERSION_MINOR 7
 #define GLIDE_VERSION_PATCH 0
 
 /* HDF5 allows ranks up to 32; the codec accepts the same. */
@@ -31,7 +31,7 @@ typedef enum { GLIDE_FLOAT32 = 1, GLIDE_FLOAT64 = 2 } glide_dtype;
 
 typedef enum {
     GLIDE_MODE_ABS = 0, /* |x - x'| <= eb */
-    GLIDE_MODE_REL = 1  /* |x - x'| <= eb * (max - min) of the buffer's finite, non-fill values */
+    GLIDE_MODE_REL = 1  /* |x - x'| <= eb * (max - min) of the buffer's finite values, fill and sentinel left out */
 } glide_mode;
 
 typedef enum {
@@ -48,6 +48,15 @@ typedef enum {
 
 typedef enum { GLIDE_BACKEND_AUTO = 0, GLIDE_BACKEND_CPU = 1, GLIDE_BACKEND_GPU = 2 } glide_backend;
 
+/* Missing-value sentinels that are not the fill value (netCDF's 1e20 land
+ * in a file written in no-fill mode, -9999, 9.96921e36, ...). A sentinel is
+ * kept exact and left out of the REL range; see glide_params.sentinel. */
+typedef enum {
+    GLIDE_SENTINEL_AUTO = 0,  /* find one per buffer (README.md, "Missing values") */
+    GLIDE_SENTINEL_OFF = 1,   /* none: only the fill value is masked */
+    GLIDE_SENTINEL_VALUE = 2  /* values bit-equal to sentinel_bits */
+} glide_sentinel;
+
 typedef struct {
     glide_dtype dtype;
     unsigned rank;                /* 1..GLIDE_MAX_RANK */
@@ -60,9 +69,12 @@ typedef struct {
     int has_fill;                 /* values bit-equal to fill_bits are kept exact and out of the range */
     uint64_t fill_bits;           /* the fill value's bits, in the low 4 bytes for float32 */
     unsigned block_log2;          /* 0 = default for the rank; else anchor stride 2^block_log2 */
+    glide_sentinel sentinel;      /* default GLIDE_SENTINEL_AUTO */
+    uint64_t sentinel_bits;       /* GLIDE_SENTINEL_VALUE: its bits, in the low 4 bytes for float32 */
 } glide_params;
 
-/* Defaults: REL 1e-3, interpolation, auto codebook, auto backend, no fill. */
+/* Defaults: REL 1e-3, interpolation, auto codebook, auto backend, no fill,
+ * sentinels found automatically. */
 void glide_params_init(glide_params *p, glide_dtype dtype, unsigned rank, const uint64_t *dims);
 
 /* Upper bound of the compressed size for these parameters (raw size + header). */

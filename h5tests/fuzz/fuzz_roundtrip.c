@@ -95,11 +95,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* format 5 (symbol planes) changes only the coding: the same values
      * wherever both are coded (not RAW, and not format 6's slices, which
      * format 5 does not have) */
+    glide_values mv; /* the chunk's fill value, sentinel and range, as glide_compress decides them */
+    if (f64) glide_values_scan_f64(&p, (const double *)x, count, &mv);
+    else glide_values_scan_f32(&p, (const float *)x, count, &mv);
     if (s1[GLIDE_HDR_METHOD] != GLIDE_METHOD_RAW && s1[GLIDE_HDR_METHOD] != GLIDE_METHOD_SLICE) {
         glide_encode_opts o = glide_default_encode_opts();
         o.planes = 1;
         o.slice = 0;
-        size_t n5 = glide_cpu_compress(&p, &o, x, s2, cap);
+        o.values = &mv;
+        glide_params q = p;
+        q.has_fill = mv.has_fill;
+        q.fill_bits = mv.fill_bits;
+        size_t n5 = glide_cpu_compress(&q, &o, x, s2, cap);
         if (glide_is_error(n5)) abort();
         /* the block trial (3-D) may choose another method than format 5's estimates */
         if (s2[GLIDE_HDR_METHOD] == s1[GLIDE_HDR_METHOD]) {
@@ -112,11 +119,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
 
-    /* the bound as the codec defines it: REL scales eb by the range of the finite, non-fill values */
+    /* the bound as the codec defines it: REL scales eb by the range of the
+     * finite values that are neither fill nor the sentinel it found, which
+     * come back exact */
+    const int has_s = mv.has_exact || (mv.has_fill && (!p.has_fill || mv.fill_bits != p.fill_bits));
+    const uint64_t sbits = mv.has_exact ? mv.exact_bits : mv.fill_bits;
     double lo = INFINITY, hi = -INFINITY;
     for (uint64_t i = 0; i < count; i++) {
         const double d = value(x, i, f64);
-        if (!isfinite(d) || (p.has_fill && bits_of(x + i * esz, f64) == p.fill_bits)) continue;
+        const uint64_t bi = bits_of(x + i * esz, f64);
+        if (!isfinite(d) || (p.has_fill && bi == p.fill_bits) || (has_s && bi == sbits)) continue;
         lo = d < lo ? d : lo;
         hi = d > hi ? d : hi;
     }
@@ -124,7 +136,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!(eb <= DBL_MAX)) eb = DBL_MAX;
     for (uint64_t i = 0; i < count; i++) {
         const double a = value(x, i, f64), b = value(y, i, f64);
-        const int exact = !isfinite(a) || (p.has_fill && bits_of(x + i * esz, f64) == p.fill_bits);
+        const uint64_t bi = bits_of(x + i * esz, f64);
+        const int exact = !isfinite(a) || (p.has_fill && bi == p.fill_bits) || (has_s && bi == sbits);
         if (exact ? bits_of(x + i * esz, f64) != bits_of(y + i * esz, f64) : !(fabs(a - b) <= eb)) abort();
     }
 out:
