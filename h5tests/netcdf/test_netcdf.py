@@ -243,7 +243,6 @@ def test_two_hdf5_copies_in_one_process(tmp_path, nc_glide):
 
 # -- nccopy's no-fill mode and a 1e20 _FillValue (issue 53 item 1) -----------
 
-@pytest.mark.xfail(strict=False, reason="sentinel detection, issue 53 item 1")
 def test_tos_nccopy_fill_1e20(tmp_path, nc_glide):
     """CMIP tos (31 % land = 1e20) as a plain netCDF-4 file with
     _FillValue = 1e20, compressed by nccopy -F (which writes no-fill
