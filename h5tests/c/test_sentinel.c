@@ -95,6 +95,14 @@ static uint64_t run_case(const case_t *c, const char *name, size_t *bytes)
     CHECK(!glide_is_error(n), "%s: compress: %s", name, glide_error_name(n));
     if (glide_is_error(n)) goto out;
     *bytes = n;
+    if (glide_backend_resolve(GLIDE_BACKEND_AUTO) == GLIDE_BACKEND_GPU) {
+        /* where a GPU is present, its stream is the CPU's byte for byte */
+        uint8_t *s2 = malloc(cap);
+        p.backend = GLIDE_BACKEND_GPU;
+        const size_t n2 = glide_compress(&p, x, N * esz, s2, cap);
+        CHECK(n2 == n && !memcmp(s, s2, n), "%s: the GPU's stream differs from the CPU's", name);
+        free(s2);
+    }
     CHECK(glide_decompress(s, n, y, N * esz) == N * esz, "%s: decompress", name);
     glide_params info;
     if (!glide_is_error(glide_stream_info(s, n, &info)) && info.has_fill) fill = info.fill_bits;
