@@ -91,6 +91,27 @@ size_t glide_compress(const glide_params *p, const void *src, size_t src_size, v
     if (src_size != count * glide_dtype_size(p->dtype)) return GLIDE_ERROR(SIZE);
     r = pick_backend(p->backend);
     if (glide_is_error(r)) return r;
+#ifdef GLIDE_HAVE_GPU
+    int gpu_failed = 0;
+    if (r == GLIDE_BACKEND_GPU && p->sentinel != GLIDE_SENTINEL_VALUE) {
+        /* The device's range scan reports the extremes the sentinel rule
+         * needs, so the host scans the chunk only where the rule finds one
+         * (and then compresses again with it masked). */
+        glide_encode_opts go = glide_default_encode_opts();
+        glide_range_report rr = {0};
+        go.range_out = &rr;
+        const size_t g = glide_gpu_compress(p, &go, src, dst, cap);
+        if (glide_get_error(g) != GLIDE_ERR_GPU) {
+            const int open[2] = {1, 1};
+            if (glide_is_error(g) || p->sentinel == GLIDE_SENTINEL_OFF ||
+                (rr.valid && (!rr.any || glide_sentinel_side(&rr.e, open) < 0)))
+                return g;
+        } else {
+            gpu_failed = 1;
+            pthread_once(&g_gpu_warn, warn_gpu);
+        }
+    }
+#endif
     /* the scan and the predictors read elements directly: give them an aligned copy */
     const void *x = src;
     void *a = NULL;
@@ -110,7 +131,7 @@ size_t glide_compress(const glide_params *p, const void *src, size_t src_size, v
     o.values = &v;
 #ifdef GLIDE_HAVE_GPU
     /* a sentinel beside fill points is kept exact by the CPU codec alone */
-    if (r == GLIDE_BACKEND_GPU && !v.has_exact) {
+    if (r == GLIDE_BACKEND_GPU && !v.has_exact && !gpu_failed) {
         r = glide_gpu_compress(&q, &o, src, dst, cap);
         if (glide_get_error(r) != GLIDE_ERR_GPU) {
             free(a);

@@ -28,6 +28,7 @@ typedef struct {
                                      chooses among interpolation, both orders and (auto predictor) Lorenzo */
     const glide_values *values;   /* the chunk's masks and range from glide_values_scan (glide_compress); NULL: the
                                      parameters' fill value alone, the range scanned by the CPU codec */
+    glide_range_report *range_out; /* GPU backend: receives the device's range scan (glide_compress) */
 } glide_encode_opts;
 #define GLIDE_SLICE_TRIAL 3
 

@@ -32,6 +32,24 @@ void glide_grid_init(glide_grid *g, const glide_shape *s, unsigned blog, int has
     g->slab_rows = s->slabs > 1 ? s->slab_rows : g->n[0]; /* a shape's axis 0 is the grid's only in 3-D */
 }
 
+int glide_sentinel_side(const glide_extremes *e, const int open[2])
+{
+    /* the gap to the end against the range of the other values; a lone
+     * point (a heavy tail's extreme, or one land point) needs the wider gap */
+    const double gap[2] = {e->lo2 - e->lo, e->hi - e->hi2};
+    const double rest[2] = {e->hi - e->lo2, e->hi2 - e->lo};
+    const double end[2] = {e->lo, e->hi};
+    int q[2];
+    for (int s = 0; s < 2; s++)
+        q[s] = open[s] && end[s] != 0 && isfinite(s ? e->hi2 : e->lo2) &&
+               gap[s] > (e->n[s] > 1 ? GLIDE_SENTINEL_GAP : GLIDE_SENTINEL_GAP_LONE) * rest[s];
+    if (q[0] && q[1]) {
+        const double a = gap[1] * rest[0], b = gap[0] * rest[1];
+        return a > b ? 1 : a < b ? 0 : fabs(e->hi) >= fabs(e->lo) ? 1 : 0;
+    }
+    return q[1] ? 1 : q[0] ? 0 : -1;
+}
+
 void glide_grid_slab(const glide_grid *g, glide_grid *slab)
 {
     *slab = *g;

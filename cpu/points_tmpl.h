@@ -177,24 +177,8 @@ void FN(glide_values_scan)(const glide_params *p, const T *x, uint64_t n, glide_
             T lo2, hi2;
             uint64_t cnt[2];
             FN(second_extremes)(x, n, &m, mn, mx, &lo2, &hi2, &cnt[0], &cnt[1]);
-            /* the gap to the end against the range of the other values; a
-             * lone point (a heavy tail's extreme, or one land point) needs
-             * the wider gap */
-            const double gap[2] = {(double)lo2 - mn, (double)mx - hi2};
-            const double rest[2] = {(double)mx - lo2, (double)hi2 - mn};
-            int q[2];
-            for (int side = 0; side < 2; side++)
-                q[side] = open[side] && isfinite(side ? (double)hi2 : (double)lo2) &&
-                          gap[side] > (cnt[side] > 1 ? GLIDE_SENTINEL_GAP : GLIDE_SENTINEL_GAP_LONE) * rest[side];
-            int side = -1;
-            if (q[0] && q[1]) {
-                /* both ends qualify (at least one with no other value beyond
-                 * it): the larger gap ratio, then the larger magnitude */
-                const double a = gap[1] * rest[0], b = gap[0] * rest[1];
-                side = a > b ? 1 : a < b ? 0 : fabs((double)mx) >= fabs((double)mn) ? 1 : 0;
-            } else if (q[0] || q[1]) {
-                side = q[1] ? 1 : 0;
-            }
+            const glide_extremes e = {mn, mx, lo2, hi2, {cnt[0], cnt[1]}};
+            const int side = glide_sentinel_side(&e, open);
             if (side >= 0) {
                 s = FN(bits_of)(side ? mx : mn);
                 m.has_s = 1;

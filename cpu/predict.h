@@ -52,6 +52,27 @@ typedef struct {
 #define GLIDE_SENTINEL_GAP 4.0
 #define GLIDE_SENTINEL_GAP_LONE 64.0
 
+/* A chunk's finite values, fill points left out: least and greatest, the
+ * next distinct ones inwards (+inf / -inf where there are none) and how
+ * many points hold each end (a count over 2 may read 2). */
+typedef struct {
+    double lo, hi, lo2, hi2;
+    uint64_t n[2]; /* at lo, at hi */
+} glide_extremes;
+
+/* Which end is a sentinel by the rule: 0 lo, 1 hi, -1 neither. open[s]: end
+ * s may be one (a caller that has seen a value ruling it out passes 0);
+ * where both qualify, the larger gap ratio, then the larger magnitude. */
+int glide_sentinel_side(const glide_extremes *e, const int open[2]);
+
+/* What the GPU's range scan saw of a chunk (glide_compress applies the
+ * sentinel rule to it): valid once reported; any, a finite value that is
+ * not fill; any_fill, a fill point. */
+typedef struct {
+    int valid, any, any_fill;
+    glide_extremes e;
+} glide_range_report;
+
 /* glide_grid.blend: no blends, blends where tuning finds them cheaper, or
  * (tests) every level blended with residual spline GLIDE_BLEND_* = v at
  * GLIDE_TUNE_FORCE + v. */

@@ -13,9 +13,11 @@ extern "C" {
 /* min/max of the finite non-fill values into st->rng (zero before, as
  * every launch leaves it; the rest of st is zeroed here), then eb_abs,
  * subst, unit, alpha and level
- * bounds from them: exactly cpu/codec_tmpl.h's compress(); d_x 16-byte aligned */
+ * bounds from them: exactly cpu/codec_tmpl.h's compress(); d_x 16-byte aligned.
+ * The extremes for the sentinel rule go to st->lv, by way of d_slots
+ * (GG_RANGE_SLOTS of them). */
 cudaError_t gg_range_plan(const void *d_x, gg_grid g, int mode, double eb, double alpha_opt, int interp,
-                          gg_state *d_st, cudaStream_t s);
+                          gg_state *d_st, gg_range_slot *d_slots, cudaStream_t s);
 /* Streams and events (the context's, made once) on which gg_encode runs
  * its prediction instances side by side (all but the chunk's own return at
  * once, and one after the other those empty launches cost about 3 us each

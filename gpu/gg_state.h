@@ -28,7 +28,20 @@ typedef struct {
     uint8_t level_cfg[GLIDE_MAX_LEVELS];
     uint32_t fill_aware; /* format 3's stencils (FORMAT.md §8.2): interpolation with a fill point */
     uint32_t blended;    /* some level_cfg byte names a blended level (format 4, FORMAT.md §8.4) */
+    /* encoder: the range scan's extremes for the sentinel rule
+     * (cpu/predict.h glide_extremes; the host applies it) */
+    double lo, hi, lo2, hi2;
+    uint32_t n_lo, n_hi, any, any_fill;
 } gg_levels;
+
+/* One block of the range scan: its least and greatest keys, the next ones
+ * inwards (all ones / zero where none) and how many values hold each end;
+ * the scan's last block combines them. */
+typedef struct {
+    unsigned long long mn, mn2, mx, mx2;
+    uint32_t cmn, cmx;
+} gg_range_slot;
+#define GG_RANGE_SLOTS 1024 /* range_k's most blocks */
 
 /* The range scan's accumulators, at the state's head. Zero whenever
  * range_k starts: its last block zeroes them again once it has read them

@@ -137,6 +137,7 @@ typedef struct {
     gg_state *d_tst; /* GG_TRIAL_METHODS of them */
     gg_trial *d_trial;
     gg_select_work *d_trial_work; /* GG_TRIAL_METHODS of them: the books are chosen side by side */
+    gg_range_slot *d_slots;       /* range_k's blocks' extremes (GG_RANGE_SLOTS) */
     gbuf tx, tsym, tr, tw;
     gbuf h_stage;          /* pinned: the chunk's values on their way in or out */
     unsigned copy_helpers; /* threads of the parallel host copy (0: pageable copies) */
@@ -317,6 +318,7 @@ static void ctx_init(void)
         cudaMalloc((void **)&G.d_tst, GG_TRIAL_METHODS * sizeof(gg_state)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_trial, sizeof(gg_trial)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_trial_work, GG_TRIAL_METHODS * sizeof(gg_select_work)) != cudaSuccess ||
+        cudaMalloc((void **)&G.d_slots, GG_RANGE_SLOTS * sizeof(gg_range_slot)) != cudaSuccess ||
         cudaMemset(G.d_trial_work, 0, GG_TRIAL_METHODS * sizeof(gg_select_work)) != cudaSuccess ||
         cudaMalloc((void **)&G.d_sel_work, sizeof(gg_select_work)) != cudaSuccess ||
         cudaMemset(G.d_sel_work, 0, sizeof(gg_select_work)) != cudaSuccess ||
@@ -891,6 +893,13 @@ static size_t host_plan(const enc_job *j, const gg_state *hs, glide_header *h, g
     h->eb_abs = hs->lv.eb_abs;
     h->subst_bits = hs->lv.subst_bits;
     h->alpha = hs->lv.alpha;
+    glide_range_report *rr = j->o->range_out;
+    if (rr) {
+        rr->valid = 1;
+        rr->any = (int)hs->lv.any;
+        rr->any_fill = (int)hs->lv.any_fill;
+        rr->e = (glide_extremes){hs->lv.lo, hs->lv.hi, hs->lv.lo2, hs->lv.hi2, {hs->lv.n_lo, hs->lv.n_hi}};
+    }
     const int chosen = j->method == GG_CHOSEN || j->method == GG_CHOSEN3;
     const int lorenzo = j->method == GG_LORENZO || (chosen && hs->lorenzo);
     const int slice = j->method == GG_CHOSEN3 && hs->slice; /* format 6: level_cfg[0] the order */
@@ -1172,7 +1181,8 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
      * made 64^3 calls slower (cudaMemsetAsync took 11 us of host time
      * before the values' copy, H200, bench/gpu-runs/spec-large-h100-h200
      * run 6) */
-    if ((e = gg_range_plan(G.x.p, j->g, a->mode, a->eb, a->alpha, j->method != GG_LORENZO && !j->force, st, s)) !=
+    if ((e = gg_range_plan(G.x.p, j->g, a->mode, a->eb, a->alpha, j->method != GG_LORENZO && !j->force, st, G.d_slots,
+                           s)) !=
             cudaSuccess)
         return e;
     if (timed) stage("range+plan");
