@@ -16,11 +16,6 @@
 #include "glide.h"
 #include "h5_api.h"
 
-/* Every entry point binds with its own return address: whichever libhdf5
- * calls first is the one we use. A plain call compiles to a call through the
- * PLT/GOT, so the return address lies in the caller's object. */
-#define BIND() h5_api_bind(__builtin_return_address(0))
-
 static const char *class_name(H5T_class_t c)
 {
     switch ((int)c) {
@@ -43,40 +38,35 @@ static const char *class_name(H5T_class_t c)
 #define TYPE_REJECT "glide: only 32- and 64-bit IEEE floating-point datasets can be compressed"
 
 /* Checks the type is IEEE binary32/binary64 (LE or BE), not merely "a float
- * of 4 or 8 bytes": HDF5 allows custom float layouts the codec cannot read. */
+ * of 4 or 8 bytes": HDF5 allows custom float layouts the codec cannot read.
+ * H5Tequal against the predefined IEEE types rather than H5Tget_fields: a
+ * program linked with a static libhdf5 often lacks the latter. */
 static int check_type(const h5_api_t *api, hid_t type, size_t *size_out, H5T_order_t *order_out)
 {
     H5T_class_t cls = api->Tget_class(type);
     if (cls < 0) {
-        H5_ERR(api, E_BADTYPE, "glide: cannot query the dataset's datatype");
+        H5_REJECT(api, E_BADTYPE, "glide: cannot query the dataset's datatype");
         return -1;
     }
     if (cls != H5T_FLOAT) {
-        H5_ERR(api, E_BADTYPE, TYPE_REJECT " (got %s)", class_name(cls));
+        H5_REJECT(api, E_BADTYPE, TYPE_REJECT " (got %s)", class_name(cls));
         return -1;
     }
     size_t size = api->Tget_size(type);
     if (size != 4 && size != 8) {
-        H5_ERR(api, E_BADTYPE, TYPE_REJECT " (got a %zu-byte float)", size);
+        H5_REJECT(api, E_BADTYPE, TYPE_REJECT " (got a %zu-byte float)", size);
         return -1;
     }
     H5T_order_t order = api->Tget_order(type);
     if (order != H5T_ORDER_LE && order != H5T_ORDER_BE) {
-        H5_ERR(api, E_BADTYPE, TYPE_REJECT " (got a float of mixed or VAX byte order)");
+        H5_REJECT(api, E_BADTYPE, TYPE_REJECT " (got a float of mixed or VAX byte order)");
         return -1;
     }
-    size_t spos, epos, esize, mpos, msize;
-    if (api->Tget_fields(type, &spos, &epos, &esize, &mpos, &msize) < 0) {
-        H5_ERR(api, E_BADTYPE, "glide: cannot query the float layout of the datatype");
-        return -1;
-    }
-    const int ieee32 = size == 4 && spos == 31 && epos == 23 && esize == 8 && mpos == 0 &&
-                       msize == 23 && api->Tget_ebias(type) == 127;
-    const int ieee64 = size == 8 && spos == 63 && epos == 52 && esize == 11 && mpos == 0 &&
-                       msize == 52 && api->Tget_ebias(type) == 1023;
-    if (!(ieee32 || ieee64) || api->Tget_precision(type) != 8 * size ||
-        api->Tget_offset(type) != 0) {
-        H5_ERR(api, E_BADTYPE, TYPE_REJECT " (got a %zu-byte float with a non-IEEE layout)", size);
+    const hid_t *ieee = size == 4 ? (order == H5T_ORDER_LE ? api->IEEE_F32LE : api->IEEE_F32BE)
+                                  : (order == H5T_ORDER_LE ? api->IEEE_F64LE : api->IEEE_F64BE);
+    if (api->Tequal(type, *ieee) <= 0) {
+        H5_REJECT(api, E_BADTYPE, TYPE_REJECT " (got a %zu-byte float with a non-IEEE layout)",
+                  size);
         return -1;
     }
     *size_out = size;
@@ -101,19 +91,19 @@ static int get_chunk(const h5_api_t *api, hid_t dcpl, size_t size, hsize_t dims[
 {
     H5D_layout_t layout = api->Pget_layout(dcpl);
     if (layout != H5D_CHUNKED) {
-        H5_ERR(api, E_BADVALUE, "glide: the dataset must use a chunked layout (got %s)",
+        H5_REJECT(api, E_BADVALUE, "glide: the dataset must use a chunked layout (got %s)",
                layout_name(layout));
         return -1;
     }
     int rank = api->Pget_chunk(dcpl, GF_MAX_RANK, dims);
     if (rank < 1 || rank > GF_MAX_RANK) {
-        H5_ERR(api, E_BADVALUE, "glide: cannot read the chunk shape");
+        H5_REJECT(api, E_BADVALUE, "glide: cannot read the chunk shape");
         return -1;
     }
     uint64_t bytes = size;
     for (int i = 0; i < rank; i++) {
         if (dims[i] == 0 || bytes > GLIDE_MAX_INPUT_BYTES / dims[i]) {
-            H5_ERR(api, E_BADVALUE,
+            H5_REJECT(api, E_BADVALUE,
                    "glide: chunks larger than 4 GiB cannot be compressed; choose a smaller chunk "
                    "shape");
             return -1;
@@ -123,10 +113,9 @@ static int get_chunk(const h5_api_t *api, hid_t dcpl, size_t size, hsize_t dims[
     return rank;
 }
 
-static htri_t can_apply(hid_t dcpl, hid_t type, hid_t space)
+static htri_t can_apply(const h5_api_t *api, hid_t dcpl, hid_t type, hid_t space)
 {
     (void)space;
-    const h5_api_t *api = BIND();
     if (!api)
         return -1;
     size_t size;
@@ -141,10 +130,9 @@ static htri_t can_apply(hid_t dcpl, hid_t type, hid_t space)
     return get_chunk(api, dcpl, size, dims) < 0 ? -1 : 1;
 }
 
-static herr_t set_local(hid_t dcpl, hid_t type, hid_t space)
+static herr_t set_local(const h5_api_t *api, hid_t dcpl, hid_t type, hid_t space)
 {
     (void)space;
-    const h5_api_t *api = BIND();
     if (!api)
         return -1;
 
@@ -152,11 +140,11 @@ static herr_t set_local(hid_t dcpl, hid_t type, hid_t space)
     unsigned cd[GF_CD_MAX];
     size_t n = GF_CD_MAX;
     if (api->Pget_filter_by_id2(dcpl, GF_FILTER_ID, &flags, &n, cd, 0, NULL, NULL) < 0) {
-        H5_ERR(api, E_CALLBACK, "glide: cannot read the filter parameters");
+        H5_REJECT(api, E_CALLBACK, "glide: cannot read the filter parameters");
         return -1;
     }
     if (n > GF_CD_MAX) {
-        H5_ERR(api, E_BADVALUE,
+        H5_REJECT(api, E_BADVALUE,
                "glide: %zu filter parameters given; expected 3 or 4 (mode, mantissa, "
                "exponent[, options]), or 6 with a sentinel value",
                n);
@@ -165,7 +153,7 @@ static herr_t set_local(hid_t dcpl, hid_t type, hid_t space)
     gf_config cfg;
     char msg[256];
     if (gf_parse(cd, n, &cfg, msg, sizeof msg) < 0) {
-        H5_ERR(api, E_BADVALUE, "%s", msg);
+        H5_REJECT(api, E_BADVALUE, "%s", msg);
         return -1;
     }
 
@@ -197,7 +185,7 @@ static herr_t set_local(hid_t dcpl, hid_t type, hid_t space)
      * out of the REL range. */
     H5D_fill_value_t fill_status;
     if (api->Pfill_value_defined(dcpl, &fill_status) < 0) {
-        H5_ERR(api, E_CALLBACK, "glide: cannot query the dataset's fill value");
+        H5_REJECT(api, E_CALLBACK, "glide: cannot query the dataset's fill value");
         return -1;
     }
     cfg.has_fill = 0;
@@ -205,7 +193,7 @@ static herr_t set_local(hid_t dcpl, hid_t type, hid_t space)
     if (fill_status == H5D_FILL_VALUE_DEFAULT || fill_status == H5D_FILL_VALUE_USER_DEFINED) {
         unsigned char fill[8] = {0};
         if (api->Pget_fill_value(dcpl, type, fill) < 0) {
-            H5_ERR(api, E_CALLBACK, "glide: cannot read the dataset's fill value");
+            H5_REJECT(api, E_CALLBACK, "glide: cannot read the dataset's fill value");
             return -1;
         }
         cfg.has_fill = 1;
@@ -216,20 +204,19 @@ static herr_t set_local(hid_t dcpl, hid_t type, hid_t space)
     unsigned out[GF_CD_MAX];
     size_t nout = gf_encode(&cfg, out, GF_CD_MAX);
     if (nout == 0) {
-        H5_ERR(api, E_BADVALUE, "glide: cannot encode the filter parameters");
+        H5_REJECT(api, E_BADVALUE, "glide: cannot encode the filter parameters");
         return -1;
     }
     if (api->Pmodify_filter(dcpl, GF_FILTER_ID, flags, nout, out) < 0) {
-        H5_ERR(api, E_CALLBACK, "glide: cannot store the filter parameters");
+        H5_REJECT(api, E_CALLBACK, "glide: cannot store the filter parameters");
         return -1;
     }
     return 0;
 }
 
-static size_t filter(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], size_t nbytes,
-                     size_t *buf_size, void **buf)
+static size_t filter(const h5_api_t *api, unsigned flags, size_t cd_nelmts,
+                     const unsigned cd_values[], size_t nbytes, size_t *buf_size, void **buf)
 {
-    const h5_api_t *api = BIND();
     if (!api)
         return 0;
     gf_config cfg;
@@ -243,27 +230,54 @@ static size_t filter(unsigned flags, size_t cd_nelmts, const unsigned cd_values[
     return gf_compress_chunk(api, &cfg, nbytes, buf_size, buf);
 }
 
-static const H5Z_class2_t glide_class = {
-    H5Z_CLASS_T_VERS,
-    (H5Z_filter_t)GF_FILTER_ID,
-    1, /* encoder present */
-    1, /* decoder present */
-    GF_FILTER_NAME,
-    can_apply,
-    set_local,
-    filter,
+/* HDF5 calls the class's callbacks with no context argument, so each bound
+ * HDF5 copy gets its own class whose callbacks pass that copy's binding: an
+ * HDF5 must never be handed functions or ids of another copy. */
+#define SLOT_CALLBACKS(i)                                                                   \
+    static htri_t can_apply_##i(hid_t dcpl, hid_t type, hid_t space)                        \
+    {                                                                                       \
+        return can_apply(h5_api_slot(i), dcpl, type, space);                                \
+    }                                                                                       \
+    static herr_t set_local_##i(hid_t dcpl, hid_t type, hid_t space)                        \
+    {                                                                                       \
+        return set_local(h5_api_slot(i), dcpl, type, space);                                \
+    }                                                                                       \
+    static size_t filter_##i(unsigned flags, size_t cd_nelmts, const unsigned cd_values[],  \
+                             size_t nbytes, size_t *buf_size, void **buf)                   \
+    {                                                                                       \
+        return filter(h5_api_slot(i), flags, cd_nelmts, cd_values, nbytes, buf_size, buf);  \
+    }
+
+#define SLOT_CLASS(i)                                                                       \
+    {H5Z_CLASS_T_VERS, (H5Z_filter_t)GF_FILTER_ID, 1, 1, GF_FILTER_NAME, can_apply_##i,     \
+     set_local_##i, filter_##i}
+
+SLOT_CALLBACKS(0)
+SLOT_CALLBACKS(1)
+SLOT_CALLBACKS(2)
+SLOT_CALLBACKS(3)
+SLOT_CALLBACKS(4)
+SLOT_CALLBACKS(5)
+SLOT_CALLBACKS(6)
+SLOT_CALLBACKS(7)
+
+static const H5Z_class2_t glide_classes[] = {
+    SLOT_CLASS(0), SLOT_CLASS(1), SLOT_CLASS(2), SLOT_CLASS(3),
+    SLOT_CLASS(4), SLOT_CLASS(5), SLOT_CLASS(6), SLOT_CLASS(7),
 };
+_Static_assert(sizeof glide_classes / sizeof glide_classes[0] == H5_API_SLOTS,
+               "one filter class per binding slot");
 
 H5PL_type_t H5PLget_plugin_type(void)
 {
     return H5PL_TYPE_FILTER;
 }
 
-/* noinline: the return address must be the loader's, not an inlined
- * caller's inside this object. */
+/* noinline: the return address must be the loader's (a plain call goes
+ * through the PLT, so it lies in the calling HDF5), not an inlined caller's
+ * inside this object. */
 __attribute__((noinline)) const void *H5PLget_plugin_info(void)
 {
-    if (!BIND())
-        return NULL;
-    return &glide_class;
+    const int slot = h5_api_bind(__builtin_return_address(0));
+    return slot < 0 ? NULL : &glide_classes[slot];
 }

@@ -33,3 +33,4 @@ cmake --build build-asan -j"$jobs" >/dev/null
 echo "== libFuzzer: hostile streams and arbitrary values/parameters (clang, 30 s per target)"
 bash h5tests/fuzz/run.sh 30
 bash h5tests/netcdf/run.sh
+bash h5tests/filter_paths.sh
