@@ -1,5 +1,6 @@
 /* CPU benchmarks and design measurements of the codec, single-threaded.
  *   glide_bench [--data FILE] [--reps N] [--nyx N] [--hist-dir DIR] [--oracle-blog N] [--slice N] TABLE...
+ * Without a TABLE, or with --help, it prints its usage (exit 2, resp. 0).
  * --slice N: glide_encode_opts.slice = N in every table's configurations
  * (0: format 5's methods without the block trial) unless a table sets it.
  * TABLE: rd (CR/PSNR, dictionary vs custom, interpolation vs Lorenzo),
@@ -853,20 +854,53 @@ static void table_fill(void)
     }
 }
 
+static void usage(FILE *to)
+{
+    fprintf(to,
+            "usage: glide_bench [--data FILE] [--reps N] [--nyx N] [--hist-dir DIR] [--oracle-blog N] [--slice N] TABLE...\n"
+            "Prints Markdown tables of the CPU codec, single-threaded, on the float fields of FILE.\n"
+            "  --data FILE       HDF5 file of fields (default ../shared/data/real_fields_dev.h5)\n"
+            "  --reps N          timing repetitions (default 5)\n"
+            "  --nyx N           also a generated Nyx-like N^3 field\n"
+            "  --hist-dir DIR    where the hist table writes (default .)\n"
+            "  --oracle-blog N   the oracle's interpolation of 3-D fields at anchor stride 2^N\n"
+            "  --slice N         glide_encode_opts.slice = N unless a table sets it\n"
+            "TABLE: rd speed blocks alpha dict stack fill blend all (those eight), and oracle levels planes\n"
+            "       coarse slice hist (the header of bench/glide_bench.c says what each measures)\n");
+}
+
 int main(int argc, char **argv)
 {
     const char *data = "../shared/data/real_fields_dev.h5", *hist_dir = ".";
     size_t nyx = 0;
     int ntab = 0;
     const char *tabs[16];
+    static const char *const known[] = {"rd",   "speed", "blocks", "alpha",  "dict",   "stack", "fill", "blend",
+                                        "all",  "oracle", "levels", "planes", "coarse", "slice", "hist"};
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { usage(stdout); return 0; }
+        else if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--nyx") && i + 1 < argc) nyx = (size_t)atol(argv[++i]);
         else if (!strcmp(argv[i], "--hist-dir") && i + 1 < argc) hist_dir = argv[++i];
         else if (!strcmp(argv[i], "--oracle-blog") && i + 1 < argc) oracle_blog = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--slice") && i + 1 < argc) g_slice = atoi(argv[++i]);
-        else if (ntab < 16) tabs[ntab++] = argv[i];
+        else {
+            /* A typo or an option missing its value would otherwise print nothing after loading every field. */
+            int ok = 0;
+            for (size_t k = 0; k < sizeof known / sizeof *known; k++) ok |= !strcmp(argv[i], known[k]);
+            if (!ok || ntab >= 16) {
+                fprintf(stderr, "glide_bench: %s '%s'\n", ok ? "too many tables at" : "unknown table or option", argv[i]);
+                usage(stderr);
+                return 2;
+            }
+            tabs[ntab++] = argv[i];
+        }
+    }
+    /* No table: nothing to measure, so say how to ask for one (exit 2, a usage error) instead of printing nothing. */
+    if (ntab == 0) {
+        usage(stderr);
+        return 2;
     }
     if (reps < 1) reps = 1;
     hid_t f = H5Fopen(data, H5F_ACC_RDONLY, H5P_DEFAULT);

@@ -1226,9 +1226,9 @@ static void section_h5(const float *x, size_t n, const char *tmpdir, const char 
 
 /* ============================================================ main */
 
-static void usage(void)
+static void usage(FILE *to)
 {
-    fprintf(stderr,
+    fprintf(to,
             "usage: glide_gpu_bench [--quick] [--out FILE] [--tmp DIR] [--plugin DIR]\n"
             "  --quick       fewer runs, no 512^3 parts (HDF5 part at 256^3)\n"
             "  --kernels     only the device's parts: kernel-only throughput (256^3, 512^3) and the stages\n"
@@ -1264,8 +1264,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--tmp") && i + 1 < argc) tmpdir = argv[++i];
         else if (!strcmp(argv[i], "--plugin") && i + 1 < argc) plugin_opt = argv[++i];
         else {
-            usage();
-            return strcmp(argv[i], "--help") && strcmp(argv[i], "-h") ? 2 : 0;
+            /* --help is asked for (stdout, 0); anything else is a usage error (stderr, 2). */
+            int help = !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
+            if (!help) fprintf(stderr, "glide_gpu_bench: unknown argument '%s'\n", argv[i]);
+            usage(help ? stdout : stderr);
+            return help ? 0 : 2;
         }
     }
     if (out && !(g_out = fopen(out, "we"))) {

@@ -1,6 +1,6 @@
 /* The main job: a simulation writes a Nyx-like 3-D field through the GLIDE
  * filter with H5Pset_filter, and reads it back transparently.
- *   glide_demo [-n SIDE] [-c CHUNK] [-e EXPONENT] [-o FILE]
+ *   glide_demo [-n SIDE] [-c CHUNK] [-e EXPONENT] [-o FILE]   (--help: usage)
  * Defaults: a 256^3 float32 log-normal density field, 64^3 chunks, REL 1e-3.
  * Needs HDF5_PLUGIN_PATH to point at the folder holding libh5z_glide.so. */
 #define _POSIX_C_SOURCE 200809L
@@ -22,16 +22,45 @@ static double now(void)
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
+static void usage(FILE *to)
+{
+    fprintf(to,
+            "usage: glide_demo [-n SIDE] [-c CHUNK] [-e EXPONENT] [-o FILE]\n"
+            "Writes a generated Nyx-like SIDE^3 float32 field through the GLIDE filter, reads it back and\n"
+            "checks the error bound.\n"
+            "  -n SIDE      side of the cube (default 256)\n"
+            "  -c CHUNK     side of the HDF5 chunks (default 64)\n"
+            "  -e EXPONENT  REL bound 1e-EXPONENT of each chunk's range (default 3)\n"
+            "  -o FILE      the HDF5 file to write (default glide_demo.h5)\n"
+            "Needs HDF5_PLUGIN_PATH set to the folder of libh5z_glide.so; GLIDE_BACKEND=cpu|gpu|auto picks the\n"
+            "backend. Exit status: 0 when the bound holds, 2 when it does not or on a usage error, 1 on other\n"
+            "errors.\n");
+}
+
 int main(int argc, char **argv)
 {
     size_t n = 256, ch = 64;
     unsigned exponent = 3;
     const char *path = "glide_demo.h5";
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "-n")) n = (size_t)atol(argv[i + 1]);
-        else if (!strcmp(argv[i], "-c")) ch = (size_t)atol(argv[i + 1]);
-        else if (!strcmp(argv[i], "-e")) exponent = (unsigned)atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "-o")) path = argv[i + 1];
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { usage(stdout); return 0; }
+        /* Every option takes a value: an unknown one or a missing value is a usage error, not ignored. */
+        int known = !strcmp(argv[i], "-n") || !strcmp(argv[i], "-c") || !strcmp(argv[i], "-e") || !strcmp(argv[i], "-o");
+        if (!known || i + 1 >= argc) {
+            fprintf(stderr, "glide_demo: %s '%s'\n", known ? "missing value after" : "unknown argument", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+        const char *v = argv[++i];
+        if (!strcmp(argv[i - 1], "-n")) n = (size_t)atol(v);
+        else if (!strcmp(argv[i - 1], "-c")) ch = (size_t)atol(v);
+        else if (!strcmp(argv[i - 1], "-e")) exponent = (unsigned)atoi(v);
+        else path = v;
+    }
+    if (n == 0 || ch == 0) {
+        fprintf(stderr, "glide_demo: -n and -c need positive integers\n");
+        usage(stderr);
+        return 2;
     }
     if (ch > n) ch = n;
     size_t N = n * n * n;

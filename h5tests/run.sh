@@ -10,7 +10,7 @@ jobs=$(nproc)
 # Without a GPU the CUDA sources are compiled but never run, and nvcc builds
 # predict.cu once per architecture: there the oldest of the default list and
 # Hopper (with its PTX) check them in two builds instead of five. With a GPU
-# the default list (gpu/CMakeLists.txt).
+# the default (gpu/CMakeLists.txt: that GPU's own architecture).
 if nvidia-smi -L >/dev/null 2>&1; then arch=(-UGLIDE_CUDA_ARCHITECTURES); else arch=(-DGLIDE_CUDA_ARCHITECTURES="75-real;90"); fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${arch[@]}" >/dev/null
 cmake --build build -j"$jobs" >/dev/null
@@ -34,3 +34,4 @@ echo "== libFuzzer: hostile streams and arbitrary values/parameters (clang, 30 s
 bash h5tests/fuzz/run.sh 30
 bash h5tests/netcdf/run.sh
 bash h5tests/filter_paths.sh
+bash h5tests/cli.sh
