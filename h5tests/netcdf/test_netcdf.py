@@ -220,9 +220,6 @@ def test_xarray_resave_drops_or_refuses_filter(tmp_path, nc_glide):
     assert lines[1] == 'ValueError: Compression filter "unknown" is unavailable', r.stdout
 
 
-@pytest.mark.xfail(strict=False, reason="the plugin binds to the first HDF5 that loads it, "
-                   "and pip's netCDF4 and h5py wheels each bundle their own libhdf5 "
-                   "(passes where both use one, as Debian's do)")
 def test_two_hdf5_copies_in_one_process(tmp_path, nc_glide):
     """Read a GLIDE file with netCDF4-python, then write one with h5py, in
     the same process (what a notebook with xarray's two engines does)."""
