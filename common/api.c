@@ -100,13 +100,30 @@ size_t glide_compress(const glide_params *p, const void *src, size_t src_size, v
         glide_encode_opts go = glide_default_encode_opts();
         glide_range_report rr = {0};
         go.range_out = &rr;
-        const size_t g = glide_gpu_compress(p, &go, src, dst, cap);
+        size_t g = glide_gpu_compress(p, &go, src, dst, cap);
         if (glide_get_error(g) != GLIDE_ERR_GPU) {
             const int open[2] = {1, 1};
-            if (glide_is_error(g) || p->sentinel == GLIDE_SENTINEL_OFF ||
-                (rr.valid && (!rr.any || glide_sentinel_side(&rr.e, open) < 0)))
-                return g;
-        } else {
+            const int side = rr.valid && rr.any ? glide_sentinel_side(&rr.e, open) : -1;
+            if (glide_is_error(g) || p->sentinel == GLIDE_SENTINEL_OFF || (rr.valid && side < 0)) return g;
+            if (side >= 0 && (!p->has_fill || !rr.any_fill)) {
+                /* a chunk without fill points: the sentinel is its fill
+                 * value, as glide_values_scan would decide */
+                glide_params q = *p;
+                const double s = side ? rr.e.hi : rr.e.lo;
+                q.has_fill = 1;
+                if (p->dtype == GLIDE_FLOAT32) {
+                    const float f = (float)s;
+                    uint32_t b;
+                    memcpy(&b, &f, 4);
+                    q.fill_bits = b;
+                } else {
+                    memcpy(&q.fill_bits, &s, 8);
+                }
+                g = glide_gpu_compress(&q, &go, src, dst, cap);
+                if (glide_get_error(g) != GLIDE_ERR_GPU) return g;
+            }
+        }
+        if (glide_get_error(g) == GLIDE_ERR_GPU) {
             gpu_failed = 1;
             pthread_once(&g_gpu_warn, warn_gpu);
         }
