@@ -26,28 +26,49 @@ static inline int FN(masked)(const FN(masks) *m, T v)
     return (m->has_f && b == m->f) || (m->has_s && b == m->s);
 }
 
+/* The masks in vector lanes: each lane's value bits against the fill
+ * value's and the sentinel's, where the mask has them. */
+typedef struct {
+    FN(vmask) f, s, use_f, use_s;
+} FN(lane_masks);
+
+static inline FN(lane_masks) FN(lanes_of)(const FN(masks) *m)
+{
+    FN(lane_masks) l;
+    for (unsigned k = 0; k < FN(VL); k++) {
+        l.f[k] = (FN(sbits))m->f, l.s[k] = (FN(sbits))m->s;
+        l.use_f[k] = m->has_f ? -1 : 0, l.use_s[k] = m->has_s ? -1 : 0;
+    }
+    return l;
+}
+
+/* A vector's lanes that are finite and unmasked (all ones), and the lanes
+ * holding the fill value and the sentinel. */
+static inline FN(vmask) FN(lanes_ok)(const FN(lane_masks) *l, FN(vec) v, FN(vmask) *isf, FN(vmask) *iss)
+{
+    const FN(vmask) b = (FN(vmask))v;
+    *isf = l->use_f & (b == l->f);
+    *iss = l->use_s & (b == l->s);
+    return (v - v == 0) & ~*isf & ~*iss; /* v - v is 0 exactly where v is finite */
+}
+
 /* Least and greatest finite unmasked values (seen: any), and whether the
  * fill value and the sentinel occur. */
 static void FN(lane_range)(const T *x, uint64_t n, const FN(masks) *m, T *lo, T *hi, int *seen, int *any_f,
                            int *any_s)
 {
     FN(vec) mnv, mxv;
-    FN(vmask) fv, sv, af = {0}, as = {0};
-    for (unsigned k = 0; k < FN(VL); k++) {
-        mnv[k] = (T)INFINITY, mxv[k] = (T)-INFINITY;
-        fv[k] = (FN(sbits))m->f, sv[k] = (FN(sbits))m->s;
-    }
-    const FN(vmask) use_f = m->has_f ? ~(FN(vmask)){0} : (FN(vmask)){0};
-    const FN(vmask) use_s = m->has_s ? ~(FN(vmask)){0} : (FN(vmask)){0};
+    FN(vmask) af = {0}, as = {0};
+    for (unsigned k = 0; k < FN(VL); k++) mnv[k] = (T)INFINITY, mxv[k] = (T)-INFINITY;
+    const FN(lane_masks) l = FN(lanes_of)(m);
     uint64_t i = 0;
     for (; i + FN(VL) <= n; i += FN(VL)) {
         FN(vec) v;
         memcpy(&v, x + i, sizeof v);
-        const FN(vmask) b = (FN(vmask))v;
-        const FN(vmask) isf = use_f & (b == fv), iss = use_s & (b == sv);
+        FN(vmask) isf, iss;
+        const FN(vmask) ok = FN(lanes_ok)(&l, v, &isf, &iss);
         af |= isf;
         as |= iss;
-        const FN(vmask) ok = (v - v == 0) & ~isf & ~iss; /* v - v is 0 exactly where v is finite */
         const FN(vmask) lt = ok & (v < mnv), gt = ok & (v > mxv);
         mnv = (FN(vec))((lt & (FN(vmask))v) | (~lt & (FN(vmask))mnv));
         mxv = (FN(vec))((gt & (FN(vmask))v) | (~gt & (FN(vmask))mxv));
@@ -108,19 +129,15 @@ static void FN(second_extremes)(const T *x, uint64_t n, const FN(masks) *m, T lo
                                 uint64_t *n_lo, uint64_t *n_hi)
 {
     FN(vec) mnv, mxv, lov, hiv;
-    FN(vmask) fv, sv, cl = {0}, ch = {0};
-    for (unsigned k = 0; k < FN(VL); k++) {
-        mnv[k] = (T)INFINITY, mxv[k] = (T)-INFINITY, lov[k] = lo, hiv[k] = hi;
-        fv[k] = (FN(sbits))m->f, sv[k] = (FN(sbits))m->s;
-    }
-    const FN(vmask) use_f = m->has_f ? ~(FN(vmask)){0} : (FN(vmask)){0};
-    const FN(vmask) use_s = m->has_s ? ~(FN(vmask)){0} : (FN(vmask)){0};
+    FN(vmask) cl = {0}, ch = {0};
+    for (unsigned k = 0; k < FN(VL); k++) mnv[k] = (T)INFINITY, mxv[k] = (T)-INFINITY, lov[k] = lo, hiv[k] = hi;
+    const FN(lane_masks) l = FN(lanes_of)(m);
     uint64_t i = 0;
     for (; i + FN(VL) <= n; i += FN(VL)) {
         FN(vec) v;
         memcpy(&v, x + i, sizeof v);
-        const FN(vmask) b = (FN(vmask))v;
-        const FN(vmask) ok = (v - v == 0) & ~(use_f & (b == fv)) & ~(use_s & (b == sv));
+        FN(vmask) isf, iss;
+        const FN(vmask) ok = FN(lanes_ok)(&l, v, &isf, &iss);
         const FN(vmask) lt = ok & (v > lov) & (v < mnv), gt = ok & (v < hiv) & (v > mxv);
         mnv = (FN(vec))((lt & (FN(vmask))v) | (~lt & (FN(vmask))mnv));
         mxv = (FN(vec))((gt & (FN(vmask))v) | (~gt & (FN(vmask))mxv));
