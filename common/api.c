@@ -148,7 +148,7 @@ size_t glide_compress(const glide_params *p, const void *src, size_t src_size, v
     o.values = &v;
 #ifdef GLIDE_HAVE_GPU
     /* a sentinel beside fill points is kept exact by the CPU codec alone */
-    if (r == GLIDE_BACKEND_GPU && !v.has_exact && !gpu_failed) {
+    if (r == GLIDE_BACKEND_GPU && !v.has_fill2 && !gpu_failed) {
         r = glide_gpu_compress(&q, &o, src, dst, cap);
         if (glide_get_error(r) != GLIDE_ERR_GPU) {
             free(a);
@@ -185,6 +185,10 @@ size_t glide_stream_info(const void *src, size_t src_size, glide_params *p)
                              : GLIDE_BOOK_DICT;
     p->has_fill = (h.flags & GLIDE_FLAG_HAS_FILL) != 0;
     p->fill_bits = h.fill_bits;
+    if (h.flags & GLIDE_FLAG_HAS_FILL2) { /* format 7: the sentinel beside the fill value */
+        p->sentinel = GLIDE_SENTINEL_VALUE;
+        p->sentinel_bits = h.fill2_bits;
+    }
     p->block_log2 = h.block_log2;
     return r;
 }
@@ -200,8 +204,8 @@ size_t glide_decompress_with(glide_backend backend, const void *src, size_t src_
     size_t r = pick_backend(backend);
     if (glide_is_error(r)) return r;
 #ifdef GLIDE_HAVE_GPU
-    /* RAW streams are a copy: the host does it */
-    if (r == GLIDE_BACKEND_GPU && h.method != GLIDE_METHOD_RAW) {
+    /* RAW streams are a copy, and format 7 is the CPU codec's alone: the host does them */
+    if (r == GLIDE_BACKEND_GPU && h.method != GLIDE_METHOD_RAW && h.format_version < GLIDE_FORMAT_FILL2) {
         r = glide_gpu_decompress(&h, &lay, src, src_size, dst);
         if (glide_get_error(r) != GLIDE_ERR_GPU) return glide_is_error(r) ? r : out;
         pthread_once(&g_gpu_warn, warn_gpu);

@@ -19,7 +19,7 @@
  * with a fill point, 2 only for chunks of more than three axes (and never
  * for RAW), so its other streams stay readable by GLIDE 1.0/1.1, and more by
  * 1.2, 1.3; that encoder is glide_encode_opts.planes = 0 now. */
-#define GLIDE_FORMAT_VERSION 6       /* the newest this build reads */
+#define GLIDE_FORMAT_VERSION 7       /* the newest this build reads */
 #define GLIDE_FORMAT_FIRST_VERSION 1 /* the oldest it reads */
 #define GLIDE_FORMAT_SLABS 2         /* the first with slabs */
 #define GLIDE_FORMAT_FILL_AWARE 3    /* the first with fill-aware stencils */
@@ -34,6 +34,11 @@
 #define GLIDE_FORMAT_PLANES 5
 /* GLIDE 1.6: method 3, slices (FORMAT.md §9a), and only method 3 */
 #define GLIDE_FORMAT_SLICE 6
+/* GLIDE 1.7: a second fill value (FORMAT.md §5a), written only for chunks
+ * that hold a missing-value sentinel beside fill points: both are FILL,
+ * and a section of run lengths says which FILL point is which. Otherwise
+ * as 5 (methods 1, 2) and 6 (method 3). */
+#define GLIDE_FORMAT_FILL2 7
 
 /* Symbol alphabet: quantization codes q in [-511, 511] map to q + 511, then
  * two escapes. 1023 quantization codes = radius 512. */
@@ -114,9 +119,15 @@
 #define GLIDE_HDRX_BOOK_ID 2    /* u16 */
 #define GLIDE_HDRX_BOOK_BYTES 4 /* u32 */
 #define GLIDE_NPLANES 2
+/* Format 7: after the planes' extension, fill2_bits u64 and n_runs u64. */
+#define GLIDE_HEADER_FILL2_EXT 16
+#define GLIDE_HDRY_FILL2_BITS 0
+#define GLIDE_HDRY_N_RUNS 8
+#define GLIDE_RUN_BYTES 4 /* a run length: u32 */
 
 /* Header flags */
 #define GLIDE_FLAG_HAS_FILL 0x01u
+#define GLIDE_FLAG_HAS_FILL2 0x02u /* format 7 only, and always there */
 
 typedef struct {
     uint8_t format_version;
@@ -145,6 +156,10 @@ typedef struct {
     uint8_t book_kind1;
     uint16_t book_id1;
     uint32_t book_bytes1;
+    /* format 7: the second fill value and how many run lengths tell the
+     * FILL points apart (zero in other versions) */
+    uint64_t fill2_bits;
+    uint64_t n_runs;
 } glide_header;
 
 /* Shape the predictors see: size-1 axes dropped, more than three axes merged
@@ -161,7 +176,7 @@ static inline size_t glide_dtype_size(unsigned dtype) { return dtype == GLIDE_FL
 /* The section layout a header implies; every offset validated against the size. */
 typedef struct {
     size_t header_bytes;
-    size_t book_off, anchors_off, outliers_off, segtab_off, stream_off, crc_off, total;
+    size_t book_off, anchors_off, outliers_off, runs_off, segtab_off, stream_off, crc_off, total;
     uint64_t n_anchors;
 } glide_layout;
 

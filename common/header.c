@@ -76,7 +76,8 @@ size_t glide_header_size(unsigned rank) { return GLIDE_HEADER_FIXED + 8 * (size_
 
 size_t glide_header_bytes(const glide_header *h)
 {
-    return glide_header_size(h->rank) + (h->format_version >= GLIDE_FORMAT_PLANES ? GLIDE_HEADER_PLANES_EXT : 0);
+    return glide_header_size(h->rank) + (h->format_version >= GLIDE_FORMAT_PLANES ? GLIDE_HEADER_PLANES_EXT : 0) +
+           (h->format_version >= GLIDE_FORMAT_FILL2 ? GLIDE_HEADER_FILL2_EXT : 0);
 }
 
 uint64_t glide_plane0_count(const glide_shape *s)
@@ -135,6 +136,11 @@ void glide_header_write(const glide_header *h, uint8_t *p)
         put_u16(x + GLIDE_HDRX_BOOK_ID, h->book_id1);
         put_u32(x + GLIDE_HDRX_BOOK_BYTES, h->book_bytes1);
     }
+    if (h->format_version >= GLIDE_FORMAT_FILL2) {
+        uint8_t *y = p + glide_header_size(h->rank) + GLIDE_HEADER_PLANES_EXT;
+        put_u64(y + GLIDE_HDRY_FILL2_BITS, h->fill2_bits);
+        put_u64(y + GLIDE_HDRY_N_RUNS, h->n_runs);
+    }
 }
 
 static int add_ok(uint64_t *acc, uint64_t v)
@@ -159,6 +165,8 @@ size_t glide_layout_compute(const glide_header *h, glide_layout *lay)
     if (!add_ok(&off, lay->n_anchors * esz)) return GLIDE_ERROR(CORRUPT);
     lay->outliers_off = (size_t)off;
     if (h->n_outliers > s.count || !add_ok(&off, h->n_outliers * esz)) return GLIDE_ERROR(CORRUPT);
+    lay->runs_off = (size_t)off;
+    if (h->n_runs > s.count + 1 || !add_ok(&off, h->n_runs * GLIDE_RUN_BYTES)) return GLIDE_ERROR(CORRUPT);
     lay->segtab_off = (size_t)off;
     if (!add_ok(&off, 2 * (uint64_t)h->n_segments)) return GLIDE_ERROR(CORRUPT);
     lay->stream_off = (size_t)off;
@@ -204,9 +212,16 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
     if (!dict) return GLIDE_ERROR(VERSION);
     if (h->dtype != GLIDE_FLOAT32 && h->dtype != GLIDE_FLOAT64) return GLIDE_ERROR(CORRUPT);
     if (h->method > GLIDE_METHOD_SLICE || h->mode > GLIDE_MODE_REL) return GLIDE_ERROR(CORRUPT);
-    /* format 6 is the slice method's, and only its (rule 6a) */
-    if ((h->method == GLIDE_METHOD_SLICE) != (h->format_version == GLIDE_FORMAT_SLICE)) return GLIDE_ERROR(CORRUPT);
-    if (h->flags & ~GLIDE_FLAG_HAS_FILL || p[GLIDE_HDR_RESERVED] != 0) return GLIDE_ERROR(CORRUPT);
+    /* format 6 is the slice method's, and only its (rule 6a); 7 may have any
+     * coded method */
+    if (h->method == GLIDE_METHOD_SLICE ? h->format_version < GLIDE_FORMAT_SLICE
+                                        : h->format_version == GLIDE_FORMAT_SLICE)
+        return GLIDE_ERROR(CORRUPT);
+    /* format 7 has both fill values, and only it has the second (rule 7a) */
+    const unsigned flags_7 = GLIDE_FLAG_HAS_FILL | GLIDE_FLAG_HAS_FILL2;
+    if (h->format_version == GLIDE_FORMAT_FILL2 ? h->flags != flags_7 : (h->flags & ~GLIDE_FLAG_HAS_FILL) != 0)
+        return GLIDE_ERROR(CORRUPT);
+    if (p[GLIDE_HDR_RESERVED] != 0) return GLIDE_ERROR(CORRUPT);
     if (h->rank < 1 || h->rank > GLIDE_MAX_RANK) return GLIDE_ERROR(CORRUPT);
     if (size < glide_header_size(h->rank)) return GLIDE_ERROR(TRUNCATED);
     if (h->format_version >= GLIDE_FORMAT_PLANES) {
@@ -217,10 +232,17 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
         h->book_bytes1 = get_u32(x + GLIDE_HDRX_BOOK_BYTES);
         if (x[GLIDE_HDRX_RESERVED]) return GLIDE_ERROR(CORRUPT);
     }
+    if (h->format_version >= GLIDE_FORMAT_FILL2) {
+        const uint8_t *y = p + glide_header_size(h->rank) + GLIDE_HEADER_PLANES_EXT;
+        h->fill2_bits = get_u64(y + GLIDE_HDRY_FILL2_BITS);
+        h->n_runs = get_u64(y + GLIDE_HDRY_N_RUNS);
+        /* the two fill values differ, and at least one run names them */
+        if (h->fill2_bits == h->fill_bits || h->n_runs == 0) return GLIDE_ERROR(CORRUPT);
+    }
     size_t esz = glide_dtype_size(h->dtype);
     /* one stream, one encoding: bits no decoder reads must be zero */
     uint64_t vmask = esz == 4 ? 0xFFFFFFFFull : UINT64_MAX;
-    if ((h->fill_bits & ~vmask) || (h->subst_bits & ~vmask)) return GLIDE_ERROR(CORRUPT);
+    if ((h->fill_bits & ~vmask) || (h->subst_bits & ~vmask) || (h->fill2_bits & ~vmask)) return GLIDE_ERROR(CORRUPT);
     if (!(h->flags & GLIDE_FLAG_HAS_FILL) && h->fill_bits) return GLIDE_ERROR(CORRUPT);
     uint64_t count = 1;
     for (unsigned i = 0; i < h->rank; i++) {

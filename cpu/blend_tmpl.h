@@ -274,7 +274,7 @@ FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *
         T xv = x[i], rv;
         if (fa && FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; w[i] = (T)NAN; *ns = 1; return; }
         T pl, p = FN(bl_predict)(g, fa, r, w, sym, i, P, sp, rs, subst, *ns, &bl, &pl);
-        int q = FN(quantize_pt)(g, xv, p, e2, eb, &rv);
+        int q = FN(quantize)(xv, p, e2, eb, &rv);
         if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
         else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
         const T wv = keep_d ? r[i] - pl : bl ? r[i] - p : (T)NAN;

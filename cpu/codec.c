@@ -289,6 +289,9 @@ size_t glide_write_raw(glide_header *h, const void *src, uint64_t n, uint8_t *ds
     size_t esz = glide_dtype_size(h->dtype);
     h->method = GLIDE_METHOD_RAW;
     h->format_version = GLIDE_FORMAT_FIRST_VERSION; /* raw values: no slabs, readable by every version */
+    h->flags &= GLIDE_FLAG_HAS_FILL; /* and no second fill value */
+    h->fill2_bits = 0;
+    h->n_runs = 0;
     h->dict_version = GLIDE_DICT_FIRST_VERSION;
     h->book_kind = GLIDE_BOOKKIND_NONE;
     h->book_id = 0;

@@ -108,8 +108,9 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     double lo, hi;
     int any, fills;
     if (o->values) {
-        g.has_exact = o->values->has_exact;
-        g.exact_bits = o->values->exact_bits;
+        if (o->values->has_fill2 && !o->planes) return GLIDE_ERROR(PARAM); /* format 7 has format 5's planes */
+        g.has_fill2 = o->values->has_fill2;
+        g.fill2_bits = o->values->fill2_bits;
         lo = o->values->lo, hi = o->values->hi, any = o->values->any, fills = o->values->fills;
     } else {
         FN(glide_value_range)(&g, x, &lo, &hi, &any, &fills);
@@ -193,12 +194,20 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         if (!(ord = malloc(n * sizeof *ord))) goto done;
     }
     if (o->sym_out) memcpy(o->sym_out, sym, n * sizeof *sym);
+    if (g.has_fill2) {
+        /* format 7: the second fill value and the runs that place it */
+        h->format_version = GLIDE_FORMAT_FILL2;
+        h->flags |= GLIDE_FLAG_HAS_FILL2;
+        h->fill2_bits = (TBITS)g.fill2_bits;
+        h->n_runs = FN(glide_fill_runs)(&g, x, sym, n, NULL);
+    }
     /* entropy stage: shared, type-independent */
     glide_entropy_plan plan;
     (void)cap; /* the caller guarantees room for the raw stream */
     ret = glide_entropy_plan_make(p, o, h, sh, sym, ord, n, sizeof(T), &plan);
     if (glide_is_error(ret) || h->method == GLIDE_METHOD_RAW) goto done;
     FN(store_le)(anc, n_anc, dst + plan.lay.anchors_off);
+    if (h->n_runs) FN(glide_fill_runs)(&g, x, sym, n, dst + plan.lay.runs_off);
     /* outliers gathered into r, which is free now */
     uint64_t n_out = FN(glide_outliers_gather)(sym, x, n, r);
     FN(store_le)(r, n_out, dst + plan.lay.outliers_off);
@@ -222,6 +231,8 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
         return 0;
     }
     glide_grid_init(&g, &sh, h->block_log2, (h->flags & GLIDE_FLAG_HAS_FILL) != 0, h->fill_bits);
+    g.has_fill2 = (h->flags & GLIDE_FLAG_HAS_FILL2) != 0; /* the anchors' values name both */
+    g.fill2_bits = h->fill2_bits;
     g.fill_aware = glide_header_fill_aware(h);
     T subst = FN(from_bits)(h->subst_bits), fill = FN(from_bits)(h->fill_bits);
     uint64_t n = sh.count;
@@ -262,8 +273,10 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
     } else {
         FN(glide_lorenzo_decode)(&g, out, sym, h->eb_abs, subst);
     }
-    FN(glide_fixup)(sym, n, outl, out, fill);
-    ret = 0;
+    if (h->format_version >= GLIDE_FORMAT_FILL2)
+        ret = FN(glide_fixup_runs)(sym, n, outl, out, fill, FN(from_bits)(h->fill2_bits), src + lay->runs_off, h->n_runs);
+    else
+        FN(glide_fixup)(sym, n, outl, out, fill), ret = 0;
 done:
     free(sym);
     free(anc);

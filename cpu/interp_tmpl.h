@@ -134,7 +134,7 @@ FN(interp_level)(const glide_grid *g, const int op, const int fa, const T *x, T 
                         if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; continue; }
                         T p = fa ? FN(interp_predict_fa)(g, r, sym, i, st, c, s, lo, hi, spline, subst)
                                  : FN(interp_predict)(r, i, st, c, s, lo, hi, spline), rv;
-                        int q = FN(quantize_pt)(g, xv, p, e2, eb, &rv);
+                        int q = FN(quantize)(xv, p, e2, eb, &rv);
                         if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
                         else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
                     } else if (op == OP_DECODE) {

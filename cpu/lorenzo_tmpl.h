@@ -71,7 +71,7 @@ FN(lorenzo_sweep)(const glide_grid *g, const int encode, const T *x, T *r, uint1
                     T xv = x[i];
                     if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; continue; }
                     T rv;
-                    int q = FN(quantize_pt)(g, xv, FN(lorenzo_predict)(r, i, s0, s1, pz, py, px), e2, eb, &rv);
+                    int q = FN(quantize)(xv, FN(lorenzo_predict)(r, i, s0, s1, pz, py, px), e2, eb, &rv);
                     if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
                     else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
                 } else {

@@ -1,4 +1,5 @@
 #include "predict.h"
+#include "bytes.h"
 #include <math.h>
 #include <string.h>
 
@@ -24,8 +25,8 @@ void glide_grid_init(glide_grid *g, const glide_shape *s, unsigned blog, int has
     g->blog = blog;
     g->has_fill = has_fill;
     g->fill_bits = fill_bits;
-    g->has_exact = 0;
-    g->exact_bits = 0;
+    g->has_fill2 = 0;
+    g->fill2_bits = 0;
     g->fill_aware = 0;
     g->blend = 0;
     g->slabs = s->slabs;

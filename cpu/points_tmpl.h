@@ -115,7 +115,7 @@ static void FN(zero_sign)(const T *x, uint64_t n, const FN(masks) *m, T *lo, T *
  * exact points left out. */
 void FN(glide_value_range)(const glide_grid *g, const T *x, double *lo, double *hi, int *any, int *fills)
 {
-    const FN(masks) m = {g->has_fill, g->has_exact, (TBITS)g->fill_bits, (TBITS)g->exact_bits};
+    const FN(masks) m = {g->has_fill, g->has_fill && g->has_fill2, (TBITS)g->fill_bits, (TBITS)g->fill2_bits};
     T mn, mx;
     int seen, f, s;
     FN(lane_range)(x, g->count, &m, &mn, &mx, &seen, &f, &s);
@@ -218,8 +218,8 @@ void FN(glide_values_scan)(const glide_params *p, const T *x, uint64_t n, glide_
             out->fill_bits = s;
             out->fills = 1;
         } else {
-            out->has_exact = 1;
-            out->exact_bits = s;
+            out->has_fill2 = 1;
+            out->fill2_bits = s;
         }
     }
     out->any = seen;
@@ -315,6 +315,53 @@ size_t FN(glide_outliers_place)(const glide_grid *g, const uint16_t *sym, uint64
         }
     }
     return k == n_out ? 0 : GLIDE_ERROR(CORRUPT);
+}
+
+/* Format 7: the lengths of the runs of FILL points that hold the fill
+ * value and the second one, alternately, in index order, the fill value's
+ * first (that run alone may be empty). Written as u32 LE to runs unless
+ * NULL; returns how many. */
+uint64_t FN(glide_fill_runs)(const glide_grid *g, const T *x, const uint16_t *sym, uint64_t n, uint8_t *runs)
+{
+    uint64_t k = 0;
+    uint32_t len = 0;
+    int cur = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (sym[i] != GLIDE_SYM_FILL) continue;
+        const int two = FN(bits_of)(x[i]) == (TBITS)g->fill2_bits;
+        if (two != cur) {
+            if (runs) put_u32(runs + GLIDE_RUN_BYTES * k, len);
+            k++, len = 0, cur = two;
+        }
+        len++;
+    }
+    if (runs) put_u32(runs + GLIDE_RUN_BYTES * k, len);
+    return k + 1;
+}
+
+/* glide_fixup for format 7: each FILL point takes the value its run names.
+ * Runs that do not cover the FILL points exactly, or an empty run but the
+ * first, make the stream CORRUPT. */
+size_t FN(glide_fixup_runs)(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill, T fill2, const uint8_t *runs,
+                            uint64_t n_runs)
+{
+    uint64_t k = 0, run = 0, left = get_u32(runs);
+    for (uint64_t i = 0; i < n;) {
+        const uint64_t e = glide_special_span(sym, i, n);
+        if (e == i) { i += GLIDE_SYM_SPAN; continue; }
+        for (; i < e; i++) {
+            if (sym[i] == GLIDE_SYM_FILL) {
+                if (!left) {
+                    if (++run == n_runs || !(left = get_u32(runs + GLIDE_RUN_BYTES * run))) return GLIDE_ERROR(CORRUPT);
+                }
+                r[i] = run & 1 ? fill2 : fill;
+                left--;
+            } else if (sym[i] == GLIDE_SYM_OUTLIER) {
+                r[i] = out[k++];
+            }
+        }
+    }
+    return left == 0 && run + 1 == n_runs ? 0 : GLIDE_ERROR(CORRUPT);
 }
 
 void FN(glide_fixup)(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill)

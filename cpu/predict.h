@@ -17,10 +17,10 @@ typedef struct {
     unsigned blog;  /* anchor stride 2^blog */
     int has_fill;
     uint64_t fill_bits;
-    /* encoder: a sentinel beside the fill value (README "Missing values"):
-     * its points are stored as outliers and left out of the range */
-    int has_exact;
-    uint64_t exact_bits;
+    /* format 7 (encoder): a sentinel beside the fill value (README
+     * "Missing values"), FILL as well and left out of the range */
+    int has_fill2;
+    uint64_t fill2_bits;
     /* format 2: n[0] = slabs x slab_rows, and no block, step or stencil
      * crosses from one slab to the next; else 1 slab of n[0] rows */
     uint64_t slabs, slab_rows;
@@ -33,14 +33,14 @@ typedef struct {
 /* A chunk's masked values and value range, decided once before either
  * backend runs (README.md, "Missing values"): the stream's fill value is
  * the user's or, in a chunk without fill points, a sentinel; a sentinel
- * beside fill points is kept exact as outliers (glide_grid.has_exact, CPU
- * backend). lo, hi, any and fills are glide_value_range's results for the
- * grid these describe. */
+ * beside fill points is the second fill value of format 7 (CPU backend).
+ * lo, hi, any and fills are glide_value_range's results for the grid
+ * these describe. */
 typedef struct {
     int has_fill;
     uint64_t fill_bits;
-    int has_exact;
-    uint64_t exact_bits;
+    int has_fill2;
+    uint64_t fill2_bits;
     int any, fills;
     double lo, hi;
 } glide_values;
@@ -126,6 +126,9 @@ uint64_t glide_trial_box_origin(const glide_grid *g, const glide_sample_lattice 
     size_t glide_outliers_place_##SFX(const glide_grid *g, const uint16_t *sym, uint64_t n, const T *out, uint64_t n_out, \
                                       T *r, T subst);                                                   \
     void glide_fixup_##SFX(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill);               \
+    uint64_t glide_fill_runs_##SFX(const glide_grid *g, const T *x, const uint16_t *sym, uint64_t n, uint8_t *runs); \
+    size_t glide_fixup_runs_##SFX(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill, T fill2,      \
+                                  const uint8_t *runs, uint64_t n_runs);                                  \
     void glide_interp_tune_##SFX(const glide_grid *g, const T *x, T *w, double unit, T subst, uint8_t *level_cfg);            \
     void glide_interp_estimate_##SFX(const glide_grid *g, const T *x, T *w, const uint8_t *level_cfg, double eb, T subst,     \
                                      uint64_t est[2]);                                                                      \

@@ -9,7 +9,7 @@ static inline void FN(slice_point)(const glide_grid *g, int encode, const T *x, 
         T rv;
         int q;
         if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; }
-        else if ((q = FN(quantize_pt)(g, xv, p, e2, eb, &rv)) >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
+        else if ((q = FN(quantize)(xv, p, e2, eb, &rv)) >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
         else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
     } else {
         const unsigned sy = sym[i];

@@ -10,7 +10,12 @@
 #endif
 
 static inline TBITS FN(bits_of)(T v) { TBITS b; memcpy(&b, &v, sizeof b); return b; }
-static inline int FN(is_fill)(const glide_grid *g, T v) { return g->has_fill && FN(bits_of)(v) == (TBITS)g->fill_bits; }
+/* A fill point: the fill value's bits, or format 7's second fill value's */
+static inline int FN(is_fill)(const glide_grid *g, T v)
+{
+    const TBITS b = FN(bits_of)(v);
+    return g->has_fill && (b == (TBITS)g->fill_bits || (g->has_fill2 && b == (TBITS)g->fill2_bits));
+}
 
 /* The quantizer both predictors share: symbol of x against prediction p, or
  * -1 if x must be stored exactly. The bound is checked on the value the
@@ -33,12 +38,4 @@ static inline int FN(quantize)(T x, T p, T e2, double eb, T *rv)
     if (!(fabs((double)x - (double)v) <= eb)) return -1;
     *rv = v;
     return q + GLIDE_SYM_ZERO;
-}
-
-/* The quantizer at a point of the grid: a sentinel the grid keeps exact
- * becomes an outlier, whatever the bound. */
-static inline int FN(quantize_pt)(const glide_grid *g, T x, T p, T e2, double eb, T *rv)
-{
-    if (g->has_exact && FN(bits_of)(x) == (TBITS)g->exact_bits) return -1;
-    return FN(quantize)(x, p, e2, eb, rv);
 }

@@ -1675,6 +1675,8 @@ done:
 
 size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, const void *src, size_t size, void *dst)
 {
+    /* format 7's second fill value is the CPU decoder's alone (glide_decompress routes it there) */
+    if (h->format_version >= GLIDE_FORMAT_FILL2) return GLIDE_ERROR(VERSION);
     if (!glide_gpu_usable()) return GLIDE_ERROR(GPU);
     size_t r = GLIDE_ERROR(GPU);
     int forked = 0; /* the CRC check is queued on a side stream */

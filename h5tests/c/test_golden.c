@@ -39,6 +39,9 @@ static const gcase cases[] = {
     {"f32_4d_slabs_lorenzo_dict_rel1e-4", GLIDE_FLOAT32, 4, {4, 9, 17, 30}, GLIDE_MODE_REL, 1e-4, GLIDE_PRED_LORENZO, GLIDE_BOOK_DICT, 0},
     /* format 3: fill-aware stencils around a land mask of fill 1e20 */
     {"f32_2d_mask_interp_rel1e-3", GLIDE_FLOAT32, 2, {70, 90}, GLIDE_MODE_REL, 1e-3, GLIDE_PRED_INTERP, GLIDE_BOOK_AUTO, 2},
+    /* format 7: that land as a sentinel (1e20, not the fill value) beside
+     * fill points (0, as HDF5 pads an edge chunk) */
+    {"f32_2d_sentinel_fill2_rel1e-3", GLIDE_FLOAT32, 2, {70, 90}, GLIDE_MODE_REL, 1e-3, GLIDE_PRED_INTERP, GLIDE_BOOK_AUTO, 3},
 };
 
 #define MASK_FILL 1e20f /* as in the CMIP ocean files (tos) */
@@ -52,10 +55,11 @@ static double value(const gcase *c, size_t i, size_t n)
     }
     double t = (double)i / (double)n;
     double v = 300 + 20 * sin(40 * t) + 5 * cos(300 * t) + 0.5 * sin(2000 * t * t);
-    if (c->fill == 2) { /* a smooth 2-D field, a coast and an island */
+    if (c->fill >= 2) { /* a smooth 2-D field, a coast and an island */
         double y = (double)(i / c->dims[1]), x = (double)(i % c->dims[1]);
         v = 290 + 8 * sin(y / 9) * cos(x / 13) + 0.3 * sin(x * y / 7);
         if (x < 12 + 6 * sin(y / 5) || (x - 55) * (x - 55) + (y - 30) * (y - 30) < 90) v = MASK_FILL;
+        if (c->fill == 3 && x >= 80) v = 0.0; /* the padding */
         return v;
     }
     if (c->fill) {
@@ -165,7 +169,7 @@ int main(int argc, char **argv)
         glide_params_init(&p, c->dt, c->rank, c->dims);
         p.mode = c->mode; p.eb = c->eb; p.predictor = c->pred; p.codebook = c->book;
         p.backend = GLIDE_BACKEND_CPU;
-        if (c->fill == 1) { p.has_fill = 1; p.fill_bits = 0; }
+        if (c->fill == 1 || c->fill == 3) { p.has_fill = 1; p.fill_bits = 0; }
         if (c->fill == 2) {
             uint32_t b;
             float f = MASK_FILL;

@@ -223,10 +223,10 @@ static void no_misfire(void)
         p.has_fill = 1;
         glide_values v;
         glide_values_scan_f32(&p, x, 64 * 64 * 64, &v);
-        if (v.fill_bits != 0 || v.has_exact) {
+        if (v.fill_bits != 0 || v.has_fill2) {
             fired++;
             float f;
-            uint32_t b = (uint32_t)(v.has_exact ? v.exact_bits : v.fill_bits);
+            uint32_t b = (uint32_t)(v.has_fill2 ? v.fill2_bits : v.fill_bits);
             memcpy(&f, &b, 4);
             printf("fired on %g (range %g %g)\n", f, v.lo, v.hi);
         }

@@ -112,7 +112,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (s2[GLIDE_HDR_METHOD] == s1[GLIDE_HDR_METHOD]) {
             uint8_t *y5 = malloc(count * esz);
             if (!y5) goto out;
-            const int ok = s2[GLIDE_HDR_FORMAT_VERSION] == GLIDE_FORMAT_PLANES &&
+            /* format 7 where a sentinel sits beside fill points */
+            const int ok = s2[GLIDE_HDR_FORMAT_VERSION] == (mv.has_fill2 ? GLIDE_FORMAT_FILL2 : GLIDE_FORMAT_PLANES) &&
                            glide_decompress(s2, n5, y5, count * esz) == count * esz && !memcmp(y, y5, count * esz);
             free(y5);
             if (!ok) abort();
@@ -122,8 +123,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the bound as the codec defines it: REL scales eb by the range of the
      * finite values that are neither fill nor the sentinel it found, which
      * come back exact */
-    const int has_s = mv.has_exact || (mv.has_fill && (!p.has_fill || mv.fill_bits != p.fill_bits));
-    const uint64_t sbits = mv.has_exact ? mv.exact_bits : mv.fill_bits;
+    const int has_s = mv.has_fill2 || (mv.has_fill && (!p.has_fill || mv.fill_bits != p.fill_bits));
+    const uint64_t sbits = mv.has_fill2 ? mv.fill2_bits : mv.fill_bits;
     double lo = INFINITY, hi = -INFINITY;
     for (uint64_t i = 0; i < count; i++) {
         const double d = value(x, i, f64);
