@@ -35,3 +35,4 @@ bash h5tests/fuzz/run.sh 30
 bash h5tests/netcdf/run.sh
 bash h5tests/filter_paths.sh
 bash h5tests/cli.sh
+bash h5tests/install.sh
