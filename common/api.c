@@ -147,7 +147,7 @@ size_t glide_compress(const glide_params *p, const void *src, size_t src_size, v
     glide_encode_opts o = glide_default_encode_opts();
     o.values = &v;
 #ifdef GLIDE_HAVE_GPU
-    /* a sentinel beside fill points is kept exact by the CPU codec alone */
+    /* format 7 (a sentinel beside fill points) is the CPU codec's alone */
     if (r == GLIDE_BACKEND_GPU && !v.has_fill2 && !gpu_failed) {
         r = glide_gpu_compress(&q, &o, src, dst, cap);
         if (glide_get_error(r) != GLIDE_ERR_GPU) {

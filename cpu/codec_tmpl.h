@@ -273,10 +273,8 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
     } else {
         FN(glide_lorenzo_decode)(&g, out, sym, h->eb_abs, subst);
     }
-    if (h->format_version >= GLIDE_FORMAT_FILL2)
-        ret = FN(glide_fixup_runs)(sym, n, outl, out, fill, FN(from_bits)(h->fill2_bits), src + lay->runs_off, h->n_runs);
-    else
-        FN(glide_fixup)(sym, n, outl, out, fill), ret = 0;
+    ret = FN(glide_fixup)(sym, n, outl, out, fill, FN(from_bits)(h->fill2_bits),
+                          h->n_runs ? src + lay->runs_off : NULL, h->n_runs);
 done:
     free(sym);
     free(anc);

@@ -111,8 +111,8 @@ static void FN(zero_sign)(const T *x, uint64_t n, const FN(masks) *m, T *lo, T *
 }
 
 /* The finite values' least and greatest, each the first to reach it in
- * index order (0 and 0 if there is none), fill points and the grid's
- * exact points left out. */
+ * index order (0 and 0 if there is none), fill points (of either fill
+ * value) left out. */
 void FN(glide_value_range)(const glide_grid *g, const T *x, double *lo, double *hi, int *any, int *fills)
 {
     const FN(masks) m = {g->has_fill, g->has_fill && g->has_fill2, (TBITS)g->fill_bits, (TBITS)g->fill2_bits};
@@ -339,21 +339,21 @@ uint64_t FN(glide_fill_runs)(const glide_grid *g, const T *x, const uint16_t *sy
     return k + 1;
 }
 
-/* glide_fixup for format 7: each FILL point takes the value its run names.
- * Runs that do not cover the FILL points exactly, or an empty run but the
- * first, make the stream CORRUPT. */
-size_t FN(glide_fixup_runs)(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill, T fill2, const uint8_t *runs,
-                            uint64_t n_runs)
+/* The last pass: FILL points take the fill value, OUTLIER points the
+ * outliers in order. Format 7 (runs not NULL): each FILL point takes the
+ * value its run names; runs that do not cover the FILL points exactly, or an
+ * empty run but the first, make the stream CORRUPT. */
+size_t FN(glide_fixup)(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill, T fill2, const uint8_t *runs,
+                       uint64_t n_runs)
 {
-    uint64_t k = 0, run = 0, left = get_u32(runs);
+    uint64_t k = 0, run = 0, left = runs ? get_u32(runs) : UINT64_MAX;
     for (uint64_t i = 0; i < n;) {
         const uint64_t e = glide_special_span(sym, i, n);
         if (e == i) { i += GLIDE_SYM_SPAN; continue; }
         for (; i < e; i++) {
             if (sym[i] == GLIDE_SYM_FILL) {
-                if (!left) {
-                    if (++run == n_runs || !(left = get_u32(runs + GLIDE_RUN_BYTES * run))) return GLIDE_ERROR(CORRUPT);
-                }
+                if (!left && (++run == n_runs || !(left = get_u32(runs + GLIDE_RUN_BYTES * run))))
+                    return GLIDE_ERROR(CORRUPT);
                 r[i] = run & 1 ? fill2 : fill;
                 left--;
             } else if (sym[i] == GLIDE_SYM_OUTLIER) {
@@ -361,18 +361,5 @@ size_t FN(glide_fixup_runs)(const uint16_t *sym, uint64_t n, const T *out, T *r,
             }
         }
     }
-    return left == 0 && run + 1 == n_runs ? 0 : GLIDE_ERROR(CORRUPT);
-}
-
-void FN(glide_fixup)(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill)
-{
-    uint64_t k = 0;
-    for (uint64_t i = 0; i < n;) {
-        const uint64_t e = glide_special_span(sym, i, n);
-        if (e == i) { i += GLIDE_SYM_SPAN; continue; }
-        for (; i < e; i++) {
-            if (sym[i] == GLIDE_SYM_FILL) r[i] = fill;
-            else if (sym[i] == GLIDE_SYM_OUTLIER) r[i] = out[k++];
-        }
-    }
+    return !runs || (left == 0 && run + 1 == n_runs) ? 0 : GLIDE_ERROR(CORRUPT);
 }

@@ -125,10 +125,9 @@ uint64_t glide_trial_box_origin(const glide_grid *g, const glide_sample_lattice 
     uint64_t glide_outliers_gather_##SFX(const uint16_t *sym, const T *x, uint64_t n, T *out);          \
     size_t glide_outliers_place_##SFX(const glide_grid *g, const uint16_t *sym, uint64_t n, const T *out, uint64_t n_out, \
                                       T *r, T subst);                                                   \
-    void glide_fixup_##SFX(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill);               \
     uint64_t glide_fill_runs_##SFX(const glide_grid *g, const T *x, const uint16_t *sym, uint64_t n, uint8_t *runs); \
-    size_t glide_fixup_runs_##SFX(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill, T fill2,      \
-                                  const uint8_t *runs, uint64_t n_runs);                                  \
+    size_t glide_fixup_##SFX(const uint16_t *sym, uint64_t n, const T *out, T *r, T fill, T fill2,           \
+                             const uint8_t *runs, uint64_t n_runs);                                       \
     void glide_interp_tune_##SFX(const glide_grid *g, const T *x, T *w, double unit, T subst, uint8_t *level_cfg);            \
     void glide_interp_estimate_##SFX(const glide_grid *g, const T *x, T *w, const uint8_t *level_cfg, double eb, T subst,     \
                                      uint64_t est[2]);                                                                      \
