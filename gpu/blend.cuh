@@ -1,5 +1,5 @@
 /* Blended levels (format 4, docs/FORMAT.md §8.4): the per-point stencils
- * of cpu/blend_tmpl.h, for the device (gpu/predict.cu) and the host
+ * of cpu/blend_tmpl.h, for the device (gpu/blend_level.cuh, blend_cost.cu) and the host
  * (h5tests/gpu/test_blend_host.cu holds them to the CPU's point by point).
  * A point of a blended level is odd on k of the effective axes (a1 < a2 <
  * a3); per odd axis a BRd says which neighbours the 1-D operator reads.

@@ -349,11 +349,11 @@ static cudaError_t book_select(const uint64_t *d_hist, const uint64_t *d_hist0, 
     if (score == 0) {
         if (!d_work) return cudaErrorInvalidValue;
         const dim3 grid((dict.n_books + kSizeWarps - 1) / kSizeWarps, planes);
-        return gg_launch(k_book_size, grid, dim3(kSizeWarps * 32), 0, s, pdl, d_hist, d_hist0, d_hist1, stride,
+        return pdl_launch(k_book_size, grid, dim3(kSizeWarps * 32), 0, s, pdl, d_hist, d_hist0, d_hist1, stride,
                          dict.len, dict.n_books, d_work, d_out, gate);
     }
     if (!dict.log2q) return cudaErrorInvalidValue;
-    return gg_launch(k_book_ce, dim3(planes), dim3(kThreads), 0, s, pdl, d_hist, d_hist0, d_hist1, stride, dict.len,
+    return pdl_launch(k_book_ce, dim3(planes), dim3(kThreads), 0, s, pdl, d_hist, d_hist0, d_hist1, stride, dict.len,
                      dict.log2q, dict.n_books, d_out, gate);
 }
 
@@ -365,20 +365,21 @@ extern "C" cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int 
 
 extern "C" cudaError_t gg_book_select_planes(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1,
                                              gg_dict dict, int score, gg_select *d_out, gg_select_work *d_work,
-                                             cudaStream_t s)
+                                             int pdl, cudaStream_t s)
 {
     if (!d_hist0) return cudaErrorInvalidValue;
     return book_select(d_hist, d_hist0, d_hist1, 0, dict, score, d_out, d_work, s,
-                       (gg_pdl_edges() & GG_PDL_TAIL) != 0);
+                       pdl != 0);
 }
 
 extern "C" cudaError_t gg_book_select_planes_gated(const uint64_t *d_hist, const uint64_t *d_hist0,
                                                    uint64_t *d_hist1, gg_dict dict, int score, gg_select *d_out,
-                                                   gg_select_work *d_work, gg_pick_gate gate, cudaStream_t s)
+                                                   gg_select_work *d_work, gg_pick_gate gate, int pdl,
+                                                   cudaStream_t s)
 {
     if (!d_hist0 || (gate.lorenzo && !gate.slice)) return cudaErrorInvalidValue;
     return book_select(d_hist, d_hist0, d_hist1, 0, dict, score, d_out, d_work, s,
-                       (gg_pdl_edges() & GG_PDL_TAIL) != 0, gate);
+                       pdl != 0, gate);
 }
 
 extern "C" cudaError_t gg_book_select_two(const uint64_t *d_hist, size_t stride, gg_dict dict, int score,

@@ -60,9 +60,10 @@ cudaError_t gg_book_select(const uint64_t *d_hist, gg_dict dict, int score, gg_s
 /* Format 5: both planes' books in one launch, each as gg_book_select
  * would choose it: d_out[0] for plane 0's histogram d_hist0, d_out[1] for
  * plane 1's, d_hist less d_hist0, which is also stored to d_hist1 (unless
- * NULL). */
+ * NULL). pdl: launched by programmatic dependent launch (pdl.cuh), after
+ * the kernel before it on s (gg_launch.pdl's GG_PDL_TAIL). */
 cudaError_t gg_book_select_planes(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1, gg_dict dict,
-                                  int score, gg_select *d_out, gg_select_work *d_work, cudaStream_t s);
+                                  int score, gg_select *d_out, gg_select_work *d_work, int pdl, cudaStream_t s);
 /* A launch that works only on one side of the block trial's pick: where
  * the device words *lorenzo and *slice (gg_state's) say it chose another
  * method than interpolation (other = 1), or kept it (other = 0); elsewhere
@@ -75,7 +76,7 @@ typedef struct {
  * gates may run at once, on one work area */
 cudaError_t gg_book_select_planes_gated(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1,
                                         gg_dict dict, int score, gg_select *d_out, gg_select_work *d_work,
-                                        gg_pick_gate gate, cudaStream_t s);
+                                        gg_pick_gate gate, int pdl, cudaStream_t s);
 /* Two unrelated histograms' books in one launch, each as gg_book_select
  * would choose it: d_out[0] for d_hist, d_out[1] for d_hist + stride
  * (stride > 0 counts; the block trial's two slice orders). */

@@ -28,8 +28,9 @@ cudaError_t gg_planes_merge(const uint16_t *d_in, gg_grid g, uint64_t n0, uint16
 /* For a grid whose planes cut into runs (gg_plane_runs_make, plane_runs.h),
  * d_st->hist_pl[0] = plane 0's histogram of its n0 points (zero before),
  * read from the raster-order symbols at d_sym (16-byte aligned); the
- * split's histogram without the split. Only enqueues. */
-cudaError_t gg_planes_hist0(const uint16_t *d_sym, const gg_plane_runs *runs, uint64_t n0, gg_state *d_st,
+ * split's histogram without the split; pdl: by programmatic dependent
+ * launch (gg_launch.pdl's GG_PDL_TAIL). Only enqueues. */
+cudaError_t gg_planes_hist0(const uint16_t *d_sym, const gg_plane_runs *runs, uint64_t n0, gg_state *d_st, int pdl,
                             cudaStream_t s);
 #ifdef __cplusplus
 }

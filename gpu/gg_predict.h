@@ -9,6 +9,23 @@
 extern "C" {
 #endif
 
+/* the launches made by programmatic dependent launch (gpu/pdl.cuh; only
+ * where the device has it, sm_90 on), a bit set: GG_PDL_FINE the split's
+ * fine kernel after its coarse kernel; GG_PDL_TAIL the front's kernels
+ * after the interpolation (the block trial's pick, the gated commits,
+ * plane 0's histogram, the planes' books); GG_PDL_COARSE the split's
+ * coarse kernel (encoding) after the blends' costs. */
+enum { GG_PDL_FINE = 1, GG_PDL_TAIL = 2, GG_PDL_COARSE = 4, GG_PDL_ALL = 7 };
+/* How the prediction kernels are launched: the GPU context fills one at start-up
+ * (tests may change it through their test-only interface); blend_first is per chunk. */
+typedef struct {
+    unsigned pdl;           /* GG_PDL_* edges that use programmatic dependent launch; 0 where the device lacks it */
+    long long split_points; /* < 0: the default size from which large 3-D chunks split their interpolation; >= 0: that size (tests) */
+    int coarse_merge;       /* 1 (default): the split's coarse kernel a block for 2x2x2 boxes; 0: a warp a box (tests) */
+    unsigned commit_grid;   /* 0 (default): gated commits on the blocks the device holds at once; else that many (tests) */
+    int blend_first;        /* this chunk launches its blended interpolation instances first */
+} gg_launch;
+
 /* Encoder, in this order: */
 /* min/max of the finite non-fill values into st->rng (zero before, as
  * every launch leaves it; the rest of st is zeroed here), then eb_abs,
@@ -56,41 +73,21 @@ enum { GG_CHOSEN3_SPEC = 6 };
  * once; st->hist0_made says so, 1 interpolation, 2 Lorenzo or the slices).
  * gg_encode_counts_hist0: every kernel that gg_encode (and, for
  * GG_CHOSEN3_SPEC, the speculation before it) may have store the chunk's
- * symbols counts it, so gg_planes_hist0 is not needed at all.
- * gg_set_hist0_commit(0): Lorenzo and the slices leave it to hist0_k. */
+ * symbols counts it, so gg_planes_hist0 is not needed at all. L: the
+ * launches (split, PDL, commit grid; blend_first: where an encoder
+ * launches both, the blended interpolation instances before the plain
+ * ones, so that the working one's blocks are dispatched first when the
+ * chunk before blended). */
 cudaError_t gg_encode(const void *d_x, gg_grid g, int method, gg_state *d_st, uint16_t *d_sym, void *d_r, void *d_w,
-                      const gg_par *par, int hist0, cudaStream_t s);
+                      const gg_par *par, int hist0, const gg_launch *L, cudaStream_t s);
 int gg_encode_counts_hist0(gg_grid g, int method, gg_state *d_st, int hist0);
-void gg_set_hist0_commit(int on);
-/* the blended interpolation instances launched before the plain ones (1)
- * or after (0, the default) where an encoder launches both */
-void gg_set_blend_first(int on);
 int gg_needs_global_r(gg_grid g, int method, int blend);
 int gg_needs_global_w(gg_grid g, int method, int blend);
 /* the bytes gg_encode's or gg_decode's d_r must hold: count elements where
  * gg_needs_global_r says so, else a split interpolation's compact arrays
- * (an eighth of the points and their symbols), else 0 */
-size_t gg_global_r_bytes(gg_grid g, int method, int blend);
-/* Large 3-D chunks' interpolation in two kernels (predict.cu PART_COARSE,
- * PART_FINE): on 0 never (A/B runs); points >= 0 for every eligible chunk
- * over that many points (tests), < 0 the default. Set before the first chunk. */
-void gg_set_split(int on, long long points);
-/* the split's coarse kernel as a block for 2 x 2 x 2 of the lattice's boxes
- * (1, the default) or a warp a box (0: A/B runs). Set before the first chunk. */
-void gg_set_coarse_merge(int on);
-/* the launches made by programmatic dependent launch (gpu/pdl.cuh; only
- * where the device has it, sm_90 on), a bit set: GG_PDL_FINE the split's
- * fine kernel after its coarse kernel; GG_PDL_TAIL the front's kernels
- * after the interpolation (the block trial's pick, the gated commits,
- * plane 0's histogram, the planes' books); GG_PDL_COARSE the split's
- * coarse kernel (encoding) after the blends' costs. Set before the first
- * chunk. */
-enum { GG_PDL_FINE = 1, GG_PDL_TAIL = 2, GG_PDL_COARSE = 4, GG_PDL_ALL = 7 };
-void gg_set_pdl(unsigned edges);
-unsigned gg_pdl_edges(void);
-/* grid of the chunk's gated Lorenzo and slice commits: 0, the blocks the
- * device holds at once; else that many (tests) */
-void gg_set_commit_grid(unsigned blocks);
+ * (an eighth of the points and their symbols; large 3-D chunks, as L's
+ * split_points says: interp.cuh PART_COARSE, PART_FINE), else 0 */
+size_t gg_global_r_bytes(gg_grid g, int method, int blend, const gg_launch *L);
 /* The block trial (cpu/codec_tmpl.h block_trial), in two calls: phase 0
  * after gg_range_plan, phase 1 after gg_tune. The sample's boxes gathered
  * into d_tx as the slabs of grid tg (host-made: glide_trial_box and a 4-D
@@ -125,7 +122,7 @@ typedef struct {
 cudaError_t gg_trial_run(const void *d_x, gg_grid g, gg_grid tg, gg_trial_boxes tb, int lorenzo_ok, gg_state *d_st,
                          gg_state *d_tst, gg_trial *d_tr, void *d_tx, uint16_t *d_tsym, void *d_tr_r, void *d_tr_w,
                          gg_dict dict, gg_select_work *d_work, const gg_par *par, int phase, gg_spec *spec,
-                         cudaStream_t s);
+                         const gg_launch *L, cudaStream_t s);
 /* A forced slice order (glide_encode_opts.slice 1 or 2: order 0 or 1) into
  * d_st as the trial would leave it; then gg_encode with GG_CHOSEN3. */
 cudaError_t gg_slice_force(gg_state *d_st, unsigned order, cudaStream_t s);
@@ -153,7 +150,7 @@ cudaError_t gg_anchors_outliers(const void *d_x, gg_grid g, const uint16_t *d_sy
  * stream's little-endian bytes; n_outliers is the header's. */
 cudaError_t gg_decode(gg_grid g, int method, int fill_aware, int blend, const gg_state *d_st, const uint16_t *d_sym,
                       const uint32_t *d_pos, const uint8_t *d_anchors, const uint8_t *d_outliers, uint64_t n_outliers,
-                      void *d_y, void *d_r, void *d_w, uint32_t *d_err, cudaStream_t s);
+                      void *d_y, void *d_r, void *d_w, uint32_t *d_err, const gg_launch *L, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -160,6 +160,7 @@ typedef struct {
     cudaStream_t s_book;
     cudaEvent_t ev_bfork, ev_bjoin;
     int last_blend;  /* the last chunk's tuning blended a level */
+    gg_launch launch; /* how the prediction kernels are launched (blend_first: each chunk's own copy) */
     cudaEvent_t ev[GG_MAX_STAGES + 1];
     cudaEvent_t ev_plan; /* after gg_plan: the host waits on it, not on the stream */
     cudaStream_t s_st;   /* the state's early copy, beside the tail (glide_gpu_compress) */
@@ -381,30 +382,23 @@ static void ctx_init(void)
     const char *gv = getenv("GLIDE_GPU_GRAPHS");
     G.graphs = !(gv && strcmp(gv, "0") == 0);
     G.spec_large = 1;
-    /* GLIDE_GPU_SPLIT=0: large chunks' interpolation in one kernel (A/B
-     * runs); GLIDE_GPU_SPLIT_POINTS: split from that size on (tests) */
-    long split = 1, split_points = -1;
-    env_int("GLIDE_GPU_SPLIT", &split);
+    /* GLIDE_GPU_SPLIT_POINTS: large chunks split their interpolation from that size on (tests) */
+    long split_points = -1;
     env_int("GLIDE_GPU_SPLIT_POINTS", &split_points);
-    gg_set_split(split != 0, split_points);
+    G.launch.split_points = split_points;
     /* GLIDE_GPU_COARSE_MERGE=0: the split's coarse kernel a warp a lattice box (A/B runs) */
     long coarse_merge = 1;
     env_int("GLIDE_GPU_COARSE_MERGE", &coarse_merge);
-    gg_set_coarse_merge(coarse_merge != 0);
+    G.launch.coarse_merge = coarse_merge != 0;
     /* GLIDE_GPU_PDL: which launches use programmatic dependent launch, a
      * bit set of GG_PDL_* (A/B runs; 0 none); it needs compute capability 9 */
     long pdl = GG_PDL_ALL;
     env_int("GLIDE_GPU_PDL", &pdl);
-    gg_set_pdl(prop.major >= 9 ? (unsigned)pdl & GG_PDL_ALL : 0u);
+    G.launch.pdl = prop.major >= 9 ? (unsigned)pdl & GG_PDL_ALL : 0u;
     /* GLIDE_GPU_HIST0_KERNEL=0: plane 0 always counted by hist0_k's pass
      * (A/B runs; glide_gpu_hist0_in_kernel) */
     long hist0_kernel = 1;
     env_int("GLIDE_GPU_HIST0_KERNEL", &hist0_kernel);
-    /* GLIDE_GPU_HIST0_COMMIT=0: Lorenzo and the slices leave plane 0 to
-     * hist0_k, which the front then always queues (A/B runs) */
-    long hist0_commit = 1;
-    env_int("GLIDE_GPU_HIST0_COMMIT", &hist0_commit);
-    gg_set_hist0_commit(hist0_commit != 0);
     /* GLIDE_GPU_BLEND_FIRST: which interpolation instances a chunk launches
      * first, -1 (default) those the chunk before used, 0 the plain ones, 1
      * the blended ones (A/B runs); the first chunk: blended (the Nyx-like
@@ -422,7 +416,7 @@ static void ctx_init(void)
      * so that each takes many boxes; 0, the default: the device's fill) */
     long commit_grid = 0;
     env_int("GLIDE_GPU_COMMIT_GRID", &commit_grid);
-    gg_set_commit_grid(commit_grid > 0 ? (unsigned)commit_grid : 0u);
+    G.launch.commit_grid = commit_grid > 0 ? (unsigned)commit_grid : 0u;
     /* GLIDE_GPU_PLANES_IN_PLACE=0: format 5's planes always split out
      * before the encoder (A/B runs, tests) */
     long in_place = 1;
@@ -889,7 +883,7 @@ typedef struct {
 static size_t host_plan(const enc_job *j, const gg_state *hs, glide_header *h, glide_entropy_plan *plan)
 {
     if (j->method == GG_CHOSEN3 && !j->force) G.spec_large = !hs->lorenzo && !hs->slice; /* the trial's pick */
-    if (j->method != GG_LORENZO) G.last_blend = hs->lv.blended || hs->tuned_blend; /* gg_set_blend_first */
+    if (j->method != GG_LORENZO) G.last_blend = hs->lv.blended || hs->tuned_blend; /* gg_launch.blend_first */
     h->eb_abs = hs->lv.eb_abs;
     h->subst_bits = hs->lv.subst_bits;
     h->alpha = hs->lv.alpha;
@@ -1152,6 +1146,7 @@ typedef struct {
     double eb, alpha;
     uint64_t k; /* tuning sample stride */
     int spec;   /* the chunk's interpolation speculates beside the block trial's */
+    gg_launch launch; /* G.launch with this chunk's blend_first (encode_front) */
 } front_args;
 
 /* A front on s_hi (chunks over GLIDE_GPU_HI_POINTS) of at most this many
@@ -1193,7 +1188,7 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
         /* the block trial's Lorenzo and slices run beside tuning */
         if (j->method == GG_CHOSEN3 &&
             (e = gg_trial_run(G.x.p, j->g, j->tg, j->tb, j->lorenzo_ok, st, G.d_tst, G.d_trial, G.tx.p, G.tsym.p, G.tr.p,
-                              G.tw.p, tdict, G.d_trial_work, par, 0, NULL, s)) != cudaSuccess)
+                              G.tw.p, tdict, G.d_trial_work, par, 0, NULL, &a->launch, s)) != cudaSuccess)
             return e;
         if ((e = gg_tune(G.x.p, j->g, a->k, j->method == GG_CHOSEN, st, par, s)) != cudaSuccess) return e;
         if (timed) stage("tune");
@@ -1204,7 +1199,7 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
         if (j->method == GG_CHOSEN3) {
             spec.on = a->spec;
             if ((e = gg_trial_run(G.x.p, j->g, j->tg, j->tb, j->lorenzo_ok, st, G.d_tst, G.d_trial, G.tx.p, G.tsym.p,
-                                  G.tr.p, G.tw.p, tdict, G.d_trial_work, par, 1, &spec, s)) != cudaSuccess)
+                                  G.tr.p, G.tw.p, tdict, G.d_trial_work, par, 1, &spec, &a->launch, s)) != cudaSuccess)
                 return e;
             if (timed) stage("block trial");
         }
@@ -1212,6 +1207,7 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
     const int method = spec.on ? GG_CHOSEN3_SPEC : j->method;
     /* every kernel that may store the symbols counts plane 0: no hist0_k */
     const int h0_all = j->planes && j->in_place && gg_encode_counts_hist0(j->g, method, st, spec.hist0);
+    const int pdl_tail = (a->launch.pdl & GG_PDL_TAIL) != 0;
     gg_dict dict = {G.d_dict_len, G.d_dict_log2q, G.n_books};
     /* Where the trial kept the speculated interpolation, the chunk's
      * histograms are final at the pick: the planes' books then run beside
@@ -1226,24 +1222,25 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
     if (beside && ((e = cudaEventRecord(G.ev_bfork, s)) != cudaSuccess ||
                    (e = cudaStreamWaitEvent(G.s_book, G.ev_bfork, 0)) != cudaSuccess ||
                    (e = gg_book_select_planes_gated(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score,
-                                                    st->sel_pl, G.d_sel_work, kept, G.s_book)) != cudaSuccess ||
+                                                    st->sel_pl, G.d_sel_work, kept, pdl_tail, G.s_book)) != cudaSuccess ||
                    (e = cudaEventRecord(G.ev_bjoin, G.s_book)) != cudaSuccess))
         return e;
-    if ((e = gg_encode(G.x.p, j->g, method, st, G.sym.p, G.r.p, G.w.p, par, spec.hist0, s)) != cudaSuccess) return e;
+    if ((e = gg_encode(G.x.p, j->g, method, st, G.sym.p, G.r.p, G.w.p, par, spec.hist0, &a->launch, s)) != cudaSuccess)
+        return e;
     if (timed) stage("predict+quantize+histogram");
     if (j->planes) { /* format 5: the planes and their histograms, a book each */
         if ((e = !j->in_place ? gg_planes_split(G.sym.p, j->g, j->n0, G.sym_p.p, st, s)
                  : h0_all     ? cudaSuccess
-                              : gg_planes_hist0(G.sym.p, &j->runs, j->n0, st, s)) != cudaSuccess)
+                              : gg_planes_hist0(G.sym.p, &j->runs, j->n0, st, pdl_tail, s)) != cudaSuccess)
             return e;
         if (timed) stage(j->in_place ? "plane 0 histogram" : "planes split");
         if (beside) {
             if ((e = gg_book_select_planes_gated(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
-                                                 G.d_sel_work, other, s)) != cudaSuccess ||
+                                                 G.d_sel_work, other, pdl_tail, s)) != cudaSuccess ||
                 (e = cudaStreamWaitEvent(s, G.ev_bjoin, 0)) != cudaSuccess)
                 return e;
         } else if ((e = gg_book_select_planes(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
-                                              G.d_sel_work, s)) != cudaSuccess) {
+                                              G.d_sel_work, pdl_tail, s)) != cudaSuccess) {
             return e;
         }
     } else if ((e = gg_book_select(st->hist, dict, a->score, &st->sel, G.d_sel_work, s)) != cudaSuccess) {
@@ -1305,10 +1302,11 @@ static size_t encode_front(const front_args *a)
      * 446.9 us blended first on the Nyx-like field, and in traces a field
      * that does not blend lost 1.6 us to it (bench/gpu-runs/s1131 run 1) */
     k.blend_first = G.blend_order >= 0 ? G.blend_order : G.last_blend;
-    gg_set_blend_first(k.blend_first);
+    front_args fa = *a; /* G.launch, with this chunk's blend_first */
+    fa.launch.blend_first = k.blend_first;
     size_t r = 0;
     int used;
-    CK(graphed(&G.front[k.blend_first], &k, sizeof k, front_enqueue, a, &used), "encode front");
+    CK(graphed(&G.front[k.blend_first], &k, sizeof k, front_enqueue, &fa, &used), "encode front");
     if (used) stage("range..book select (graph)");
 done:
     return r;
@@ -1418,7 +1416,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
     G.last_plan = device_plans ? GLIDE_GPU_PLAN_DEVICE : GLIDE_GPU_PLAN_HOST;
     G.last_gated = 0;
 
-    const size_t r_bytes = gg_global_r_bytes(j.g, j.method, 1);
+    const size_t r_bytes = gg_global_r_bytes(j.g, j.method, 1, &G.launch);
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, gg_outlier_tile_bytes(n)) ||
         !grow_dev(&G.buf, j.raw_total) || !grow_dev(&G.scratch, scratch_need(n, j.raw_total)) ||
         (r_bytes && !grow_dev(&G.r, r_bytes)) ||
@@ -1458,7 +1456,7 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
         goto done;
     }
     /* without the books' distributions the CPU codec scores by size too */
-    front_args fa = {&j, p->mode, G.d_dict_log2q ? (int)o->score : (int)GLIDE_SCORE_SIZE, p->eb, o->alpha, 0, 0};
+    front_args fa = {&j, p->mode, G.d_dict_log2q ? (int)o->score : (int)GLIDE_SCORE_SIZE, p->eb, o->alpha, 0, 0, G.launch};
     if (j.method != GG_LORENZO && !j.force) {
         uint64_t nb[3];
         fa.k = glide_tune_stride(&cg, nb);
@@ -1728,7 +1726,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
                                                                                       : GLIDE_ERROR(CORRUPT);
         goto done;
     }
-    const size_t r_bytes = gg_global_r_bytes(g, method, blend);
+    const size_t r_bytes = gg_global_r_bytes(g, method, blend, &G.launch);
     if (!grow_dev(&G.x, n * esz) || !grow_dev(&G.sym, n * 2) || !grow_dev(&G.pos, gg_outlier_scan_bytes(n)) ||
         (planes && !grow_dev(&G.sym_p, gg_planes_len(n) * 2)) ||
         !grow_dev(&G.buf, size) || !grow_dev(&G.scratch, scratch_need(n, size)) ||
@@ -1791,7 +1789,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     if (h->n_outliers)
         CK(gg_outlier_scan(words ? NULL : G.sym.p, n, G.pos.p, st, G.scratch.p, G.scratch.cap, G.s), "outlier scan");
     CK(gg_decode(g, method, (int)hs->lv.fill_aware, blend, st, G.sym.p, G.pos.p, buf + lay->anchors_off,
-                 buf + lay->outliers_off, h->n_outliers, G.x.p, G.r.p, G.w.p, &st->err, G.s),
+                 buf + lay->outliers_off, h->n_outliers, G.x.p, G.r.p, G.w.p, &st->err, &G.launch, G.s),
        "reconstruct");
     stage("reconstruct");
     if (forked) CK(cudaStreamWaitEvent(G.s, G.par.join[0], 0), "join");

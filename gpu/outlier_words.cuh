@@ -1,6 +1,6 @@
 /* The decoder's outlier words (gg_outlier_scan, FORMAT.md §6's ranks): per
  * word of 32 symbols their OUTLIER bits, made by four consecutive lanes of
- * 8 symbols each. Shared by predict.cu's outlier_words_k and the planes'
+ * 8 symbols each. Shared by outliers.cu's outlier_words_k and the planes'
  * merge (planes.cu), which makes them on its way. */
 #ifndef GLIDE_OUTLIER_WORDS_CUH
 #define GLIDE_OUTLIER_WORDS_CUH

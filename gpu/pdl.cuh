@@ -8,12 +8,12 @@
  * kernel launched with PDL passes pdl_wait before it exits, early returns
  * included, so that the kernel's completion still means its primary's.
  * Stream capture keeps the edge (programmatic) on the same stream and
- * across an event join alike (bench/pdl_edges). Which launches use it:
- * gg_pdl_edges (gg_set_pdl, gg_predict.h). */
+ * across an event join alike. Which launches use it: gg_launch.pdl
+ * (gg_predict.h). */
 #ifndef GLIDE_GPU_PDL_CUH
 #define GLIDE_GPU_PDL_CUH
 #include <cuda_runtime.h>
-#include "gg_predict.h" /* GG_PDL_*, gg_pdl_edges */
+#include "gg_predict.h" /* GG_PDL_*, gg_launch */
 
 __device__ __forceinline__ void pdl_wait()
 {
@@ -31,7 +31,7 @@ __device__ __forceinline__ void pdl_trigger()
 
 /* k<<<grid, block, sh, s>>>(args...), with PDL where pdl */
 template <class... P, class... A>
-static cudaError_t gg_launch(void (*k)(P...), dim3 grid, dim3 block, size_t sh, cudaStream_t s, bool pdl, A... args)
+static cudaError_t pdl_launch(void (*k)(P...), dim3 grid, dim3 block, size_t sh, cudaStream_t s, bool pdl, A... args)
 {
     if (!pdl) {
         k<<<grid, block, sh, s>>>(args...);

@@ -228,7 +228,7 @@ __global__ void __launch_bounds__(kThreads) split_vec_k(const uint16_t *__restri
 }
 
 /* The merge also makes the decoder's outlier words when asked (words not
- * NULL: predict.cu's outlier_words_k, whose pass over the symbols it
+ * NULL: outliers.cu's outlier_words_k, whose pass over the symbols it
  * spares: at 512^3, 3368 -> 3305 us kernel-only decompression, H200): a
  * word is four consecutive groups, so four consecutive lanes; the loop
  * test is the warp's, so whole warps shuffle.
@@ -393,7 +393,7 @@ extern "C" cudaError_t gg_planes_merge(const uint16_t *d_in, gg_grid g, uint64_t
 }
 
 extern "C" cudaError_t gg_planes_hist0(const uint16_t *d_sym, const gg_plane_runs *runs, uint64_t n0, gg_state *d_st,
-                                       cudaStream_t s)
+                                       int pdl, cudaStream_t s)
 {
     if (!runs || ((uintptr_t)d_sym & 15u) || n0 % GG_RUN_SYMS) return cudaErrorInvalidValue;
     const gg_plane_runs r = *runs;
@@ -403,11 +403,10 @@ extern "C" cudaError_t gg_planes_hist0(const uint16_t *d_sym, const gg_plane_run
     /* latency bound: all 512 blocks at 256^3 (8.5 us, ncu, H100) beat 264
      * (10.2) or 132 (14.9) that flush their histograms fewer times; counting
      * by __match_any_sync did not help (8.6; bench/gpu-runs/s1127 runs 3-4) */
-    const bool pdl = (gg_pdl_edges() & GG_PDL_TAIL) != 0;
     if (big >= kVecMinBlocks)
-        return gg_launch(hist0_k<kVecBig>, dim3(big < kGridMax ? (unsigned)big : kGridMax), dim3(kThreads), 0, s, pdl,
+        return pdl_launch(hist0_k<kVecBig>, dim3(big < kGridMax ? (unsigned)big : kGridMax), dim3(kThreads), 0, s, pdl,
                          d_sym, r, groups, h0, &d_st->hist0_made);
     const uint64_t b = ((uint64_t)groups + kThreads - 1) / kThreads;
-    return gg_launch(hist0_k<1>, dim3(b == 0 ? 1u : b < kGridMax ? (unsigned)b : kGridMax), dim3(kThreads), 0, s, pdl,
+    return pdl_launch(hist0_k<1>, dim3(b == 0 ? 1u : b < kGridMax ? (unsigned)b : kGridMax), dim3(kThreads), 0, s, pdl,
                      d_sym, r, groups, h0, &d_st->hist0_made);
 }

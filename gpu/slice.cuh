@@ -1,7 +1,5 @@
-/* Format 6's slice method (docs/FORMAT.md §9a) and the block trial that
- * chooses it, as cpu/slice_tmpl.h and cpu/codec_tmpl.h block_trial compute
- * them. Included by predict.cu after the Lorenzo kernel (it uses that
- * file's helpers: visit, ipredict, outlier_at, block_box, anchor_index).
+/* Format 6's slice method (docs/FORMAT.md §9a), as cpu/slice_tmpl.h
+ * computes it: the kernels, launched by slice.cu.
  *
  * One thread block owns one anchor block: a run of at most B slices (axis
  * 0) of a B x B box, its far edge lines included. The slices of a run go
@@ -14,6 +12,9 @@
  * and sp (each point's 2-D prediction) are global scratch of count
  * elements: a shared edge point may be written by both blocks, always
  * with the same value. */
+#ifndef GLIDE_GPU_SLICE_CUH
+#define GLIDE_GPU_SLICE_CUH
+#include "predict_launch.cuh"
 
 /* Whether point i is a fill point: its value when encoding (a symbol of
  * another block's point may not be written yet), its symbol when decoding. */
@@ -26,8 +27,6 @@ __device__ __forceinline__ bool slice_fill(const gg_grid &g, const T *x, const D
 
 /* order: 0 x before y, 1 y before x, -1 the trial's choice (st->slice;
  * none: return at once) */
-#define GG_SLICE_THREADS 128 /* at most (B/2) x (B + 1) points a step (136 at B = 16) */
-#define GG_SLICE_WF_THREADS 320 /* slice_wf_k: a slice of at most this many points, else GG_THREADS_MAX */
 
 template <class T, int OP>
 __global__ void __launch_bounds__(GG_THREADS)
@@ -196,7 +195,6 @@ __device__ __forceinline__ bool slice_order(int &order, gg_state *&st)
     return true;
 }
 
-template <class T> __host__ __device__ constexpr size_t slice_sh_per_point() { return 5 * sizeof(T) + 4; }
 
 template <class T, int OP>
 __global__ void __launch_bounds__(GG_SLICE_THREADS)
@@ -351,8 +349,6 @@ __device__ __forceinline__ SlicePhase slice_phase(unsigned ph, uint32_t B, uint3
  * phase, hence its slice, in one look-up: the steps are a run's critical
  * path (24 at B = 16), and walking the active slices' phases to find a
  * point took most of each. order as slice_sh_k. */
-template <class T> __host__ __device__ constexpr size_t slice_wf_per_point() { return 3 * sizeof(T) + 1; }
-__host__ __device__ constexpr size_t slice_wf_per_table() { return sizeof(uint32_t) + 1; }
 
 template <class T, int OP, int NT>
 __device__ __forceinline__ void slice_wf_box(const gg_grid &g, const gg_levels *lv, const T *x, uint16_t *sym,
@@ -474,12 +470,12 @@ __device__ __forceinline__ void slice_wf_box(const gg_grid &g, const gg_levels *
     if (OP == OP_ENCODE)
         for (unsigned t = threadIdx.x; t < GLIDE_NSYM; t += blockDim.x)
             if (hist[t]) atomicAdd((unsigned long long *)&st->hist[t], (unsigned long long)hist[t]);
-    if (OP == OP_ENCODE && h0) /* the chunk's own slices, not the trial's (predict.cu box_hist0) */
+    if (OP == OP_ENCODE && h0) /* the chunk's own slices, not the trial's (predict_point.cuh box_hist0) */
         box_hist0(sym, base0, s0, s1, nz, own[1], own[2], hist, h0, st);
 }
 
 /* order -1 (the chunk's commit after the block trial's pick) runs on a
- * grid of gg_commit_grid's size, a block taking every grid-th box, as
+ * grid of commit_grid's size, a block taking every grid-th box, as
  * lorenzo_k's gate does; nbox: the boxes */
 template <class T, int OP, int NT>
 __global__ void __launch_bounds__(NT)
@@ -495,97 +491,4 @@ __global__ void __launch_bounds__(NT)
     }
 }
 
-/* The block trial's sample (cpu/interp.c glide_trial_box_origin): box b of
- * d[0] x d[1] x d[2] points copied to out + b * that, block (b, z) its
- * plane z (one block a box took 12.5 us for a 64^3 chunk's single box, H100).
- * Blocks (m, 0), m < GG_TRIAL_METHODS, also set method m's state: its
- * histogram from zero, and for Lorenzo and the slices (interpolation reads
- * the chunk's tuned levels in place) the chunk's levels; so the grid is at
- * least that wide. */
-template <class T>
-__global__ void trial_gather_k(const T *x, gg_grid g, gg_trial_boxes tb, unsigned boxes, T *out, const gg_state *st,
-                               gg_state *tst)
-{
-    const unsigned b = blockIdx.x, z = blockIdx.y;
-    if (z == 0 && b < GG_TRIAL_METHODS) {
-        gg_state *t = tst + b;
-        for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) t->hist[i] = 0;
-        if (threadIdx.x == 0 && (b == 1 || b == 2)) t->lv = st->lv;
-    }
-    if (b >= boxes) return;
-    const uint64_t bi[3] = {b / (tb.m[1] * tb.m[2]), b / tb.m[2] % tb.m[1], b % tb.m[2]};
-    const uint64_t B = 1ull << g.blog, n[3] = {g.slab_rows, g.n[1], g.n[2]};
-    const uint64_t slab = bi[0] * tb.k / g.nbl;
-    uint64_t lo[3] = {bi[0] * tb.k % g.nbl * B, bi[1] * tb.k * B, bi[2] * tb.k * B};
-    for (int a = 0; a < 3; a++)
-        if (lo[a] + tb.d[a] > n[a]) lo[a] = n[a] - tb.d[a];
-    /* a box is at most (B + 1)^2 points a plane */
-    const unsigned d2 = (unsigned)tb.d[2], plane = (unsigned)tb.d[1] * d2;
-    const T *src = x + (slab * g.slab_rows + lo[0] + z) * g.st[0] + lo[1] * g.st[1] + lo[2];
-    T *dst = out + ((uint64_t)b * tb.d[0] + z) * plane;
-    for (unsigned t = threadIdx.x; t < plane; t += blockDim.x) {
-        const unsigned yy = t / d2;
-        dst[t] = src[yy * g.st[1] + (t - yy * d2)];
-    }
-}
-
-/* The chosen method's level parameters as the CPU writes them (c: 1
- * Lorenzo, 2 + k slice order k; interpolation keeps the tuned ones). */
-__device__ __forceinline__ void trial_levels(gg_state *st, unsigned c, unsigned blog)
-{
-    st->tuned_blend = st->lv.blended; /* for the host's order of the next chunk's instances (gg_set_blend_first) */
-    st->lv.alpha = 1.0;
-    st->lv.blended = 0;
-    for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) {
-        st->lv.level_eb[l] = l < blog ? st->lv.eb_abs : 0.0;
-        st->lv.level_cfg[l] = 0;
-    }
-    if (c >= 2) st->lv.level_cfg[0] = (uint8_t)(c - 2);
-}
-
-/* The block trial's decision (cpu/codec_tmpl.h block_trial): per method the
- * best book's bits plus the outliers', the least wins, ties to the earlier;
- * st->lorenzo and st->slice, and the chosen method's levels. spec: the
- * chunk's speculative interpolation has finished (its histogram in st):
- * where the trial chose another method, that histogram and plane 0's
- * (gg_state.hist0_made) are dropped (the chosen method's kernels write
- * every symbol again). One kernel after both,
- * where a pick right after the trial and a commit after the speculation
- * took two launches on the critical path (64^3: 2.0 + 1.7 us, ncu, H200). */
-__global__ void trial_pick_k(const gg_state *tst, const gg_trial *tr, int lorenzo_ok, unsigned esz, unsigned blog,
-                             gg_state *st, int spec)
-{
-    pdl_wait(); /* speculating: after the interpolation (GG_PDL_TAIL) */
-    pdl_trigger();
-    __shared__ unsigned s_c;
-    if (threadIdx.x == 0) {
-        uint64_t best = UINT64_MAX;
-        unsigned c = 0;
-        for (unsigned m = 0; m < GG_TRIAL_METHODS; m++) {
-            if (m == 1 && !lorenzo_ok) continue;
-            const uint64_t bits = tr->sel[m].bits + tst[m].hist[GLIDE_SYM_OUTLIER] * 8ull * esz;
-            if (bits < best) {
-                best = bits;
-                c = m;
-            }
-        }
-        st->lorenzo = c == 1;
-        st->slice = c >= 2 ? c - 1 : 0;
-        if (c) trial_levels(st, c, blog);
-        s_c = c;
-    }
-    __syncthreads();
-    if (spec && s_c) {
-        for (unsigned i = threadIdx.x; i < GLIDE_NSYM; i += blockDim.x) st->hist[i] = st->hist_pl[0][i] = 0;
-        if (threadIdx.x == 0) st->hist0_made = 0;
-    }
-}
-
-/* A forced slice order (glide_encode_opts.slice 1 or 2) as the trial would
- * leave it. */
-__global__ void slice_force_k(gg_state *st, unsigned order)
-{
-    if (threadIdx.x) return;
-    st->slice = order + 1;
-    st->lv.level_cfg[0] = (uint8_t)order;
-}
+#endif

@@ -971,7 +971,7 @@ static void test_planes(const glide_dictionary *d, int n_scores)
             CK(cudaMemcpy(d_hist0, hist0.data(), GLIDE_NSYM * 8, cudaMemcpyHostToDevice));
             CK(cudaMemset(d_hist1, 0xEE, GLIDE_NSYM * 8));
             CK(cudaMemset(d_out, 0xEE, 2 * sizeof(gg_select)));
-            CK(gg_book_select_planes(d_hist, d_hist0, d_hist1, dd.g, score, d_out, sel_work(), 0));
+            CK(gg_book_select_planes(d_hist, d_hist0, d_hist1, dd.g, score, d_out, sel_work(), 0, 0));
             gg_select g[2];
             CK(cudaMemcpy(g, d_out, sizeof g, cudaMemcpyDeviceToHost));
             CK(cudaMemcpy(got1.data(), d_hist1, GLIDE_NSYM * 8, cudaMemcpyDeviceToHost));
@@ -990,14 +990,14 @@ static void test_planes(const glide_dictionary *d, int n_scores)
                 CK(cudaMemcpy(d_words, words, sizeof words, cudaMemcpyHostToDevice));
                 CK(cudaMemset(d_hist1, 0xEE, GLIDE_NSYM * 8));
                 CK(cudaMemset(d_out, 0xEE, 2 * sizeof(gg_select)));
-                CK(gg_book_select_planes_gated(d_hist, d_hist0, d_hist1, dd.g, score, d_out, sel_work(), shut_g, 0));
+                CK(gg_book_select_planes_gated(d_hist, d_hist0, d_hist1, dd.g, score, d_out, sel_work(), shut_g, 0, 0));
                 gg_select gs[2], poison[2];
                 memset(poison, 0xEE, sizeof poison);
                 std::vector<uint64_t> shut1(GLIDE_NSYM);
                 CK(cudaMemcpy(gs, d_out, sizeof gs, cudaMemcpyDeviceToHost));
                 CK(cudaMemcpy(shut1.data(), d_hist1, GLIDE_NSYM * 8, cudaMemcpyDeviceToHost));
                 bool gok = memcmp(gs, poison, sizeof gs) == 0 && shut1 == std::vector<uint64_t>(GLIDE_NSYM, 0xEEEEEEEEEEEEEEEEull);
-                CK(gg_book_select_planes_gated(d_hist, d_hist0, d_hist1, dd.g, score, d_out, sel_work(), open_g, 0));
+                CK(gg_book_select_planes_gated(d_hist, d_hist0, d_hist1, dd.g, score, d_out, sel_work(), open_g, 0, 0));
                 CK(cudaMemcpy(gs, d_out, sizeof gs, cudaMemcpyDeviceToHost));
                 CK(cudaMemcpy(got1.data(), d_hist1, GLIDE_NSYM * 8, cudaMemcpyDeviceToHost));
                 gok = gok && gs[0].book == cbook[0] && gs[0].bits == cb[0] && gs[1].book == cbook[1] &&
@@ -1246,7 +1246,7 @@ static void test_planes_in_place(const glide_dictionary *d)
         }
         const uint64_t n0 = s0.size(), n1 = s1.size();
         CK(cudaMemset(d_st, 0, sizeof *d_st));
-        CK(gg_planes_hist0(d_sym, &runs, n0, d_st, 0));
+        CK(gg_planes_hist0(d_sym, &runs, n0, d_st, 0, 0));
         std::vector<uint64_t> gh(GLIDE_NSYM);
         CK(cudaMemcpy(gh.data(), d_st->hist_pl[0], GLIDE_NSYM * 8, cudaMemcpyDeviceToHost));
         /* the CPU's coding of the planes cut out, against one placed encode read in place */

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 bash .ci/install-deps
 jobs=$(nproc)
 # Without a GPU the CUDA sources are compiled but never run, and nvcc builds
-# predict.cu once per architecture: there the oldest of the default list and
+# the kernels once per architecture: there the oldest of the default list and
 # Hopper (with its PTX) check them in two builds instead of five. With a GPU
 # the default (gpu/CMakeLists.txt: that GPU's own architecture).
 if nvidia-smi -L >/dev/null 2>&1; then arch=(-UGLIDE_CUDA_ARCHITECTURES); else arch=(-DGLIDE_CUDA_ARCHITECTURES="75-real;90"); fi
