@@ -147,7 +147,8 @@ cudaError_t gg_anchors_outliers(const void *d_x, gg_grid g, const uint16_t *d_sy
 
 /* Decoder: after Huffman decode and gg_outlier_scan, every check of §7 and
  * the reconstruction, written to d_y. Anchors and outliers are read from the
- * stream's little-endian bytes; n_outliers is the header's. */
+ * stream's little-endian bytes; n_outliers is the header's. L: the
+ * split and its PDL edge, as the encoder's (blend_first is not read). */
 cudaError_t gg_decode(gg_grid g, int method, int fill_aware, int blend, const gg_state *d_st, const uint16_t *d_sym,
                       const uint32_t *d_pos, const uint8_t *d_anchors, const uint8_t *d_outliers, uint64_t n_outliers,
                       void *d_y, void *d_r, void *d_w, uint32_t *d_err, const gg_launch *L, cudaStream_t s);

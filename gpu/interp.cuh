@@ -539,7 +539,9 @@ __global__ void __launch_bounds__(GG_THREADS)
 
 /* One interp_sh_k instance, a block a box; PDL on the split's fine kernel
  * (GG_PDL_FINE) and the encoder's coarse kernel (GG_PDL_COARSE) where L
- * says so. */
+ * says so. (The instances a chunk leaves empty were also tried on the grid
+ * the device holds, each block looping over boxes: the working instance
+ * then ran slower, by more than the empty launches cost.) */
 template <class T, int OP, int NT, bool FA, bool BL, int PART>
 static cudaError_t launch_box(const gg_launch *L, const gg_grid &g, unsigned nbox, size_t sh, const gg_levels *lv,
                               const T *x, uint16_t *sym, gg_state *st, const DecodeIn &in, T *y, bool gate, GSplit sp,

@@ -1,6 +1,7 @@
 /* Tuning's and the predictor choice's picks and their view of a sample
  * box, shared by tune.cu (tune_k, choose_k) and blend_cost.cu (the blends'
- * costs), whose last blocks to finish pick. */
+ * costs), whose last blocks to finish pick (static: each file its own
+ * copy, as the library builds without relocatable device code). */
 #ifndef GLIDE_GPU_TUNE_PICK_CUH
 #define GLIDE_GPU_TUNE_PICK_CUH
 #include "predict_box.cuh"
@@ -8,7 +9,7 @@
 /* cpu/interp_tmpl.h glide_interp_tune's choice: per level the best spline
  * (first minimum in the order NAK, linear, natural) with order 0, then the
  * best order with that spline. Run by the last block of tune_k to finish. */
-__device__ void tune_pick(const gg_grid &g, gg_state *st)
+static __device__ void tune_pick(const gg_grid &g, gg_state *st)
 {
     __shared__ unsigned long long cost[GLIDE_MAX_LEVELS][GG_MAX_CFG];
     const volatile unsigned long long *src = (const volatile unsigned long long *)&st->cost[0][0];
@@ -48,7 +49,7 @@ __device__ void tune_pick(const gg_grid &g, gg_state *st)
  * bits: GLIDE_PRED_AUTO, whose interpolation estimate takes the chosen
  * blend's sums here (choose_k skips blended levels). Run by the last block
  * of blend_k to finish. */
-__device__ void blend_pick(const gg_grid &g, bool bits, gg_state *st)
+static __device__ void blend_pick(const gg_grid &g, bool bits, gg_state *st)
 {
     if (threadIdx.x) return;
     const unsigned n_ord = g.eff_rank == 3 ? 6 : 2;
@@ -87,7 +88,7 @@ __device__ void blend_pick(const gg_grid &g, bool bits, gg_state *st)
 /* blend_pick where blend_w_k costed the blends for every spline beside
  * tune_k (GG_BLEND_SPEC): the chosen spline's sums first. Run by the last
  * block of the two grids, after tune_pick. */
-__device__ void blend_pick_spec(const gg_grid &g, bool bits, gg_state *st)
+static __device__ void blend_pick_spec(const gg_grid &g, bool bits, gg_state *st)
 {
     if (threadIdx.x) return;
     const volatile uint8_t *cfg = (const volatile uint8_t *)st->lv.level_cfg;
