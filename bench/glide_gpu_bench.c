@@ -50,6 +50,7 @@
 
 #ifdef GLIDE_HAVE_GPU
 #include "gpu_backend.h"
+#include "gpu_test_hooks.h" /* who planned each chunk; the kernels one by one */
 #include <cuda_runtime.h>
 #endif
 
@@ -440,7 +441,7 @@ typedef struct {
     int cnt[NSTG];
     double kern[MAXR]; /* per run: the device stages, without upload, download, histogram to host, host plan (µs) */
     double wall[MAXR]; /* per run: host wall clock of the call (µs) */
-    int plans[8]; /* compress calls by who planned the entropy stage (GLIDE_GPU_PLAN_*) */
+    int plans[8]; /* compress calls by who planned the entropy stage (GG_PLANNED_*) */
     double bytes;      /* uncompressed bytes of one call */
     double err;        /* max err / eb of the decompressed chunks checked */
     int ok;
@@ -521,7 +522,7 @@ static void gpu_stage_runs(stageset *C, stageset *D, float **chunks, int nchunks
         goto out;
     }
     glide_gpu_time_stages(1);
-    glide_gpu_use_graphs(graphs);
+    gg_test_use_graphs(graphs);
     size_t r = glide_gpu_compress(&p, &o, chunks[0], st[0], cap);
     if (glide_is_error(r)) {
         snprintf(C->why, sizeof C->why, "skipped: GPU compress failed (%s)", glide_error_name(r));
@@ -540,8 +541,8 @@ static void gpu_stage_runs(stageset *C, stageset *D, float **chunks, int nchunks
         }
         sz[c] = r;
         if (stageset_add(C, t1 - t0)) goto off;
-        const int pk = glide_gpu_last_plan();
-        if (pk >= 0 && pk < GLIDE_GPU_PLAN_KINDS) C->plans[pk]++;
+        const int pk = gg_test_last_plan();
+        if (pk >= 0 && pk < GG_PLANNED_KINDS) C->plans[pk]++;
     }
     C->ok = 1;
     glide_header h;
@@ -573,7 +574,7 @@ static void gpu_stage_runs(stageset *C, stageset *D, float **chunks, int nchunks
     C->err = D->err;
 off:
     glide_gpu_time_stages(0);
-    glide_gpu_use_graphs(1);
+    gg_test_use_graphs(1);
 out:
     for (int c = 0; st && c < nchunks; c++) free(st[c]);
     free(st);
@@ -841,9 +842,9 @@ static void section_latency(const float *f256)
         /* the same calls with every kernel launched on its own: what the
          * captured graphs save */
         if (g_gpu && i < 2) {
-            glide_gpu_use_graphs(0);
+            gg_test_use_graphs(0);
             latency(&G0[i], src, s, GLIDE_BACKEND_GPU, 3, g_quick ? qgruns[i] : gruns[i], ref, ref_size, NULL, NULL);
-            glide_gpu_use_graphs(1);
+            gg_test_use_graphs(1);
         }
 #endif
         free(ref);
@@ -1007,7 +1008,7 @@ static void stage_table(const char *title, stageset *S, int compress)
     if (compress)
         say("Entropy stage planned by the device for %d of the %d calls (dictionary book), by the host for %d (a "
             "custom book may win: the tail stages appear twice in those calls), RAW %d.\n\n",
-            S->plans[GLIDE_GPU_PLAN_DEVICE], S->runs, S->plans[GLIDE_GPU_PLAN_HOST_BOOK], S->plans[GLIDE_GPU_PLAN_RAW]);
+            S->plans[GG_PLANNED_DEVICE], S->runs, S->plans[GG_PLANNED_HOST_BOOK], S->plans[GG_PLANNED_RAW]);
 #endif
     /* The host's part of a transfer (a pageable cudaMemcpyAsync, or the
      * copy helpers filling and emptying pinned memory) runs on the host;
