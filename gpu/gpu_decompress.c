@@ -17,6 +17,34 @@
  * the host's launches, which the fork and join add to. */
 #define CRC_BESIDE_MIN (1u << 21)
 
+/* Each plane's decoder (one plane before format 5): a dictionary book's,
+ * already on the device, or one built here into h_dec (upload_dec[k] = 1)
+ * from a custom book or a book of a dictionary the device does not hold
+ * (none yet: every older version is a prefix of the current one). 0 for a
+ * bad book. */
+static int decoders_find(const glide_header *h, const glide_layout *lay, const void *src, int planes,
+                         const glide_huff_dec *dec[GLIDE_NPLANES], int upload_dec[GLIDE_NPLANES])
+{
+    gg_ctx *const c = &gg_G;
+    for (unsigned k = 0; k < (planes ? GLIDE_NPLANES : 1u); k++) {
+        const unsigned kind = k ? h->book_kind1 : h->book_kind, id = k ? h->book_id1 : h->book_id;
+        if (kind == GLIDE_BOOKKIND_DICT && glide_dict_holds(c->dict, h->dict_version, id)) {
+            dec[k] = c->d_dict_dec + id;
+            continue;
+        }
+        uint8_t len[GLIDE_NSYM];
+        const int dict_book = kind == GLIDE_BOOKKIND_DICT;
+        const uint8_t *packed = (const uint8_t *)src + lay->book_off + (k ? h->book_bytes : 0);
+        if (dict_book) memcpy(len, glide_dict_get(h->dict_version)->books[id].len, GLIDE_NSYM);
+        if ((!dict_book && glide_is_error(glide_book_unpack(packed, k ? h->book_bytes1 : h->book_bytes, len))) ||
+            glide_huff_dec_init(c->h_dec + k, len) != 0)
+            return 0;
+        dec[k] = c->d_dec + k;
+        upload_dec[k] = 1;
+    }
+    return 1;
+}
+
 size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, const void *src, size_t size, void *dst)
 {
     /* format 7's second fill value is the CPU decoder's alone (glide_decompress routes it there) */
@@ -47,26 +75,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     uint64_t bytes0 = planes ? glide_segtab_sum((const uint8_t *)src + lay->segtab_off, seg0) : h->stream_bytes;
     const glide_huff_dec *dec[GLIDE_NPLANES] = {NULL, NULL};
     int upload_dec[GLIDE_NPLANES] = {0, 0};
-    for (unsigned k = 0; k < (planes ? GLIDE_NPLANES : 1u); k++) {
-        const unsigned kind = k ? h->book_kind1 : h->book_kind, id = k ? h->book_id1 : h->book_id;
-        if (kind == GLIDE_BOOKKIND_DICT && glide_dict_holds(c->dict, h->dict_version, id)) {
-            dec[k] = c->d_dict_dec + id;
-            continue;
-        }
-        /* a custom book, or a book of a dictionary the device does not hold
-         * (none yet: every older version is a prefix of the current one) */
-        uint8_t len[GLIDE_NSYM];
-        const int dict_book = kind == GLIDE_BOOKKIND_DICT;
-        const uint8_t *packed = (const uint8_t *)src + lay->book_off + (k ? h->book_bytes : 0);
-        if (dict_book) memcpy(len, glide_dict_get(h->dict_version)->books[id].len, GLIDE_NSYM);
-        if ((!dict_book && glide_is_error(glide_book_unpack(packed, k ? h->book_bytes1 : h->book_bytes, len))) ||
-            glide_huff_dec_init(c->h_dec + k, len) != 0) {
-            bytes0 = UINT64_MAX; /* reported below */
-            break;
-        }
-        dec[k] = c->d_dec + k;
-        upload_dec[k] = 1;
-    }
+    if (!decoders_find(h, lay, src, planes, dec, upload_dec)) bytes0 = UINT64_MAX; /* reported below */
     if (bytes0 > h->stream_bytes || (planes && cnt[1] == 0 && bytes0 != h->stream_bytes)) {
         /* a bad book or plane table; the CPU decoder reports a bad checksum first */
         r = glide_crc32(src, lay->crc_off) != get_u32((const uint8_t *)src + lay->crc_off) ? GLIDE_ERROR(CHECKSUM)
