@@ -10,8 +10,8 @@
  * Stream capture keeps the edge (programmatic) on the same stream and
  * across an event join alike (bench/pdl_edges). Which launches use it:
  * gg_pdl_edges (gg_set_pdl, gg_predict.h). */
-#ifndef GLIDE_GPU_PDL_CUH
-#define GLIDE_GPU_PDL_CUH
+#ifndef GLIDE_PDL_CUH
+#define GLIDE_PDL_CUH
 #include <cuda_runtime.h>
 #include "gg_predict.h" /* GG_PDL_*, gg_pdl_edges */
 

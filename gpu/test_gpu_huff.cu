@@ -1087,7 +1087,7 @@ static void test_planes(const glide_dictionary *d, int n_scores)
             CK(cudaMemcpy(d_st, st.data(), total, cudaMemcpyHostToDevice));
             CK(cudaMemset(d_err, 0, 4));
             CK(cudaMemset(d_out, 0xFF, (sym.size() + 8) * 2));
-            /* the host's part of the codec's checks (gpu_codec.c) comes first there */
+            /* the host's part of the codec's checks (gpu_decompress.c) comes first there */
             unsigned gerr = cb0 > total || (n1 == 0 && cb0 != total);
             if (!gerr) {
                 CK(gg_huff_decode_planes(d_dec, d_dec + 1, d_tab, (uint32_t)n_seg, d_st, total, d_out, n0, d_out + base1,
