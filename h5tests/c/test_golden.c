@@ -371,20 +371,17 @@ static void check_entry(const char *dir, entry *e)
         const gcase *c = top ? cpu_case(e->input) : NULL;
         CHECK(!top || (c && !strncmp(base, c->name, (size_t)bl) && c->name[bl] == 0), "%s: the stream of case %s",
               e->path, e->input);
+        if (c) case_params(c, &p);
+        p.backend = GLIDE_BACKEND_CPU;
         size_t cap = glide_compress_bound(&p), r = 0;
         unsigned char *s = malloc(cap);
         if (c) {
-            glide_params cp;
-            case_params(c, &cp);
-            cap = glide_compress_bound(&cp);
-            free(s);
-            s = malloc(cap);
-            r = glide_compress(&cp, in, il, s, cap);
+            r = glide_compress(&p, in, il, s, cap);
         } else if (gpu) {
-            /* a stream of an older format: that format's encoder (no slices before format 6) */
+            /* the parameters the stream records; a stream of an older
+             * format: that format's encoder (no slices before format 6) */
             glide_encode_opts o = glide_default_encode_opts();
             if (g[GLIDE_HDR_FORMAT_VERSION] < GLIDE_FORMAT_SLICE) o.slice = 0;
-            p.backend = GLIDE_BACKEND_CPU;
             r = glide_cpu_compress(&p, &o, in, s, cap);
         }
         CHECK(r == gl && memcmp(s, g, gl) == 0, "%s: %s encoder reproduces the stream byte for byte", e->path,
