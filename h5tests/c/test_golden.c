@@ -283,7 +283,7 @@ static size_t list_streams(const char *dir, const char *sub, char (*names)[160],
     while ((e = readdir(d)) && k < cap) {
         size_t nl = strlen(e->d_name);
         if (nl < 7 || nl > 120 || strcmp(e->d_name + nl - 6, ".glide")) continue;
-        snprintf(names[k++], 160, "%s%s%s", sub, *sub ? "/" : "", e->d_name);
+        snprintf(names[k++], 160, "%.8s%s%.140s", sub, *sub ? "/" : "", e->d_name);
     }
     closedir(d);
     return k;
