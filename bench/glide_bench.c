@@ -15,7 +15,7 @@
  *        symbol plane against one book), coarse (an estimate: plane 0 by a
  *        stride-2 Lorenzo, 3-D fields at 1e-3 and 1e-4) and hist
  *        (symbol histograms into DIR, for codebooks/explore_dict.py).
- * Prints Markdown. Every number in docs/BENCHMARKS.md and docs/DESIGN.md
+ * Prints Markdown. Every number in docs/PERFORMANCE.md and docs/DESIGN.md
  * comes from this program (see bench/run_cpu.sh). */
 #define _POSIX_C_SOURCE 200809L
 #include "glide.h"

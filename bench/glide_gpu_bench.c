@@ -12,9 +12,8 @@
  *      without the transfers) and device-to-device copy bandwidth
  *   6. per-stage breakdown, 64^3 and 256^3, compress and decompress
  *   7. end to end through HDF5: a 512^3 dataset written and read with no
- *      filter, the GLIDE filter on the CPU and on the GPU. Each filtered
- *      configuration runs in a child process (this program, re-executed with
- *      the hidden option --h5) because the plugin reads GLIDE_BACKEND once.
+ *      filter, the GLIDE filter on the CPU and on the GPU
+ *      (glide_gpu_bench_h5.c).
  * Without a usable GPU (or in a CPU-only build) the GPU rows say
  * "not run (no GPU)" and the program still exits 0.
  * --quick: fewer runs, no 512^3 parts (the HDF5 dataset is 256^3).
@@ -30,39 +29,31 @@
 #include "book_select.h"
 #include "nyx_field.h"
 #include "bench_time.h"
+#include "glide_gpu_bench.h"
 #include <hdf5.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/vfs.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #ifdef GLIDE_HAVE_GPU
 #include "gpu_backend.h"
+#include "gpu_test_hooks.h" /* who planned each chunk; the kernels one by one for part 6 */
 #include <cuda_runtime.h>
 #endif
 
-#define GLIDE_FILTER_ID 45123
 #define NOGPU "not run (no GPU)"
-#define MAXR 64 /* most timed runs of one measurement */
 #ifdef GLIDE_HAVE_GPU
 #define NSTG GG_MAX_STAGES
 #else
 #define NSTG 16
 #endif
-
-extern char **environ;
 
 /* ------------------------------------------------------------------ output */
 
@@ -71,11 +62,10 @@ static int g_quick;
 static int g_kernels; /* --kernels */
 static int g_no_planes; /* --no-planes: the stage timings with format 1-4's one book (A/B of format 5's planes) */
 static int g_slice = -1; /* --slice N: glide_encode_opts.slice = N (0 format 5's methods, 1/2 a forced slice order); -1 the default */
-static int g_gpu;   /* the GPU backend is built and usable */
-static const char *g_nogpu_why = NOGPU;
+int g_gpu;   /* the GPU backend is built and usable */
+const char *g_nogpu_why = NOGPU;
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
+void say(const char *fmt, ...)
 {
     va_list a;
     va_start(a, fmt);
@@ -88,7 +78,7 @@ static void say(const char *fmt, ...)
     }
 }
 
-static void flush_all(void)
+void flush_all(void)
 {
     fflush(stdout);
     if (g_out) fflush(g_out);
@@ -96,7 +86,7 @@ static void flush_all(void)
 
 /* ------------------------------------------------------------------ helpers */
 
-static void *xmalloc(size_t n)
+void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
     if (!p) {
@@ -117,7 +107,7 @@ static const char *fus(char *b, double us)
 }
 
 /* the cube [o, o+s)^3 of a side-n field */
-static void extract(const float *f, size_t n, size_t oz, size_t oy, size_t ox, size_t s, float *out)
+void extract(const float *f, size_t n, size_t oz, size_t oy, size_t ox, size_t s, float *out)
 {
     for (size_t z = 0; z < s; z++)
         for (size_t y = 0; y < s; y++)
@@ -145,161 +135,10 @@ static void cube_params(glide_params *p, size_t s, glide_backend b)
     p->backend = b;
 }
 
-static const char *cube_name(char *b, size_t s)
+const char *cube_name(char *b, size_t s)
 {
     snprintf(b, 32, "%zu³", s);
     return b;
-}
-
-/* ============================================================ HDF5 child */
-
-/* max err / eb over every chunk of a side-n field stored in ch^3 chunks,
- * each against its own REL 1e-3 bound (as the filter applies it) */
-static double chunked_err_ratio(const float *x, const float *y, size_t n, size_t ch)
-{
-    double worst = 0;
-    for (size_t cz = 0; cz < n; cz += ch)
-        for (size_t cy = 0; cy < n; cy += ch)
-            for (size_t cx = 0; cx < n; cx += ch) {
-                double lo = INFINITY, hi = -INFINITY, m = 0;
-                for (size_t z = cz; z < cz + ch && z < n; z++)
-                    for (size_t yy = cy; yy < cy + ch && yy < n; yy++) {
-                        size_t base = (z * n + yy) * n;
-                        for (size_t xx = cx; xx < cx + ch && xx < n; xx++) {
-                            float a = x[base + xx], b = y[base + xx];
-                            lo = fmin(lo, a);
-                            hi = fmax(hi, a);
-                            m = fmax(m, fabs((double)a - (double)b));
-                        }
-                    }
-                double eb = 1e-3 * (hi - lo);
-                double r = eb > 0 ? m / eb : (m > 0 ? INFINITY : 0);
-                if (r > worst) worst = r;
-            }
-    return worst;
-}
-
-/* One write + read of a dataset; returns 0 or -1. */
-static int h5_once(const char *path, const float *x, float *y, size_t n, size_t ch, int filtered, double *tw,
-                   double *tr, unsigned long long *stored)
-{
-    const unsigned cd[3] = {1, 1, 3}; /* REL 1 x 10^-3 */
-    hsize_t dims[3] = {n, n, n}, cdims[3] = {ch, ch, ch};
-    int rc = -1;
-    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0) return -1;
-    hid_t sp = H5Screate_simple(3, dims, NULL);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    H5Pset_chunk(dcpl, 3, cdims);
-    if (filtered && H5Pset_filter(dcpl, GLIDE_FILTER_ID, H5Z_FLAG_MANDATORY, 3, cd) < 0) {
-        H5Pclose(dcpl); H5Sclose(sp); H5Fclose(f);
-        return -1;
-    }
-    hid_t d = H5Dcreate2(f, "density", H5T_IEEE_F32LE, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    H5Pclose(dcpl);
-    H5Sclose(sp);
-    if (d < 0) { H5Fclose(f); return -1; }
-    /* the write is timed to the file's close: chunks left in the chunk cache
-     * are filtered and written then */
-    double t0 = now();
-    herr_t e = H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, x);
-    H5Dclose(d);
-    H5Fclose(f);
-    double t1 = now();
-    if (e < 0) return -1;
-
-    f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0) return -1;
-    d = H5Dopen2(f, "density", H5P_DEFAULT);
-    if (d >= 0) {
-        double t2 = now();
-        e = H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, y);
-        double t3 = now();
-        *stored = (unsigned long long)H5Dget_storage_size(d);
-        H5Dclose(d);
-        if (e >= 0) {
-            *tw = t1 - t0;
-            *tr = t3 - t2;
-            rc = 0;
-        }
-    }
-    H5Fclose(f);
-    return rc;
-}
-
-/* --h5 MODE CHUNK SIDE RAWFILE H5FILE RUNS: MODE none|cpu|gpu (GLIDE_BACKEND
- * is set by the parent). Prints one line:
- *   H5RES ok=1 runs=R write_s=.. read_s=.. stored=.. maxerr=..   (medians) */
-static int h5_child(int argc, char **argv)
-{
-    if (argc < 8) {
-        printf("H5RES ok=0 error=usage\n");
-        return 2;
-    }
-    const char *mode = argv[2];
-    size_t ch = (size_t)atol(argv[3]), n = (size_t)atol(argv[4]);
-    const char *raw = argv[5], *path = argv[6];
-    int runs = atoi(argv[7]);
-    if (runs < 1) runs = 1;
-    if (runs > MAXR) runs = MAXR;
-    int filtered = strcmp(mode, "none") != 0;
-    size_t N = n * n * n;
-    float *x = malloc(N * sizeof(float)), *y = malloc(N * sizeof(float));
-    if (!x || !y) { printf("H5RES ok=0 error=nomem\n"); return 1; }
-    FILE *rf = fopen(raw, "rb");
-    if (!rf || fread(x, sizeof(float), N, rf) != N) {
-        printf("H5RES ok=0 error=raw-read\n");
-        if (rf) fclose(rf);
-        return 1;
-    }
-    fclose(rf);
-    if (filtered && H5Zfilter_avail(GLIDE_FILTER_ID) <= 0) {
-        printf("H5RES ok=0 error=filter-not-found\n");
-        return 1;
-    }
-    /* warm-up, not timed: loads the plugin and sets the GPU up, as the first
-     * write of a simulation's run would */
-    {
-        size_t wn = n < 64 ? n : 64, wc = ch < wn ? ch : wn;
-        char wpath[4096];
-        snprintf(wpath, sizeof wpath, "%s.warm", path);
-        float *wx = malloc(wn * wn * wn * sizeof(float)), *wy = malloc(wn * wn * wn * sizeof(float));
-        double a, b;
-        unsigned long long s;
-        if (!wx || !wy) { printf("H5RES ok=0 error=nomem\n"); return 1; }
-        extract(x, n, 0, 0, 0, wn, wx);
-        if (h5_once(wpath, wx, wy, wn, wc, filtered, &a, &b, &s) != 0) {
-            printf("H5RES ok=0 error=warmup-write-read-failed\n");
-            unlink(wpath);
-            return 1;
-        }
-        unlink(wpath);
-        free(wx);
-        free(wy);
-    }
-    double tw[MAXR], tr[MAXR];
-    unsigned long long stored = 0;
-    for (int r = 0; r < runs; r++) {
-        memset(y, 0, N * sizeof(float));
-        int rc = h5_once(path, x, y, n, ch, filtered, &tw[r], &tr[r], &stored);
-        unlink(path); /* drop the file between runs */
-        if (rc != 0) {
-            printf("H5RES ok=0 error=write-read-failed\n");
-            return 1;
-        }
-    }
-    double maxerr;
-    if (filtered) {
-        maxerr = chunked_err_ratio(x, y, n, ch);
-    } else {
-        maxerr = memcmp(x, y, N * sizeof(float)) ? INFINITY : 0;
-    }
-    printf("H5RES ok=1 runs=%d write_s=%.6f read_s=%.6f stored=%llu maxerr=%.6f\n", runs, median(tw, runs),
-           median(tr, runs), stored, maxerr);
-    fflush(stdout);
-    free(x);
-    free(y);
-    return 0;
 }
 
 /* ============================================================ 1. device and host */
@@ -440,14 +279,15 @@ typedef struct {
     int cnt[NSTG];
     double kern[MAXR]; /* per run: the device stages, without upload, download, histogram to host, host plan (µs) */
     double wall[MAXR]; /* per run: host wall clock of the call (µs) */
-    int plans[8]; /* compress calls by who planned the entropy stage (GLIDE_GPU_PLAN_*) */
+    int plans[8]; /* compress calls by who planned the entropy stage (GG_PLANNED_*) */
     double bytes;      /* uncompressed bytes of one call */
     double err;        /* max err / eb of the decompressed chunks checked */
     int ok;
     char why[200];
 } stageset;
 
-static stageset S64c, S64d, S64g, S64gd, S256c, S256d, S256g, S256gd, S512c, S512d; /* S64g, S256g: graphs on */
+/* S64g, S256g, S512c: graphs replayed (parts 5, 6); S64c, S256c: kernels one by one (part 6) */
+static stageset S64c, S64d, S64g, S64gd, S256c, S256d, S256g, S256gd, S512c, S512d;
 
 static double stage_median(stageset *S, const char *name)
 {
@@ -521,7 +361,7 @@ static void gpu_stage_runs(stageset *C, stageset *D, float **chunks, int nchunks
         goto out;
     }
     glide_gpu_time_stages(1);
-    glide_gpu_use_graphs(graphs);
+    gg_test_use_graphs(graphs);
     size_t r = glide_gpu_compress(&p, &o, chunks[0], st[0], cap);
     if (glide_is_error(r)) {
         snprintf(C->why, sizeof C->why, "skipped: GPU compress failed (%s)", glide_error_name(r));
@@ -540,8 +380,8 @@ static void gpu_stage_runs(stageset *C, stageset *D, float **chunks, int nchunks
         }
         sz[c] = r;
         if (stageset_add(C, t1 - t0)) goto off;
-        const int pk = glide_gpu_last_plan();
-        if (pk >= 0 && pk < GLIDE_GPU_PLAN_KINDS) C->plans[pk]++;
+        const int pk = gg_test_last_plan();
+        if (pk >= 0 && pk < GG_PLANNED_KINDS) C->plans[pk]++;
     }
     C->ok = 1;
     glide_header h;
@@ -573,7 +413,7 @@ static void gpu_stage_runs(stageset *C, stageset *D, float **chunks, int nchunks
     C->err = D->err;
 off:
     glide_gpu_time_stages(0);
-    glide_gpu_use_graphs(1);
+    gg_test_use_graphs(1);
 out:
     for (int c = 0; st && c < nchunks; c++) free(st[c]);
     free(st);
@@ -818,8 +658,7 @@ static void section_latency(const float *f256)
     static const size_t sides[4] = {32, 64, 128, 256};
     const int gruns[4] = {50, 50, 20, 7}, cruns[4] = {50, 50, 3, 3}, cwarm[4] = {3, 3, 1, 1};
     const int qgruns[4] = {10, 10, 5, 3}, qcruns[4] = {10, 10, 1, 1};
-    lat_res G[4], C[4], G0[2];
-    memset(G0, 0, sizeof G0);
+    lat_res G[4], C[4];
     char cn[32];
     for (int i = 0; i < 4; i++) {
         size_t s = sides[i];
@@ -837,15 +676,6 @@ static void section_latency(const float *f256)
             memset(&G[i], 0, sizeof G[i]);
             snprintf(G[i].why, sizeof G[i].why, "%s", g_nogpu_why);
         }
-#ifdef GLIDE_HAVE_GPU
-        /* the same calls with every kernel launched on its own: what the
-         * captured graphs save */
-        if (g_gpu && i < 2) {
-            glide_gpu_use_graphs(0);
-            latency(&G0[i], src, s, GLIDE_BACKEND_GPU, 3, g_quick ? qgruns[i] : gruns[i], ref, ref_size, NULL, NULL);
-            glide_gpu_use_graphs(1);
-        }
-#endif
         free(ref);
         if (src != f256) free(src);
         fprintf(stderr, "glide_gpu_bench: latency %zu^3 done\n", s);
@@ -854,11 +684,8 @@ static void section_latency(const float *f256)
     say("float32 cubes of the 256³ Nyx-like density (its corner; 256³ is the whole field), REL 1e-3, defaults "
         "(interpolation, auto codebook). glide_compress / glide_decompress_with with malloc'd (pageable) buffers, "
         "as the HDF5 filter calls them: the host↔device transfers are included. Median of the runs after 3 "
-        "warm-up calls (1 for the CPU's 128³ and 256³). MB = 10⁶ B, GB/s of uncompressed bytes. The GPU "
-        "encoder replays CUDA graphs for its launch sequences (the default); the second GPU table launches every "
-        "kernel on its own (GLIDE_GPU_GRAPHS=0), measured right after the first.\n\n");
+        "warm-up calls (1 for the CPU's 128³ and 256³). MB = 10⁶ B, GB/s of uncompressed bytes.\n\n");
     lat_table("### GPU backend", G, sides, 4);
-    if (g_gpu) lat_table("### GPU backend, graphs off (GLIDE_GPU_GRAPHS=0)", G0, sides, 2);
     if (g_gpu) {
         say("Checks: GPU stream byte-identical to the CPU's:");
         for (int i = 0; i < 4; i++)
@@ -951,18 +778,15 @@ static void section_kernels(int have512)
         "and \"host plan\" (the host building a custom book while the device idles) "
         "(median over runs of that sum); GB/s of uncompressed bytes. The GPU backend called directly "
         "(glide_gpu_compress / glide_gpu_decompress), stage timing on, one untimed warm-up call first. The "
-        "encoder replays its CUDA graphs, as in use, each graph one stage; the row \"kernels one by one\" has "
-        "the graphs off (the per-stage breakdown of part 6), where the device also waits for the host's "
-        "launches. Wall = the host's clock around the whole call, transfers included.\n\n");
+        "encoder replays its CUDA graphs, as in use, each graph one stage. Wall = the host's clock around the "
+        "whole call, transfers included.\n\n");
     say("| chunk | MB | runs | compress device µs | compress GB/s | decompress device µs | decompress GB/s | "
         "compress wall µs | decompress wall µs |\n|---|---|---|---|---|---|---|---|---|\n");
     if (!g_gpu) {
         say("| 256³ | 67.1 | | %s | | | | | |\n| 512³ | 536.9 | | %s | | | | | |\n\n", g_nogpu_why, g_nogpu_why);
     } else {
         kern_row("64³", &S64g, &S64gd);
-        kern_row("64³, kernels one by one", &S64c, &S64d);
         kern_row("256³", &S256g, &S256gd);
-        kern_row("256³, kernels one by one", &S256c, &S256d);
         if (g_quick) say("| 512³ | 536.9 | | skipped (--quick) | | | | | |\n");
         else if (!have512) say("| 512³ | 536.9 | | skipped: no host memory for the field | | | | | |\n");
         else kern_row("512³", &S512c, &S512d);
@@ -1007,7 +831,7 @@ static void stage_table(const char *title, stageset *S, int compress)
     if (compress)
         say("Entropy stage planned by the device for %d of the %d calls (dictionary book), by the host for %d (a "
             "custom book may win: the tail stages appear twice in those calls), RAW %d.\n\n",
-            S->plans[GLIDE_GPU_PLAN_DEVICE], S->runs, S->plans[GLIDE_GPU_PLAN_HOST_BOOK], S->plans[GLIDE_GPU_PLAN_RAW]);
+            S->plans[GG_PLANNED_DEVICE], S->runs, S->plans[GG_PLANNED_HOST_BOOK], S->plans[GG_PLANNED_RAW]);
 #endif
     /* The host's part of a transfer (a pageable cudaMemcpyAsync, or the
      * copy helpers filling and emptying pinned memory) runs on the host;
@@ -1031,8 +855,9 @@ static void section_stages(void)
     if (g_gpu)
         say("CUDA-event intervals on the backend's stream, median over the calls (64³: %d different chunks of the 256³ "
         "field; 256³: the whole field, %d calls). The wall clock exceeds the sum by the host's own work (API "
-        "checks, copy out of the pinned staging buffer) and event latency. With stage timing on, the kernels are "
-        "launched one by one, not as the graphs the untimed calls replay.\n\n",
+        "checks, copy out of the pinned staging buffer) and event latency. For this breakdown the kernels are "
+        "launched one by one (a test hook), not as the graphs the calls replay; the device then also waits for "
+        "the host's launches.\n\n",
         S64c.runs, S256c.runs);
     stage_table("64³ compress", &S64c, 1);
     stage_table("64³ compress, graphs replayed (each graph one stage)", &S64g, 1);
@@ -1041,190 +866,10 @@ static void section_stages(void)
     stage_table("256³ decompress", &S256d, 0);
 }
 
-/* ============================================================ 7. HDF5 end to end */
-
-static char g_exe[4096];
-
-static char **child_env(const char *backend, const char *plugin)
-{
-    size_t n = 0;
-    while (environ[n]) n++;
-    char **e = xmalloc((n + 3) * sizeof *e);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "GLIDE_BACKEND=", 14) && strncmp(environ[i], "HDF5_PLUGIN_PATH=", 17))
-            e[k++] = environ[i];
-    size_t lb = strlen(backend) + 32, lp = strlen(plugin) + 32;
-    e[k] = xmalloc(lb);
-    snprintf(e[k++], lb, "GLIDE_BACKEND=%s", backend);
-    e[k] = xmalloc(lp);
-    snprintf(e[k++], lp, "HDF5_PLUGIN_PATH=%s", plugin);
-    e[k] = NULL;
-    return e;
-}
-
-typedef struct {
-    int ok, runs;
-    double ws, rs, maxerr;
-    unsigned long long stored;
-    char why[200];
-} h5_res;
-
-/* Runs this program as `--h5 MODE CH N RAW H5 RUNS` with GLIDE_BACKEND=MODE. */
-static void spawn_h5(h5_res *R, const char *mode, size_t ch, size_t n, const char *raw, const char *h5, int runs,
-                     const char *plugin)
-{
-    memset(R, 0, sizeof *R);
-    char a_ch[32], a_n[32], a_r[32];
-    snprintf(a_ch, sizeof a_ch, "%zu", ch);
-    snprintf(a_n, sizeof a_n, "%zu", n);
-    snprintf(a_r, sizeof a_r, "%d", runs);
-    char *args[] = {g_exe, "--h5", (char *)mode, a_ch, a_n, (char *)raw, (char *)h5, a_r, NULL};
-    char **env = child_env(!strcmp(mode, "none") ? "cpu" : mode, plugin);
-    int fd[2];
-    if (pipe2(fd, O_CLOEXEC) != 0) {
-        snprintf(R->why, sizeof R->why, "pipe failed: %s", strerror(errno));
-        goto out;
-    }
-    flush_all();
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-    pid_t pid;
-    int e = posix_spawn(&pid, g_exe, &fa, NULL, args, env);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fd[1]);
-    if (e != 0) {
-        close(fd[0]);
-        snprintf(R->why, sizeof R->why, "cannot run %.120s: %s", g_exe, strerror(e));
-        goto out;
-    }
-    char buf[65536];
-    size_t len = 0;
-    for (;;) {
-        ssize_t got = read(fd[0], buf + len, sizeof buf - 1 - len);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) break;
-        len += (size_t)got;
-        if (len >= sizeof buf - 1) len = 0; /* keep reading; the result line comes last */
-    }
-    buf[len] = 0;
-    close(fd[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    char *line = strstr(buf, "H5RES ");
-    if (!line) {
-        if (WIFSIGNALED(status))
-            snprintf(R->why, sizeof R->why, "child killed by signal %d", WTERMSIG(status));
-        else
-            snprintf(R->why, sizeof R->why, "child exited %d without a result", WEXITSTATUS(status));
-        goto out;
-    }
-    int ok = 0;
-    if (sscanf(line, "H5RES ok=%d runs=%d write_s=%lf read_s=%lf stored=%llu maxerr=%lf", &ok, &R->runs, &R->ws,
-               &R->rs, &R->stored, &R->maxerr) == 6 &&
-        ok == 1) {
-        R->ok = 1;
-    } else {
-        char *er = strstr(line, "error=");
-        snprintf(R->why, sizeof R->why, "failed: %.*s", er ? (int)strcspn(er + 6, "\n") : 20, er ? er + 6 : line);
-    }
-out:
-    {
-        /* env holds environ's own strings, then the two made by child_env */
-        size_t k = 0;
-        while (env[k]) k++;
-        free(env[k - 1]);
-        free(env[k - 2]);
-    }
-    free(env);
-}
-
-/* HDF5_PLUGIN_PATH entries holding libh5z_glide.so? */
-static int plugin_found(const char *path)
-{
-    char part[4096];
-    const char *p = path;
-    while (*p) {
-        size_t l = strcspn(p, ":");
-        if (l > 0 && l < sizeof part - 32) {
-            memcpy(part, p, l);
-            snprintf(part + l, sizeof part - l, "/libh5z_glide.so");
-            struct stat sb;
-            if (stat(part, &sb) == 0) return 1;
-        }
-        p += l;
-        if (*p == ':') p++;
-    }
-    return 0;
-}
-
-static void section_h5(const float *x, size_t n, const char *tmpdir, const char *plugin)
-{
-    const size_t N = n * n * n;
-    const double mb = (double)N * 4 / 1e6;
-    char raw[4096], h5[4096], cn[32];
-    snprintf(raw, sizeof raw, "%s/glide_gpu_bench_%d.raw", tmpdir, (int)getpid());
-    int have_plugin = plugin_found(plugin);
-    struct statfs fs;
-    const char *fstype = statfs(tmpdir, &fs) != 0 ? "unknown filesystem"
-                         : (unsigned long)fs.f_type == 0x01021994ul ? "tmpfs, in memory"
-                                                                    : "a disk filesystem; writes end in the page cache, no fsync";
-    say("## 7. End to end through HDF5\n\n");
-    say("%zu³ float32 Nyx-like density (%.1f MB) written with one H5Dwrite and read with one H5Dread, chunks 64³ "
-        "and 128³, into %s (%s). GLIDE filter %d with cd_values {1, 1, 3} (REL 1e-3), H5Z_FLAG_MANDATORY, as "
-        "examples/glide_demo.c; the backend by GLIDE_BACKEND, one child process per row (the plugin reads it "
-        "once). Each child first writes and reads a small dataset untimed (plugin load, GPU setup). Write = "
-        "H5Dwrite to H5Fclose (chunks flushed); read = H5Dread of the reopened file. MB/s of uncompressed bytes, "
-        "median of the runs, the file removed between runs. max err/eb: every chunk against its own REL bound "
-        "(no filter: 0 = bit-exact). Plugin path: %s%s.\n\n",
-        n, mb, tmpdir, fstype, GLIDE_FILTER_ID, plugin, have_plugin ? "" : " (**libh5z_glide.so not found there**)");
-    say("| chunk | filter | runs | H5Dwrite MB/s | H5Dread MB/s | write s | read s | file MB | CR | max err/eb |\n"
-        "|---|---|---|---|---|---|---|---|---|---|\n");
-    FILE *f = fopen(raw, "wb");
-    int wrote = f && fwrite(x, sizeof(float), N, f) == N;
-    if (f && fclose(f) != 0) wrote = 0;
-    if (!wrote) {
-        say("| all | | | not run: cannot write %s (%s) | | | | | | |\n\n", raw, strerror(errno));
-        unlink(raw);
-        return;
-    }
-    static const size_t chunks[2] = {64, 128};
-    static const char *modes[3] = {"none", "cpu", "gpu"};
-    static const char *labels[3] = {"none", "GLIDE, GLIDE_BACKEND=cpu", "GLIDE, GLIDE_BACKEND=gpu"};
-    for (int c = 0; c < 2; c++)
-        for (int m = 0; m < 3; m++) {
-            int runs = (m == 1 && n >= 512) ? 1 : 3;
-            if (m == 2 && !g_gpu) {
-                say("| %s | %s | | %s | | | | | | |\n", cube_name(cn, chunks[c]), labels[m], g_nogpu_why);
-                continue;
-            }
-            if (m > 0 && !have_plugin) {
-                say("| %s | %s | | not run: plugin not found | | | | | | |\n", cube_name(cn, chunks[c]), labels[m]);
-                continue;
-            }
-            snprintf(h5, sizeof h5, "%s/glide_gpu_bench_%d_%s_%zu.h5", tmpdir, (int)getpid(), modes[m], chunks[c]);
-            h5_res R;
-            double t0 = now();
-            spawn_h5(&R, modes[m], chunks[c], n, raw, h5, runs, plugin);
-            unlink(h5);
-            fprintf(stderr, "glide_gpu_bench: HDF5 %zu^3 chunks, %s: %.1f s\n", chunks[c], modes[m], now() - t0);
-            if (!R.ok) {
-                say("| %s | %s | | %s | | | | | | |\n", cube_name(cn, chunks[c]), labels[m], R.why);
-                continue;
-            }
-            char er[64];
-            if (m == 0) snprintf(er, sizeof er, "%s", R.maxerr == 0 ? "0 (exact)" : "**data differ**");
-            else snprintf(er, sizeof er, "%.4f%s", R.maxerr, R.maxerr <= 1.0 ? "" : " **OVER**");
-            say("| %s | %s | %d | %.0f | %.0f | %.3f | %.3f | %.1f | %.2f | %s |\n", cube_name(cn, chunks[c]),
-                labels[m], R.runs, mb / R.ws, mb / R.rs, R.ws, R.rs, R.stored / 1e6,
-                R.stored ? (double)N * 4 / (double)R.stored : 0, er);
-        }
-    say("\n");
-    unlink(raw);
-}
-
 /* ============================================================ main */
+
+char g_exe[4096];
+
 
 static void usage(FILE *to)
 {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Reruns every CPU number in docs/BENCHMARKS.md and docs/DESIGN.md:
-#   bash bench/run_cpu.sh [OUTFILE]   (default bench/results-cpu.md)
+# Reruns every CPU table in docs/PERFORMANCE.md (and the CPU numbers in docs/DESIGN.md):
+#   bash bench/run_cpu.sh [OUTFILE]   (Markdown on stdout, and into OUTFILE if given)
 # Single-threaded; medians of 5 runs for timings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,7 +8,7 @@ bash .ci/install-deps
 # CPU only: its own build folder, no CUDA compile
 cmake -S . -B build-cpu -DCMAKE_BUILD_TYPE=Release -DGLIDE_WITH_CUDA=OFF >/dev/null
 cmake --build build-cpu -j"$(nproc)" >/dev/null
-out=${1:-bench/results-cpu.md}
+out=${1:-/dev/null}
 data=${GLIDE_DATA_DIR:-$PWD/../shared/data}/real_fields_dev.h5
 {
   echo "# GLIDE CPU benchmark run"

@@ -25,7 +25,7 @@ static size_t check_params(const glide_params *p, uint64_t *count)
     if (!p || (p->dtype != GLIDE_FLOAT32 && p->dtype != GLIDE_FLOAT64)) return GLIDE_ERROR(PARAM);
     if (p->rank < 1 || p->rank > GLIDE_MAX_RANK) return GLIDE_ERROR(PARAM);
     if ((unsigned)p->mode > GLIDE_MODE_REL || (unsigned)p->predictor > GLIDE_PRED_INTERP ||
-        (unsigned)p->codebook > GLIDE_BOOK_AUTO || (unsigned)p->backend > GLIDE_BACKEND_GPU ||
+        (unsigned)p->codebook > GLIDE_BOOK_CUSTOM || (unsigned)p->backend > GLIDE_BACKEND_GPU ||
         (unsigned)p->sentinel > GLIDE_SENTINEL_VALUE)
         return GLIDE_ERROR(PARAM);
     if (!(p->eb >= 0) || !isfinite(p->eb)) return GLIDE_ERROR(PARAM);

@@ -23,7 +23,7 @@ static int parse_user(const unsigned *cd, size_t n, gf_config *cfg, char *msg, s
     cfg->exponent = cd[2];
     cfg->options = n > 3 ? cd[3] : 0;
 
-    if (cfg->mode != GF_MODE_ABS && cfg->mode != GF_MODE_REL)
+    if (cfg->mode != GLIDE_MODE_ABS && cfg->mode != GLIDE_MODE_REL)
         return fail(msg, msg_len, "glide: unknown mode %u in cd_values[0] (0 = ABS, 1 = REL)",
                     cfg->mode);
     if (cfg->mantissa == 0)
@@ -40,12 +40,12 @@ static int parse_user(const unsigned *cd, size_t n, gf_config *cfg, char *msg, s
     cfg->predictor = (cfg->options >> GF_OPT_PRED_SHIFT) & 0xFu;
     cfg->codebook = (cfg->options >> GF_OPT_BOOK_SHIFT) & 0xFu;
     cfg->stride_log2 = (cfg->options >> GF_OPT_STRIDE_SHIFT) & 0xFu;
-    if (cfg->predictor > GF_PRED_INTERP)
+    if (cfg->predictor > GLIDE_PRED_INTERP)
         return fail(msg, msg_len,
                     "glide: unknown predictor %u in cd_values[3] bits 0-3 "
                     "(0 auto, 1 Lorenzo, 2 interpolation)",
                     cfg->predictor);
-    if (cfg->codebook > GF_BOOK_CUSTOM)
+    if (cfg->codebook > GLIDE_BOOK_CUSTOM)
         return fail(msg, msg_len,
                     "glide: unknown codebook %u in cd_values[3] bits 4-7 "
                     "(0 auto, 1 dictionary, 2 custom)",
@@ -55,11 +55,11 @@ static int parse_user(const unsigned *cd, size_t n, gf_config *cfg, char *msg, s
                     "glide: anchor stride log2 1 in cd_values[3] bits 8-11 "
                     "(0 = codec default, else 2..15)");
     cfg->sentinel = (cfg->options >> GF_OPT_SENTINEL_SHIFT) & 0x3u;
-    if (cfg->sentinel > GF_SENTINEL_VALUE)
+    if (cfg->sentinel > GLIDE_SENTINEL_VALUE)
         return fail(msg, msg_len,
                     "glide: unknown sentinel setting 3 in cd_values[3] bits 12-13 "
                     "(0 auto, 1 off, 2 the value in cd_values[4], [5])");
-    if (cfg->sentinel == GF_SENTINEL_VALUE) {
+    if (cfg->sentinel == GLIDE_SENTINEL_VALUE) {
         if (n < GF_USER_SENTINEL)
             return fail(msg, msg_len,
                         "glide: sentinel 2 in cd_values[3] bits 12-13 needs its bits in "
@@ -74,7 +74,7 @@ static int parse_user(const unsigned *cd, size_t n, gf_config *cfg, char *msg, s
 /* The number of user values in a well-formed array. */
 static size_t user_count(const gf_config *cfg)
 {
-    return cfg->sentinel == GF_SENTINEL_VALUE ? GF_USER_SENTINEL : 4;
+    return cfg->sentinel == GLIDE_SENTINEL_VALUE ? GF_USER_SENTINEL : 4;
 }
 
 #define COUNT_MSG "glide: %zu filter parameters given; expected 3 or 4 (mode, mantissa, exponent[, options]), or 6 with a sentinel value"
@@ -90,7 +90,7 @@ static int parse_internal(const unsigned *cd, size_t n, gf_config *cfg, char *ms
     unsigned rank = cd[b + 6];
     if (rank < 1 || rank > GF_MAX_RANK || n != head + (size_t)rank)
         return fail(msg, msg_len, COUNT_MSG, n);
-    if (cd[b + 1] != GF_DTYPE_F32 && cd[b + 1] != GF_DTYPE_F64)
+    if (cd[b + 1] != GLIDE_FLOAT32 && cd[b + 1] != GLIDE_FLOAT64)
         return fail(msg, msg_len, "glide: bad internal dtype %u in cd_values[%zu]", cd[b + 1], b + 1);
     if (cd[b + 2] != GF_ORDER_LE && cd[b + 2] != GF_ORDER_BE)
         return fail(msg, msg_len, "glide: bad internal byte order %u in cd_values[%zu]", cd[b + 2], b + 2);
@@ -106,7 +106,7 @@ static int parse_internal(const unsigned *cd, size_t n, gf_config *cfg, char *ms
             return fail(msg, msg_len, "glide: internal chunk dimension %u is 0", i);
         cfg->dims[i] = cd[head + i];
     }
-    if (cfg->dtype == GF_DTYPE_F32 && (cfg->sentinel_bits >> 32))
+    if (cfg->dtype == GLIDE_FLOAT32 && (cfg->sentinel_bits >> 32))
         return fail(msg, msg_len, "glide: a float32 sentinel's high bits cd_values[5] must be 0");
     cfg->has_internal = 1;
     return 0;
@@ -138,7 +138,7 @@ double gf_error_bound(const gf_config *cfg)
 
 size_t gf_elem_size(unsigned dtype)
 {
-    return dtype == GF_DTYPE_F32 ? 4 : dtype == GF_DTYPE_F64 ? 8 : 0;
+    return dtype == GLIDE_FLOAT32 ? 4 : dtype == GLIDE_FLOAT64 ? 8 : 0;
 }
 
 size_t gf_encode(const gf_config *cfg, unsigned *cd, size_t cap)

@@ -1,6 +1,6 @@
 /* The GLIDE filter's cd_values: what users pass, and what set_local adds.
  *
- * Pure C, no HDF5 and no codec calls, so the parsing and validation rules can
+ * Pure C, no HDF5 and no codec calls (glide.h only for its enums), so the parsing and validation rules can
  * be unit-tested on their own (filter/test_cd_values.c).
  *
  * User part (3, 4 or 6 values):
@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "glide.h"
+
 #define GF_FILTER_ID 45123
 #define GF_FILTER_NAME "glide"
 
@@ -49,11 +51,9 @@
 #define GF_OPT_SENTINEL_SHIFT 12
 #define GF_OPT_KNOWN_MASK 0x3FFFu
 
-enum { GF_MODE_ABS = 0, GF_MODE_REL = 1 };
-enum { GF_PRED_AUTO = 0, GF_PRED_LORENZO = 1, GF_PRED_INTERP = 2 };
-enum { GF_BOOK_AUTO = 0, GF_BOOK_DICT = 1, GF_BOOK_CUSTOM = 2 };
-enum { GF_SENTINEL_AUTO = 0, GF_SENTINEL_OFF = 1, GF_SENTINEL_VALUE = 2 };
-enum { GF_DTYPE_F32 = 1, GF_DTYPE_F64 = 2 };
+/* mode, predictor, codebook, sentinel and dtype are stored with glide.h's
+ * numbers (glide_mode, glide_predictor, glide_codebook, glide_sentinel,
+ * glide_dtype), which are frozen for that reason. */
 enum { GF_ORDER_LE = 0, GF_ORDER_BE = 1 };
 
 typedef struct {
@@ -66,10 +66,10 @@ typedef struct {
     unsigned codebook;   /* GF_BOOK_* */
     unsigned stride_log2;
     unsigned sentinel;      /* GF_SENTINEL_* */
-    uint64_t sentinel_bits; /* GF_SENTINEL_VALUE */
+    uint64_t sentinel_bits; /* GLIDE_SENTINEL_VALUE */
     /* internal part; valid only when has_internal */
     int has_internal;
-    unsigned dtype;      /* GF_DTYPE_* */
+    unsigned dtype;      /* glide_dtype */
     unsigned byte_order; /* GF_ORDER_* */
     unsigned has_fill;
     uint64_t fill_bits;

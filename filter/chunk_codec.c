@@ -10,7 +10,7 @@
 
 static const char *dtype_name(unsigned dtype)
 {
-    return dtype == GF_DTYPE_F32 ? "float32" : dtype == GF_DTYPE_F64 ? "float64" : "unknown";
+    return dtype == GLIDE_FLOAT32 ? "float32" : dtype == GLIDE_FLOAT64 ? "float64" : "unknown";
 }
 
 /* Bytes of one full chunk per the internal cd_values, or 0 on overflow. */
@@ -23,15 +23,6 @@ static uint64_t chunk_bytes(const gf_config *cfg)
         n *= cfg->dims[i];
     }
     return n;
-}
-
-static glide_codebook codebook_of(unsigned book)
-{
-    switch (book) {
-    case GF_BOOK_DICT: return GLIDE_BOOK_DICT;
-    case GF_BOOK_CUSTOM: return GLIDE_BOOK_CUSTOM;
-    default: return GLIDE_BOOK_AUTO;
-    }
 }
 
 size_t gf_compress_chunk(const h5_api_t *api, const gf_config *cfg, size_t nbytes,
@@ -64,21 +55,17 @@ size_t gf_compress_chunk(const h5_api_t *api, const gf_config *cfg, size_t nbyte
     uint64_t dims[GF_MAX_RANK];
     for (unsigned i = 0; i < cfg->rank; i++)
         dims[i] = cfg->dims[i];
-    glide_params_init(&p, cfg->dtype == GF_DTYPE_F32 ? GLIDE_FLOAT32 : GLIDE_FLOAT64, cfg->rank,
-                      dims);
-    p.mode = cfg->mode == GF_MODE_REL ? GLIDE_MODE_REL : GLIDE_MODE_ABS;
+    /* gf_parse validated every field, and cd_values use glide.h's numbers */
+    glide_params_init(&p, (glide_dtype)cfg->dtype, cfg->rank, dims);
+    p.mode = (glide_mode)cfg->mode;
     p.eb = gf_error_bound(cfg);
-    p.predictor = cfg->predictor == GF_PRED_LORENZO  ? GLIDE_PRED_LORENZO
-                  : cfg->predictor == GF_PRED_INTERP ? GLIDE_PRED_INTERP
-                                                     : GLIDE_PRED_AUTO;
-    p.codebook = codebook_of(cfg->codebook);
+    p.predictor = (glide_predictor)cfg->predictor;
+    p.codebook = (glide_codebook)cfg->codebook;
     p.backend = gf_backend();
     p.has_fill = cfg->has_fill ? 1 : 0;
     p.fill_bits = cfg->has_fill ? cfg->fill_bits : 0;
     p.block_log2 = cfg->stride_log2;
-    p.sentinel = cfg->sentinel == GF_SENTINEL_OFF     ? GLIDE_SENTINEL_OFF
-                 : cfg->sentinel == GF_SENTINEL_VALUE ? GLIDE_SENTINEL_VALUE
-                                                      : GLIDE_SENTINEL_AUTO;
+    p.sentinel = (glide_sentinel)cfg->sentinel;
     p.sentinel_bits = cfg->sentinel_bits;
 
     /* The caller's buffer must survive a failure untouched (HDF5 may store it
@@ -147,7 +134,7 @@ size_t gf_decompress_chunk(const h5_api_t *api, const gf_config *cfg, size_t nby
      * recorded one) must agree before we allocate what the header claims. */
     if (cfg->has_internal) {
         const unsigned want = cfg->dtype;
-        const unsigned got = sp.dtype == GLIDE_FLOAT32 ? GF_DTYPE_F32 : GF_DTYPE_F64;
+        const unsigned got = sp.dtype;
         if (want != got) {
             H5_ERR(api, E_CANTFILTER, "glide: corrupt chunk (stream holds %s values, dataset is %s)",
                    dtype_name(got), dtype_name(want));

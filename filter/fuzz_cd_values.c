@@ -31,8 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     const double eb = gf_error_bound(&cfg);
-    if (!(eb >= 0 && eb <= 4294967295.0) || cfg.mode > GF_MODE_REL || cfg.predictor > GF_PRED_INTERP ||
-        cfg.codebook > GF_BOOK_CUSTOM)
+    if (!(eb >= 0 && eb <= 4294967295.0) || cfg.mode > GLIDE_MODE_REL || cfg.predictor > GLIDE_PRED_INTERP ||
+        cfg.codebook > GLIDE_BOOK_CUSTOM)
         abort();
     if (!cfg.has_internal) return 0;
     unsigned full[GF_CD_MAX];

@@ -168,8 +168,8 @@ static herr_t set_local(const h5_api_t *api, hid_t dcpl, hid_t type, hid_t space
     int rank = get_chunk(api, dcpl, size, dims);
     if (rank < 0)
         return -1;
-    cfg.dtype = size == 4 ? GF_DTYPE_F32 : GF_DTYPE_F64;
-    if (cfg.sentinel == GF_SENTINEL_VALUE && size == 4 && (cfg.sentinel_bits >> 32)) {
+    cfg.dtype = size == 4 ? GLIDE_FLOAT32 : GLIDE_FLOAT64;
+    if (cfg.sentinel == GLIDE_SENTINEL_VALUE && size == 4 && (cfg.sentinel_bits >> 32)) {
         H5_ERR(api, E_BADVALUE,
                "glide: the sentinel of a float32 dataset is its 32 bits in cd_values[4]; "
                "cd_values[5] must be 0");

@@ -34,12 +34,12 @@ int main(void)
 
     const unsigned abs3[] = {0, 1, 3};
     CHECK(gf_parse(abs3, 3, &cfg, msg, sizeof msg) == 0);
-    CHECK(cfg.mode == GF_MODE_ABS && cfg.options == 0 && !cfg.has_internal);
+    CHECK(cfg.mode == GLIDE_MODE_ABS && cfg.options == 0 && !cfg.has_internal);
     CHECK(gf_error_bound(&cfg) == 1e-3);
 
     const unsigned rel4[] = {1, 5, 2, 0x521};
     CHECK(gf_parse(rel4, 4, &cfg, msg, sizeof msg) == 0);
-    CHECK(cfg.predictor == GF_PRED_LORENZO && cfg.codebook == GF_BOOK_CUSTOM &&
+    CHECK(cfg.predictor == GLIDE_PRED_LORENZO && cfg.codebook == GLIDE_BOOK_CUSTOM &&
           cfg.stride_log2 == 5);
     CHECK(gf_error_bound(&cfg) == 0.05);
 
@@ -54,16 +54,16 @@ int main(void)
     const unsigned sent3[] = {0, 1, 3, 0x3000};
     expect_reject(sent3, 4, "sentinel setting 3");
     const unsigned sent_off[] = {1, 1, 3, 0x1000};
-    CHECK(gf_parse(sent_off, 4, &cfg, msg, sizeof msg) == 0 && cfg.sentinel == GF_SENTINEL_OFF);
+    CHECK(gf_parse(sent_off, 4, &cfg, msg, sizeof msg) == 0 && cfg.sentinel == GLIDE_SENTINEL_OFF);
     const unsigned sent_short[] = {1, 1, 3, 0x2000};
     expect_reject(sent_short, 4, "needs its bits");
     const unsigned sent_val[] = {1, 1, 3, 0x2000, 0x60AD78ECu, 0};
-    CHECK(gf_parse(sent_val, 6, &cfg, msg, sizeof msg) == 0 && cfg.sentinel == GF_SENTINEL_VALUE &&
+    CHECK(gf_parse(sent_val, 6, &cfg, msg, sizeof msg) == 0 && cfg.sentinel == GLIDE_SENTINEL_VALUE &&
           cfg.sentinel_bits == 0x60AD78ECu && !cfg.has_internal);
     const unsigned six_no_sent[] = {1, 1, 3, 0, 5, 0};
     expect_reject(six_no_sent, 6, "6 filter parameters");
     const unsigned pred2[] = {0, 1, 3, 0x2};
-    CHECK(gf_parse(pred2, 4, &cfg, msg, sizeof msg) == 0 && cfg.predictor == GF_PRED_INTERP);
+    CHECK(gf_parse(pred2, 4, &cfg, msg, sizeof msg) == 0 && cfg.predictor == GLIDE_PRED_INTERP);
     const unsigned pred3[] = {0, 1, 3, 0x3};
     expect_reject(pred3, 4, "predictor 3");
     const unsigned book3[] = {0, 1, 3, 0x30};
@@ -79,7 +79,7 @@ int main(void)
      * later set_local (h5repack) or the filter reads it back. */
     const unsigned user[] = {1, 1, 4, 0x11};
     CHECK(gf_parse(user, 4, &cfg, msg, sizeof msg) == 0);
-    cfg.dtype = GF_DTYPE_F64;
+    cfg.dtype = GLIDE_FLOAT64;
     cfg.byte_order = GF_ORDER_BE;
     cfg.has_fill = 1;
     cfg.fill_bits = 0x7FF8000000000001ull;
@@ -93,7 +93,7 @@ int main(void)
     CHECK(gf_encode(&cfg, full, 5) == 0);
     gf_config back;
     CHECK(gf_parse(full, n, &back, msg, sizeof msg) == 0);
-    CHECK(back.has_internal && back.dtype == GF_DTYPE_F64 && back.byte_order == GF_ORDER_BE);
+    CHECK(back.has_internal && back.dtype == GLIDE_FLOAT64 && back.byte_order == GF_ORDER_BE);
     CHECK(back.fill_bits == cfg.fill_bits && back.rank == 3 && back.dims[2] == 4096);
     CHECK(back.options == 0x11 && back.mode == 1 && back.exponent == 4);
 
@@ -112,7 +112,7 @@ int main(void)
     /* With a sentinel value: layout 2, after the 6 user values. */
     const unsigned user6[] = {0, 1, 2, 0x2000, 0x11223344u, 0xC0C3880u};
     CHECK(gf_parse(user6, 6, &cfg, msg, sizeof msg) == 0);
-    cfg.dtype = GF_DTYPE_F64;
+    cfg.dtype = GLIDE_FLOAT64;
     cfg.has_fill = 1;
     cfg.rank = 2;
     cfg.dims[0] = 5;
@@ -120,12 +120,12 @@ int main(void)
     n = gf_encode(&cfg, full, GF_CD_MAX);
     CHECK(n == GF_USER_SENTINEL + GF_INTERNAL_VALUES + 2 && full[6] == GF_LAYOUT_SENTINEL);
     CHECK(gf_parse(full, n, &back, msg, sizeof msg) == 0);
-    CHECK(back.has_internal && back.sentinel == GF_SENTINEL_VALUE &&
+    CHECK(back.has_internal && back.sentinel == GLIDE_SENTINEL_VALUE &&
           back.sentinel_bits == 0x0C0C388011223344ull && back.rank == 2 && back.dims[1] == 9);
     memcpy(bad, full, sizeof full);
     bad[6] = 1;
     expect_reject(bad, n, "filter parameters given");
-    cfg.dtype = GF_DTYPE_F32;
+    cfg.dtype = GLIDE_FLOAT32;
     n = gf_encode(&cfg, full, GF_CD_MAX);
     expect_reject(full, n, "float32 sentinel");
 

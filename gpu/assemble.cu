@@ -196,8 +196,8 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
  * costs a PCIe round trip: each thread loads its bytes at fixed places
  * (items 0 .. GG_APPLY_HEAD_MAX - 1 the head's room, then the two custom
  * codes) together with the sizes and book ids, in one round trip, and only
- * then chooses what to store. Loading the sizes first and the bytes after
- * them took 5.3 us (256^3, H200, bench/gpu-runs/s1127e run 2's trace). */
+ * then chooses what to store: loading the sizes first and the bytes after
+ * them cost a second round trip. */
 constexpr unsigned kApplyBlocks = 8, kApplyThreads = 256, kApplyPer = 5;
 static_assert(kApplyBlocks * kApplyThreads * kApplyPer >= GG_APPLY_HEAD_MAX + GLIDE_NPLANES * sizeof(glide_huff_enc),
               "apply_plan_k covers every byte");
@@ -249,19 +249,17 @@ __global__ void __launch_bounds__(kApplyThreads) apply_plan_k(const gg_apply *a,
     }
 }
 
-/* The host plan's gate (gpu_codec.c plan_gate_queue): the state to the
+/* The host plan's gate (gpu_plan.c gg_plan_gate_queue): the state to the
  * host in mapped memory and the state word raised to seq, then the stream
- * held until the host raises the plan's word to seq or past it. The state
- * had gone by a copy and the word by a stream memory operation ahead of
- * this kernel: the copy started 6.2 us after the front's last kernel and
- * this kernel 3.3 us after the copy (64^3, H200, bench/gpu-runs/s1131 run
- * 9's trace). Each thread's system fence puts its stores before the word
- * (the host reads the state once it sees the word: state_wait). A stream
- * wait on the plan's word (cuStreamWaitValue32) let the next copy start 13
- * us after the host had raised it (256^3, H200, bench/gpu-runs/s1127e run
- * 1's trace); one thread polling it sees it about a PCIe read later. The
- * acquire orders the host's plan, written before the word, before the
- * kernels behind this one. */
+ * held until the host raises the plan's word to seq or past it. A copy of
+ * the state and a stream memory operation for the word, ahead of this
+ * kernel, each added several microseconds of gap (docs/DESIGN.md). Each
+ * thread's system fence puts its stores before the word (the host reads
+ * the state once it sees the word: gg_state_wait). A stream wait on the
+ * plan's word (cuStreamWaitValue32) let the next copy start long after the
+ * host had raised it; one thread polling it sees it about a PCIe read
+ * later. The acquire orders the host's plan, written before the word,
+ * before the kernels behind this one. */
 constexpr unsigned kGateThreads = 1024;
 __global__ void __launch_bounds__(kGateThreads) state_gate_k(const gg_state *st, gg_state *hst, uint32_t *state_word,
                                                               const uint32_t *plan_word, uint32_t seq)

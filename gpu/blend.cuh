@@ -7,8 +7,8 @@
  * so one code serves shared memory (int offsets), global memory (long
  * long) and the open loop on the original values. Same operations in the
  * same order as the CPU (compiled with --fmad=false). */
-#ifndef GLIDE_GPU_BLEND_CUH
-#define GLIDE_GPU_BLEND_CUH
+#ifndef GLIDE_BLEND_CUH
+#define GLIDE_BLEND_CUH
 #include <math.h>
 #include "format.h"
 

@@ -1,8 +1,8 @@
 /* Blended levels (format 4, cpu/blend_tmpl.h, docs/FORMAT.md §8.4) in the
  * interpolation kernels: one point, one odd-axis set, one level, in a box
  * in shared memory (interp_sh_k) or in global scratch (interp_k). */
-#ifndef GLIDE_GPU_BLEND_LEVEL_CUH
-#define GLIDE_GPU_BLEND_LEVEL_CUH
+#ifndef GLIDE_BLEND_LEVEL_CUH
+#define GLIDE_BLEND_LEVEL_CUH
 #include "predict_point.cuh"
 
 /* One point of a blended level in interp_sh_k's box (cpu/blend_tmpl.h

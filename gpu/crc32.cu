@@ -251,15 +251,12 @@ __device__ uint32_t crc_terms(const uint8_t *__restrict__ buf, uint64_t n, const
 /* The grid is sized on the host for the bound; the real length (read
  * first) sets the piece size and how many blocks work, and the others
  * leave at once instead of copying the tables and counting themselves on
- * the ticket; one working block finishes alone. Against every block
- * copying and counting (H100, bench/gpu-runs/s1127g run 8): kernel-only
- * compression 95.0 -> 94.0 us at 64^3, 455.9 -> 455.0 at 256^3, 2599 ->
- * 2582 at 512^3; bench/crc_probe 5.48 -> 5.22 us for a 35 KB stream under
- * its bound, 7.68 -> 7.37 for 2.35 MB. The code stays as small as before:
- * a variant that also issued each piece's first loads with the tables'
- * (two copies of the lookup loop) was faster in the probe's chain but 4 us
- * slower in 64^3 decompression (runs 6 and 7b), where the CRC runs once a
- * chunk, first; cold instruction caches are the likely cause. */
+ * the ticket; one working block finishes alone, a little faster than
+ * every block copying and counting at every size (docs/DESIGN.md). The
+ * code stays as small as before: a variant that also issued each piece's
+ * first loads with the tables' (two copies of the lookup loop) was faster
+ * in a chain of CRCs but slower in 64^3 decompression, where the CRC runs
+ * once a chunk, first; cold instruction caches are the likely cause. */
 __global__ void __launch_bounds__(kThreads) k_crc_pieces(const uint8_t *__restrict__ buf, uint64_t n,
                                                          const uint64_t *__restrict__ d_n,
                                                          uint32_t *__restrict__ partial, crc_out out)

@@ -1,6 +1,6 @@
 /* What the GPU pipeline keeps on the device for one chunk, and the grid its
- * kernels see. Plain C structs: the host orchestration (gpu_codec.c) copies
- * gg_state back once per chunk to write the header. */
+ * kernels see. Plain C structs: the host orchestration (gpu_compress.c,
+ * gpu_decompress.c) copies gg_state back once per chunk to write the header. */
 #ifndef GLIDE_GG_STATE_H
 #define GLIDE_GG_STATE_H
 #include <stddef.h>

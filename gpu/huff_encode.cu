@@ -19,9 +19,9 @@
  * its own book), so plane 1's stream comes right after plane 0's, as the
  * format lays them out. Where plane_runs.h applies (rows of whole groups
  * of 64 points) both planes are read in place from the raster order, a
- * run of 32 symbols a lane, and the planes are never copied out: at 256^3
- * the split pass took 24.4 us and plane 0's histogram alone 7.6, while
- * this kernel went 38.3 -> 44.5 us (H100 trace, bench/gpu-runs/s1127 run 2).
+ * run of 32 symbols a lane, and the planes are never copied out: the
+ * split pass cost far more than reading in place adds to this kernel
+ * (docs/DESIGN.md).
  *
  * Books are trusted to be valid prefix codes (as the CPU trusts them); a
  * length above 16 is clamped and a codeword masked to its length so that a

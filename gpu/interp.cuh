@@ -4,8 +4,8 @@
  * finest level), interp_k with global scratch for larger boxes. Included
  * by interp_encode.cu and interp_decode.cu, each of which instantiates one
  * direction (they compile in parallel). */
-#ifndef GLIDE_GPU_INTERP_CUH
-#define GLIDE_GPU_INTERP_CUH
+#ifndef GLIDE_INTERP_CUH
+#define GLIDE_INTERP_CUH
 #include "predict_launch.cuh"
 #include "blend_level.cuh"
 

@@ -10,8 +10,8 @@
  * Stream capture keeps the edge (programmatic) on the same stream and
  * across an event join alike. Which launches use it: gg_launch.pdl
  * (gg_predict.h). */
-#ifndef GLIDE_GPU_PDL_CUH
-#define GLIDE_GPU_PDL_CUH
+#ifndef GLIDE_PDL_CUH
+#define GLIDE_PDL_CUH
 #include <cuda_runtime.h>
 #include "gg_predict.h" /* GG_PDL_*, gg_launch */
 

@@ -400,9 +400,8 @@ extern "C" cudaError_t gg_planes_hist0(const uint16_t *d_sym, const gg_plane_run
     unsigned long long *h0 = reinterpret_cast<unsigned long long *>(d_st->hist_pl[0]);
     const uint32_t groups = (uint32_t)(n0 / 4); /* 8 raster points, 4 of plane 0 */
     const uint64_t big = ((uint64_t)groups + kThreads * kVecBig - 1) / (kThreads * kVecBig);
-    /* latency bound: all 512 blocks at 256^3 (8.5 us, ncu, H100) beat 264
-     * (10.2) or 132 (14.9) that flush their histograms fewer times; counting
-     * by __match_any_sync did not help (8.6; bench/gpu-runs/s1127 runs 3-4) */
+    /* latency bound: a block per 256 x kVecBig groups beats fewer blocks that
+     * flush their histograms fewer times (docs/DESIGN.md, what we tried) */
     if (big >= kVecMinBlocks)
         return pdl_launch(hist0_k<kVecBig>, dim3(big < kGridMax ? (unsigned)big : kGridMax), dim3(kThreads), 0, s, pdl,
                          d_sym, r, groups, h0, &d_st->hist0_made);

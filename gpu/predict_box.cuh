@@ -1,8 +1,8 @@
 /* Walking a block's closed box (docs/FORMAT.md §8.3): the boxes, the
  * level steps and point sets inside them, and the reductions and views the
  * kernels share. */
-#ifndef GLIDE_GPU_PREDICT_BOX_CUH
-#define GLIDE_GPU_PREDICT_BOX_CUH
+#ifndef GLIDE_PREDICT_BOX_CUH
+#define GLIDE_PREDICT_BOX_CUH
 #include "predict_common.cuh"
 
 struct Box {

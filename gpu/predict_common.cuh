@@ -7,8 +7,8 @@
  * Included by every gpu/ file of the prediction stages; the library builds
  * without relocatable device code, so what they share is inline or a
  * template here, and each file gets its own copy of the constant tables. */
-#ifndef GLIDE_GPU_PREDICT_COMMON_CUH
-#define GLIDE_GPU_PREDICT_COMMON_CUH
+#ifndef GLIDE_PREDICT_COMMON_CUH
+#define GLIDE_PREDICT_COMMON_CUH
 #include "gg_predict.h"
 #include "cost.h"
 #include "last_block.cuh"

@@ -3,8 +3,8 @@
  * interpolation), grids, and the launchers one file exports to another
  * (each defined, and explicitly instantiated, in the file of its kernels:
  * a kernel is compiled in one translation unit only). */
-#ifndef GLIDE_GPU_PREDICT_LAUNCH_CUH
-#define GLIDE_GPU_PREDICT_LAUNCH_CUH
+#ifndef GLIDE_PREDICT_LAUNCH_CUH
+#define GLIDE_PREDICT_LAUNCH_CUH
 #include "predict_point.cuh"
 
 /* the decoder's outlier rank words (gg_outlier_scan) */

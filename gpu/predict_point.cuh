@@ -1,8 +1,8 @@
 /* What the encode and decode kernels of every method share: the decoder's
  * inputs (DecodeIn) and outliers, the visit of one point, the histograms,
  * and a blended level's per-set plans (SPlan). */
-#ifndef GLIDE_GPU_PREDICT_POINT_CUH
-#define GLIDE_GPU_PREDICT_POINT_CUH
+#ifndef GLIDE_PREDICT_POINT_CUH
+#define GLIDE_PREDICT_POINT_CUH
 #include "predict_box.cuh"
 
 /* omask, opre: gg_outlier_scan's ranks (outlier_at) */

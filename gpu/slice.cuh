@@ -12,8 +12,8 @@
  * and sp (each point's 2-D prediction) are global scratch of count
  * elements: a shared edge point may be written by both blocks, always
  * with the same value. */
-#ifndef GLIDE_GPU_SLICE_CUH
-#define GLIDE_GPU_SLICE_CUH
+#ifndef GLIDE_SLICE_CUH
+#define GLIDE_SLICE_CUH
 #include "predict_launch.cuh"
 
 /* Whether point i is a fill point: its value when encoding (a symbol of

@@ -2,8 +2,8 @@
  * box, shared by tune.cu (tune_k, choose_k) and blend_cost.cu (the blends'
  * costs), whose last blocks to finish pick (static: each file its own
  * copy, as the library builds without relocatable device code). */
-#ifndef GLIDE_GPU_TUNE_PICK_CUH
-#define GLIDE_GPU_TUNE_PICK_CUH
+#ifndef GLIDE_TUNE_PICK_CUH
+#define GLIDE_TUNE_PICK_CUH
 #include "predict_box.cuh"
 
 /* cpu/interp_tmpl.h glide_interp_tune's choice: per level the best spline

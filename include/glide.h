@@ -7,8 +7,13 @@
  *
  * Error convention (as zstd): every call that returns size_t returns either a
  * size or an error code; glide_is_error() tells which, glide_error_name()
- * says what went wrong. The library keeps no global mutable state besides a
- * once-initialised constant table, so calls from several threads are safe.
+ * says what went wrong.
+ *
+ * Threads: every call may be made from several threads at once. The CPU
+ * codec keeps no mutable state between calls, so CPU calls run in parallel.
+ * The GPU backend is one process-wide context (one device, its streams and
+ * buffers, made on first use): GPU calls from several threads are safe but
+ * run one at a time, each holding the context's lock for the whole call.
  */
 #ifndef GLIDE_H
 #define GLIDE_H
@@ -40,10 +45,12 @@ typedef enum {
     GLIDE_PRED_INTERP = 2   /* interpolation always */
 } glide_predictor;
 
+/* The codebook's numbers are also cd_values[3] bits 4-7 (filter/cd_values.h)
+ * and so stored in HDF5 files: frozen. */
 typedef enum {
-    GLIDE_BOOK_DICT = 0,   /* a book from the frozen dictionary, chosen by encoded size */
-    GLIDE_BOOK_CUSTOM = 1, /* an optimal book built for this buffer, stored in the stream */
-    GLIDE_BOOK_AUTO = 2    /* dictionary unless its book costs > GLIDE_AUTO_SLACK over custom */
+    GLIDE_BOOK_AUTO = 0,   /* dictionary unless its book costs > GLIDE_AUTO_SLACK over custom */
+    GLIDE_BOOK_DICT = 1,   /* a book from the frozen dictionary, chosen by encoded size */
+    GLIDE_BOOK_CUSTOM = 2  /* an optimal book built for this buffer, stored in the stream */
 } glide_codebook;
 
 typedef enum { GLIDE_BACKEND_AUTO = 0, GLIDE_BACKEND_CPU = 1, GLIDE_BACKEND_GPU = 2 } glide_backend;

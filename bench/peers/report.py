@@ -1,6 +1,6 @@
 """Turns measure.py's JSON files into bench/peers/results.json (everything,
 merged), bench/peers/results.md (every table), docs/plots/peers_*.png and the
-"## Peers (bench/peers)" section at the end of docs/BENCHMARKS.md.
+"## Peers (bench/peers)" section at the end of docs/PERFORMANCE.md.
 
   report.py --combine A.json B.json --dict dict.md [--wall-s S]   # run.sh, CPU machine
   report.py --merge DEVICE.json [DEVICE2.json ...]                # fold in a GPU machine's rows
@@ -195,7 +195,7 @@ def main():
     ap.add_argument("--results", default=os.path.join(HERE, "results.json"))
     ap.add_argument("--md", default=os.path.join(HERE, "results.md"))
     ap.add_argument("--plots", default=os.path.join(ROOT, "docs", "plots"))
-    ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "BENCHMARKS.md"))
+    ap.add_argument("--doc", default=os.path.join(ROOT, "docs", "PERFORMANCE.md"))
     a = ap.parse_args()
 
     if a.combine:

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # GLIDE against what users pick today, through HDF5, in one run on the same
-# data and the same absolute bounds (CPU machine; docs/BENCHMARKS.md, "Peers"):
+# data and the same absolute bounds (CPU machine; docs/PERFORMANCE.md, "Peers"):
 #   bash bench/peers/run.sh           # everything (about 20 min on 2 cores)
 #   bash bench/peers/run.sh --quick   # smoke run: 128^3 Nyx-like, 2 bounds, 1 repeat;
 #                                     # writes only under build-peers/quick/
 # The full run writes bench/peers/results.{json,md}, docs/plots/peers_*.png and
-# the "## Peers (bench/peers)" section at the end of docs/BENCHMARKS.md.
+# the "## Peers (bench/peers)" section at the end of docs/PERFORMANCE.md.
 # GPU rows: bash bench/peers/run_device.sh on a GPU machine, then here
 #   python3 bench/peers/report.py --merge peers_device_gpu.json peers_device_cpu.json
 # (any python with matplotlib: build-peers/venv/bin/python has it).

@@ -1,5 +1,5 @@
 """Reading results.json: which rows belong to which compressor, and the
-Markdown tables that report.py puts into results.md and docs/BENCHMARKS.md."""
+Markdown tables that report.py puts into results.md and docs/PERFORMANCE.md."""
 import re
 import statistics
 

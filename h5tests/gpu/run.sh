@@ -54,23 +54,23 @@ step gpu_codec $B/h5tests/gpu/test_gpu_codec "${farg[@]}" --large --write-golden
 export GLIDE_PLUGIN_DIR=$PWD/$B/plugin
 [ -n "$data" ] && export GLIDE_DATA_DIR=$PWD/$data GLIDE_REQUIRE_DATA=1
 step ctest_gpu env GLIDE_BACKEND=gpu bash -c "cd $B && ctest --output-on-failure -j4"
-# GLIDE_GPU_SPLIT_POINTS: the split interpolation (large chunks' two
-# kernels) on small chunks too, 33x20x47 (memcheck) and 40^3 (racecheck),
-# beside one-kernel chunks (17^3; 33x20x47 under racecheck)
-step 150 memcheck env GLIDE_GPU_SPLIT_POINTS=20000 compute-sanitizer --tool memcheck --leak-check no --error-exitcode 9 \
-    $B/h5tests/gpu/test_gpu_codec --quick
-step 200 racecheck env GLIDE_GPU_SPLIT_POINTS=40000 compute-sanitizer --tool racecheck --error-exitcode 9 \
-    $B/h5tests/gpu/test_gpu_codec --race
-# GLIDE_GPU_COMMIT_GRID=3: the chunk's gated Lorenzo and slice kernels on
-# three blocks, each walking many boxes, beside the split interpolation on
-# small chunks (its merged coarse kernel, partial boxes included)
-step 150 memcheck_commit env GLIDE_GPU_COMMIT_GRID=3 GLIDE_GPU_SPLIT_POINTS=20000 compute-sanitizer --tool memcheck \
-    --leak-check no --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --quick
-step 150 racecheck_commit env GLIDE_GPU_COMMIT_GRID=3 GLIDE_GPU_SPLIT_POINTS=40000 compute-sanitizer --tool racecheck \
-    --error-exitcode 9 $B/h5tests/gpu/test_gpu_codec --race
-# GLIDE_GPU_COARSE_MERGE=0: the split's coarse kernel a warp a lattice box,
-# as chunks whose merged box would not fit shared memory still run it
-step 200 gpu_codec_nomerge env GLIDE_GPU_COARSE_MERGE=0 GLIDE_GPU_SPLIT_POINTS=20000 $B/h5tests/gpu/test_gpu_codec
+# --split-points: the split interpolation (large chunks' two kernels) on
+# small chunks too, 33x20x47 (memcheck) and 40^3 (racecheck), beside
+# one-kernel chunks (17^3; 33x20x47 under racecheck)
+step 150 memcheck compute-sanitizer --tool memcheck --leak-check no --error-exitcode 9 \
+    $B/h5tests/gpu/test_gpu_codec --quick --split-points 20000
+step 200 racecheck compute-sanitizer --tool racecheck --error-exitcode 9 \
+    $B/h5tests/gpu/test_gpu_codec --race --split-points 40000
+# --commit-grid 3: the chunk's gated Lorenzo and slice kernels on three
+# blocks, each walking many boxes, beside the split interpolation on small
+# chunks (its merged coarse kernel, partial boxes included)
+step 150 memcheck_commit compute-sanitizer --tool memcheck --leak-check no --error-exitcode 9 \
+    $B/h5tests/gpu/test_gpu_codec --quick --commit-grid 3 --split-points 20000
+step 150 racecheck_commit compute-sanitizer --tool racecheck --error-exitcode 9 \
+    $B/h5tests/gpu/test_gpu_codec --race --commit-grid 3 --split-points 40000
+# --no-coarse-merge: the split's coarse kernel a warp a lattice box, as
+# chunks whose merged box would not fit shared memory still run it
+step 200 gpu_codec_nomerge $B/h5tests/gpu/test_gpu_codec --no-coarse-merge --split-points 20000
 step 90 memcheck_huff compute-sanitizer --tool memcheck --error-exitcode 9 $B/gpu/test_gpu_huff -q
 step demo_gpu env HDF5_PLUGIN_PATH=$PWD/$B/plugin GLIDE_BACKEND=gpu $B/examples/glide_demo -o /tmp/glide_demo_gpu.h5
 if [ "${GLIDE_GPU_BENCH:-1}" != 0 ] && [ -x $B/bench/glide_gpu_bench ]; then

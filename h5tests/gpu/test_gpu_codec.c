@@ -1,13 +1,19 @@
 /* GPU backend against the CPU reference: the same bytes for the same input
  * and options, the same values decoded (bit for bit), the same verdict on
  * damaged streams, and the bound checked on the GPU's own output.
- *   test_gpu_codec [--fields DIR] [--large] [--write-golden DIR]
+ *   test_gpu_codec [--fields DIR] [--large] [--write-golden DIR] [--quick | --race] [-v]
+ *                  [--split-points N] [--commit-grid N] [--no-coarse-merge]
+ * The last three force the prediction kernels' paths on chunks that would
+ * not take them (gpu_test_hooks.h): the interpolation split in two kernels
+ * from N points on, the gated commits on N blocks, the split's coarse
+ * kernel a warp a lattice box.
  * DIR of --fields holds raw little-endian float32 files named
  * NAME__D0xD1xD2.f32 (h5tests/gpu/run.sh extracts them from the real
  * fields). Exit 77 (skipped) where no GPU is usable. */
 #include "check.h"
 #include "codec.h"
 #include "gpu_backend.h"
+#include "gpu_test_hooks.h"
 #include "bytes.h"
 #include <dirent.h>
 #include <float.h>
@@ -87,7 +93,7 @@ static int write_golden; /* compare() also saves input, stream and output */
 static int auto_lorenzo, auto_interp, auto_slice; /* GLIDE_PRED_AUTO streams by the method chosen */
 static int force_slice; /* compare(): glide_encode_opts.slice 1 or 2 (a forced slice order), -1 none, else the default */
 static int slice_streams; /* GPU streams of format 6's slice method */
-static int plans[GLIDE_GPU_PLAN_KINDS]; /* compressed chunks by GLIDE_GPU_PLAN_* */
+static int plans[GG_PLANNED_KINDS]; /* compressed chunks by GG_PLANNED_* */
 static int blended; /* GPU streams with a blended level (format 4's levels, in format 5 too) */
 static int hist0_kernel; /* streams whose plane 0 histogram the interpolation kernel counted (checked) */
 static int hist0_commit; /* and those whose Lorenzo or slice kernel counted it (checked too) */
@@ -108,26 +114,26 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
     /* the device's plan (the usual one), then the host's (the fallback,
      * and the path of chunks after one with a custom book): replaying the
      * same tail, it can queue that tail behind the plan's gate */
-    glide_gpu_planner(GLIDE_GPU_PLANNER_DEVICE);
+    gg_test_planner(GG_PLANNER_DEVICE);
     size_t lg = glide_gpu_compress(p, &o, x, sg, cap);
-    glide_gpu_planner(GLIDE_GPU_PLANNER_AUTO);
-    const int plan = glide_gpu_last_plan();
+    gg_test_planner(GG_PLANNER_AUTO);
+    const int plan = gg_test_last_plan();
     static uint64_t h0k[GLIDE_NSYM], h0p[GLIDE_NSYM];
-    const int h0_kernel = glide_is_error(lg) ? -1 : glide_gpu_last_hist0(h0k);
-    if (!glide_is_error(lg) && plan >= 0 && plan < GLIDE_GPU_PLAN_KINDS) plans[plan]++;
+    const int h0_kernel = glide_is_error(lg) ? -1 : gg_test_last_hist0(h0k);
+    if (!glide_is_error(lg) && plan >= 0 && plan < GG_PLANNED_KINDS) plans[plan]++;
     int same = !glide_is_error(lc) && lc == lg && memcmp(sc, sg, lc) == 0;
     CHECK(same, "%s: GPU stream equals CPU stream (cpu %zu%s, gpu %zu%s, plan %d)", name, lc,
           glide_is_error(lc) ? glide_error_name(lc) : "", lg, glide_is_error(lg) ? glide_error_name(lg) : "", plan);
     if (!same && !glide_is_error(lc) && !glide_is_error(lg)) explain(sc, lc, sg, lg);
     uint8_t *sh = malloc(cap);
-    glide_gpu_planner(GLIDE_GPU_PLANNER_HOST);
+    gg_test_planner(GG_PLANNER_HOST);
     const size_t lh = glide_gpu_compress(p, &o, x, sh, cap);
-    glide_gpu_planner(GLIDE_GPU_PLANNER_AUTO);
+    gg_test_planner(GG_PLANNER_AUTO);
     const int same_h = !glide_is_error(lc) && lc == lh && memcmp(sc, sh, lc) == 0;
     CHECK(same_h, "%s: GPU stream (host plan) equals CPU stream (cpu %zu%s, gpu %zu%s)", name, lc,
           glide_is_error(lc) ? glide_error_name(lc) : "", lh, glide_is_error(lh) ? glide_error_name(lh) : "");
     if (!same_h && !glide_is_error(lc) && !glide_is_error(lh)) explain(sc, lc, sh, lh);
-    if (!glide_is_error(lh) && glide_gpu_last_plan_gated()) {
+    if (!glide_is_error(lh) && gg_test_last_plan_gated()) {
         glide_header hc;
         glide_layout lyc;
         gated_host++;
@@ -139,11 +145,11 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
      * the pass's after it (hist0_k, held to the CPU's planes by
      * test_gpu_huff): the book choice alone could hide a miscount */
     if (h0_kernel >= 1) {
-        glide_gpu_hist0_in_kernel(0);
+        gg_test_hist0_in_kernel(0);
         uint8_t *s2 = malloc(cap);
         const size_t l2 = glide_gpu_compress(p, &o, x, s2, cap);
-        glide_gpu_hist0_in_kernel(1);
-        const int who = glide_gpu_last_hist0(h0p);
+        gg_test_hist0_in_kernel(1);
+        const int who = gg_test_last_hist0(h0p);
         const int same2 = !glide_is_error(l2) && l2 == lg && memcmp(s2, sg, lg) == 0;
         CHECK(same2 && who == 0 && memcmp(h0k, h0p, sizeof h0k) == 0,
               "%s: plane 0 histogram by the %s kernel equals the pass's (same stream %d, pass %d)", name,
@@ -543,7 +549,7 @@ static void graph_replay(void)
 {
     static const uint64_t shapes[2][3] = {{24, 40, 56}, {64, 64, 64}};
     for (int on = 1; on >= 0; on--) {
-        glide_gpu_use_graphs(on);
+        gg_test_use_graphs(on);
         for (int i = 0; i < 10; i++) {
             const uint64_t *d = shapes[(i / 3) % 2];
             const uint64_t n = d[0] * d[1] * d[2];
@@ -563,7 +569,7 @@ static void graph_replay(void)
             free(x);
         }
     }
-    glide_gpu_use_graphs(1);
+    gg_test_use_graphs(1);
 }
 
 /* glide_compress / glide_decompress with a failing GPU run on the CPU and
@@ -614,7 +620,7 @@ static void dict_versions(void)
 
 /* The API's paths on an n0 x n1 x n2 chunk: main runs it below 1 MiB (a
  * pageable upload) and from 1 MiB (gated behind the helpers' copy,
- * gpu_codec.c GG_GATE_MIN). */
+ * gpu/gpu_transfer.c GG_GATE_MIN). */
 static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
 {
     uint64_t dims[3] = {n0, n1, n2}, n = n0 * n1 * n2;
@@ -636,7 +642,7 @@ static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
     CHECK(glide_compress(&p, x, n * 4, a, 100) == GLIDE_ERROR(DST_TOO_SMALL), "API: small stream buffer refused");
     /* a failing GPU: the chunk is done on the CPU, same bytes, same values */
     p.backend = GLIDE_BACKEND_GPU;
-    glide_gpu_inject_failures(1);
+    gg_test_inject_failures(1);
     memset(a, 0, cap);
     la = glide_compress(&p, x, n * 4, a, cap);
     CHECK(la == lb && !memcmp(a, b, la), "API: compress falls back to the CPU when the GPU fails");
@@ -644,58 +650,58 @@ static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
      * through the API the CPU takes over; the backend itself reports the
      * failure without waiting forever on the device, and its next call
      * runs on the GPU */
-    glide_gpu_inject_late_failures(1);
+    gg_test_inject_late_failures(1);
     memset(a, 0, cap);
     la = glide_compress(&p, x, n * 4, a, cap);
     CHECK(la == lb && !memcmp(a, b, la), "API: compress falls back to the CPU when the GPU fails mid-call");
     glide_encode_opts o = glide_default_encode_opts();
-    glide_gpu_inject_late_failures(1);
+    gg_test_inject_late_failures(1);
     CHECK(glide_gpu_compress(&p, &o, x, a, cap) == GLIDE_ERROR(GPU), "backend: a failure mid-call is reported");
     memset(a, 0, cap);
     la = glide_gpu_compress(&p, &o, x, a, cap);
     CHECK(la == lb && !memcmp(a, b, la), "backend: the next call runs on the GPU, same stream");
     /* a driver that refuses stream waits: the gated upload turns itself
      * off and the chunk still runs on the GPU, pageable */
-    glide_gpu_refuse_stream_waits(1);
+    gg_test_refuse_stream_waits(1);
     memset(a, 0, cap);
     la = glide_gpu_compress(&p, &o, x, a, cap);
     CHECK(la == lb && !memcmp(a, b, la), "backend: stream waits refused, the chunk still runs on the GPU");
-    glide_gpu_refuse_stream_waits(0);
+    gg_test_refuse_stream_waits(0);
     /* the host's plan with its tail queued behind the plan's gate: a
      * failure before the plan is made leaves nothing waiting; with the gate
      * off, the tail is queued after the plan; the gate needs no stream
      * memory operation */
-    glide_gpu_planner(GLIDE_GPU_PLANNER_HOST);
+    gg_test_planner(GG_PLANNER_HOST);
     memset(a, 0, cap);
     la = glide_gpu_compress(&p, &o, x, a, cap); /* the process's first host plan, if it is, launches apply_plan_k */
     CHECK(la == lb && !memcmp(a, b, la), "backend: the host's plan, same stream");
     memset(a, 0, cap);
     la = glide_gpu_compress(&p, &o, x, a, cap);
-    CHECK(la == lb && !memcmp(a, b, la) && glide_gpu_last_plan_gated(),
+    CHECK(la == lb && !memcmp(a, b, la) && gg_test_last_plan_gated(),
           "backend: the host's plan, its tail queued behind the gate, same stream");
-    glide_gpu_inject_plan_failures(1);
+    gg_test_inject_plan_failures(1);
     CHECK(glide_gpu_compress(&p, &o, x, a, cap) == GLIDE_ERROR(GPU), "backend: a failure behind the plan's gate is reported");
-    glide_gpu_inject_plan_failures(1);
+    gg_test_inject_plan_failures(1);
     memset(a, 0, cap);
     la = glide_compress(&p, x, n * 4, a, cap);
     CHECK(la == lb && !memcmp(a, b, la), "API: a failure behind the plan's gate falls back to the CPU");
     memset(a, 0, cap);
     la = glide_gpu_compress(&p, &o, x, a, cap);
-    CHECK(la == lb && !memcmp(a, b, la) && glide_gpu_last_plan_gated(), "backend: the next host plan runs gated, same stream");
-    glide_gpu_plan_gate(0);
+    CHECK(la == lb && !memcmp(a, b, la) && gg_test_last_plan_gated(), "backend: the next host plan runs gated, same stream");
+    gg_test_plan_gate(0);
     memset(a, 0, cap);
     la = glide_gpu_compress(&p, &o, x, a, cap);
-    CHECK(la == lb && !memcmp(a, b, la) && !glide_gpu_last_plan_gated(), "backend: the plan's gate off, same stream");
-    glide_gpu_plan_gate(1);
-    glide_gpu_refuse_stream_waits(1);
+    CHECK(la == lb && !memcmp(a, b, la) && !gg_test_last_plan_gated(), "backend: the plan's gate off, same stream");
+    gg_test_plan_gate(1);
+    gg_test_refuse_stream_waits(1);
     memset(a, 0, cap);
     la = glide_gpu_compress(&p, &o, x, a, cap);
-    CHECK(la == lb && !memcmp(a, b, la) && glide_gpu_last_plan_gated(),
+    CHECK(la == lb && !memcmp(a, b, la) && gg_test_last_plan_gated(),
           "backend: stream waits refused, the host's plan still queues its tail behind its gate (a kernel), same "
           "stream");
-    glide_gpu_refuse_stream_waits(0);
-    glide_gpu_planner(GLIDE_GPU_PLANNER_AUTO);
-    glide_gpu_inject_failures(1);
+    gg_test_refuse_stream_waits(0);
+    gg_test_planner(GG_PLANNER_AUTO);
+    gg_test_inject_failures(1);
     float *z = malloc(n * 4);
     CHECK(glide_decompress_with(GLIDE_BACKEND_CPU, b, lb, z, n * 4) == n * 4, "API: CPU decompress");
     CHECK(glide_decompress_with(GLIDE_BACKEND_GPU, b, lb, y, n * 4) == n * 4 && !memcmp(y, z, n * 4),
@@ -711,7 +717,8 @@ static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
 int main(int argc, char **argv)
 {
     const char *fdir = NULL;
-    int big = 0;
+    int big = 0, no_merge = 0;
+    long long split_points = -1, commit_grid = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--fields") && i + 1 < argc) fdir = argv[++i];
         else if (!strcmp(argv[i], "--large")) big = 1;
@@ -719,13 +726,23 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-v")) verbose = 1;
         else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--race")) quick = race = 1;
+        else if (!strcmp(argv[i], "--split-points") && i + 1 < argc) split_points = atoll(argv[++i]);
+        else if (!strcmp(argv[i], "--commit-grid") && i + 1 < argc) commit_grid = atoll(argv[++i]);
+        else if (!strcmp(argv[i], "--no-coarse-merge")) no_merge = 1;
+        else {
+            fprintf(stderr, "test_gpu_codec: unknown argument '%s'\n", argv[i]);
+            return 2;
+        }
     }
     if (!glide_gpu_usable()) {
         printf("test_gpu_codec: no usable GPU; skipped\n");
         return 77;
     }
+    if (split_points >= 0) gg_test_split_points(split_points);
+    if (commit_grid > 0) gg_test_commit_grid((unsigned)commit_grid);
+    if (no_merge) gg_test_coarse_merge(0);
     printf("device: %s\n", glide_gpu_device_name());
-    glide_gpu_keep_hist0(1);
+    gg_test_keep_hist0(1);
     if (golden_dir) gpu_golden();
     if (!race) {
         api_paths(40, 50, 60);
@@ -758,12 +775,12 @@ int main(int argc, char **argv)
                     "the real fields exercise every choice of the auto predictor");
     printf("entropy plans: %d by the device, %d RAW by the device, %d custom-book candidates by the host, %d by the host, "
            "%d disagreed\n",
-           plans[GLIDE_GPU_PLAN_DEVICE], plans[GLIDE_GPU_PLAN_RAW], plans[GLIDE_GPU_PLAN_HOST_BOOK],
-           plans[GLIDE_GPU_PLAN_HOST], plans[GLIDE_GPU_PLAN_DISAGREED]);
-    CHECK(plans[GLIDE_GPU_PLAN_DEVICE] > 0 && plans[GLIDE_GPU_PLAN_HOST_BOOK] > 0,
+           plans[GG_PLANNED_DEVICE], plans[GG_PLANNED_RAW], plans[GG_PLANNED_HOST_BOOK],
+           plans[GG_PLANNED_HOST], plans[GG_PLANNED_DISAGREED]);
+    CHECK(plans[GG_PLANNED_DEVICE] > 0 && plans[GG_PLANNED_HOST_BOOK] > 0,
           "both the device's plan and the host's custom-book plan were used");
-    if (!quick) CHECK(plans[GLIDE_GPU_PLAN_RAW] > 0, "the device found incompressible chunks RAW");
-    CHECK(plans[GLIDE_GPU_PLAN_HOST] == 0, "the host planned no chunk unless forced");
-    CHECK(plans[GLIDE_GPU_PLAN_DISAGREED] == 0, "the device's plan never disagreed with the host's");
+    if (!quick) CHECK(plans[GG_PLANNED_RAW] > 0, "the device found incompressible chunks RAW");
+    CHECK(plans[GG_PLANNED_HOST] == 0, "the host planned no chunk unless forced");
+    CHECK(plans[GG_PLANNED_DISAGREED] == 0, "the device's plan never disagreed with the host's");
     return CHECK_DONE();
 }
