@@ -104,7 +104,7 @@ def test_options(tmp_path, dtype, options, shape, chunks):
                 assert f["x"].id.get_storage_size() < x.nbytes * 0.7
 
 
-def _subprocess_roundtrip(tmp_path, backend):
+def _subprocess_roundtrip(tmp_path, backend, **extra_env):
     """Write and read back in a fresh process with GLIDE_BACKEND set (it is
     read once per process)."""
     code = r"""
@@ -116,7 +116,7 @@ y, fill = gc.roundtrip(%r, x, (16, 16), (1, 1, 3))
 gc.check_bound(x, y, (16, 16), 1, 1e-3, fill)
 print("ROUNDTRIP-OK")
 """ % (os.path.dirname(os.path.abspath(__file__)), str(tmp_path / "b.h5"))
-    env = dict(os.environ, GLIDE_BACKEND=backend)
+    env = dict(os.environ, GLIDE_BACKEND=backend, **extra_env)
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                           timeout=60)
 
@@ -130,3 +130,26 @@ def test_backend_env(tmp_path, backend):
         assert r.stderr.count("unknown GLIDE_BACKEND") == 1  # warned once, not per chunk
     if backend == "gpu" and "not available" in r.stderr:
         assert r.stderr.count("not available") == 1
+
+
+# The GPU backend's variables, each with a value it must refuse.
+BAD_GPU_ENV = {
+    "GLIDE_DEVICE": "first",
+    "GLIDE_GPU_DEBUG": "yes",
+    "GLIDE_GPU_COPY_THREADS": "-2",
+    "GLIDE_GPU_COPY_SPIN_US": "1e3",
+}
+
+
+def test_gpu_env_bad_values(tmp_path):
+    """A bad value of a GPU variable is said once on stderr, the default is
+    used, and the data come back within the bound (with or without a GPU:
+    the backend reads its environment on first use)."""
+    plugin = (gc.PLUGIN_DIR / "libh5z_glide.so").read_bytes()
+    if b"GLIDE_GPU_COPY_THREADS" not in plugin:
+        pytest.skip("plugin built without the GPU backend")
+    r = _subprocess_roundtrip(tmp_path, "auto", **BAD_GPU_ENV)
+    assert r.returncode == 0 and "ROUNDTRIP-OK" in r.stdout, r.stderr
+    for name, value in BAD_GPU_ENV.items():
+        said = 'ignoring %s="%s"' % (name, value)
+        assert r.stderr.count(said) == 1, (name, r.stderr)
