@@ -2,7 +2,7 @@
  * gg_huff_encode, gg_huff_decode and gg_crc32 (gpu/gg_huff.h) must give
  * exactly what glide_book_select, glide_huff_encode, glide_huff_decode and
  * glide_crc32 give. One line per check, then a summary; exit 1 on any
- * failure, 0 (with a message) when there is no CUDA device.
+ * failure, 77 (ctest's skip, with a message) when there is no CUDA device.
  * Options: -q skips the largest inputs (for compute-sanitizer runs),
  *          -t also prints timings, -T prints timings only,
  *          -P makes one call of each kind and exits (for ncu).
@@ -795,7 +795,7 @@ int main(int argc, char **argv)
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
         printf("test_gpu_huff: no CUDA device, skipped\n");
-        return 0;
+        return 77;
     }
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, 0));
