@@ -19,7 +19,7 @@
  * with a fill point, 2 only for chunks of more than three axes (and never
  * for RAW), so its other streams stay readable by GLIDE 1.0/1.1, and more by
  * 1.2, 1.3; that encoder is glide_encode_opts.planes = 0 now. */
-#define GLIDE_FORMAT_VERSION 7       /* the newest this build reads */
+#define GLIDE_FORMAT_VERSION 8       /* the newest this build reads */
 #define GLIDE_FORMAT_FIRST_VERSION 1 /* the oldest it reads */
 #define GLIDE_FORMAT_SLABS 2         /* the first with slabs */
 #define GLIDE_FORMAT_FILL_AWARE 3    /* the first with fill-aware stencils */
@@ -39,6 +39,14 @@
  * and a section of run lengths says which FILL point is which. Otherwise
  * as 5 (methods 1, 2) and 6 (method 3). */
 #define GLIDE_FORMAT_FILL2 7
+/* GLIDE 1.8: run-coded planes (FORMAT.md §10.7). In a plane so flagged,
+ * every maximal run of ZERO (or FILL) symbols in a segment is one codeword
+ * of the plane's book followed by a run class from a small per-plane code
+ * and the class's extra bits: where most points are exact zeros or fill,
+ * Huffman's one bit per point becomes a few bits per run. Written only for
+ * streams with at least one such plane; any coded method, and the second
+ * fill value where HAS_FILL2 says so. */
+#define GLIDE_FORMAT_RUNS 8
 
 /* Symbol alphabet: quantization codes q in [-511, 511] map to q + 511, then
  * two escapes. 1023 quantization codes = radius 512. */
@@ -57,6 +65,21 @@
 /* Symbols per Huffman segment. Each segment starts on a byte boundary and its
  * byte length is a u16 in the segment table (1024 * 16 bits = 2048 bytes max). */
 #define GLIDE_SEG_SYMS 1024
+
+/* Run-coded planes (format 8): a run of L points, 2^c <= L < 2^(c+1), is
+ * class c followed by c extra bits (L - 2^c, MSB-first). Runs end at
+ * segment ends, and a run-coded plane's segments hold GLIDE_RUN_SEG_SYMS
+ * points: a point costs at most 16 + GLIDE_RUN_MAX_LEN bits, so a segment
+ * fits GLIDE_RUN_SEG_MAX_BYTES. A plane's run book: for ZERO, then FILL, 13
+ * four-bit class lengths, high nibble first (the last nibble zero); all
+ * zero: that symbol is coded one point at a time. */
+#define GLIDE_RUN_CLASSES 13
+#define GLIDE_RUN_MAX_LEN 8
+#define GLIDE_RUN_SEG_SYMS 4096
+#define GLIDE_RUN_SEG_MAX_BYTES (3 * GLIDE_RUN_SEG_SYMS)
+#define GLIDE_RUN_KINDS 2 /* ZERO, FILL */
+#define GLIDE_RUN_SUBBOOK_BYTES 7
+#define GLIDE_RUN_BOOK_BYTES (GLIDE_RUN_KINDS * GLIDE_RUN_SUBBOOK_BYTES)
 
 /* Methods */
 #define GLIDE_METHOD_RAW 0
@@ -127,7 +150,10 @@
 
 /* Header flags */
 #define GLIDE_FLAG_HAS_FILL 0x01u
-#define GLIDE_FLAG_HAS_FILL2 0x02u /* format 7 only, and always there */
+#define GLIDE_FLAG_HAS_FILL2 0x02u /* format 7 (always there) and 8 */
+#define GLIDE_FLAG_RUNS0 0x04u     /* format 8: plane 0 is run-coded */
+#define GLIDE_FLAG_RUNS1 0x08u     /* format 8: plane 1 is run-coded */
+#define GLIDE_FLAG_RUNS (GLIDE_FLAG_RUNS0 | GLIDE_FLAG_RUNS1)
 
 typedef struct {
     uint8_t format_version;
@@ -176,7 +202,7 @@ static inline size_t glide_dtype_size(unsigned dtype) { return dtype == GLIDE_FL
 /* The section layout a header implies; every offset validated against the size. */
 typedef struct {
     size_t header_bytes;
-    size_t book_off, anchors_off, outliers_off, runs_off, segtab_off, stream_off, crc_off, total;
+    size_t book_off, runbook_off, anchors_off, outliers_off, runs_off, segtab_off, stream_off, crc_off, total;
     uint64_t n_anchors;
 } glide_layout;
 
@@ -206,6 +232,15 @@ uint64_t glide_segment_count(uint64_t n_symbols);
 /* Entries of a stream's segment table for n symbols: with format 5's
  * planes (n0 symbols in plane 0) each plane ends in a segment of its own. */
 uint64_t glide_stream_segments(uint64_t n, uint64_t n0, int planes);
+/* Segments of one plane of n symbols, run-coded (format 8) or not. */
+uint64_t glide_plane_segments(uint64_t n, int runs);
+/* A stream's segment-table entries: its planes' segments (flags: RUNS0/1). */
+uint64_t glide_header_segments(uint64_t n, uint64_t n0, int planes, unsigned flags);
+/* Bytes of the run books (format 8: one per run-coded plane). */
+static inline size_t glide_runbook_bytes(unsigned flags)
+{
+    return GLIDE_RUN_BOOK_BYTES * (size_t)(((flags & GLIDE_FLAG_RUNS0) != 0) + ((flags & GLIDE_FLAG_RUNS1) != 0));
+}
 
 /* Header bytes of a stream of format 1 to 4 (RAW streams included). */
 size_t glide_header_size(unsigned rank);

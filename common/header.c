@@ -72,12 +72,24 @@ uint64_t glide_stream_segments(uint64_t n, uint64_t n0, int planes)
     return planes ? glide_segment_count(n0) + glide_segment_count(n - n0) : glide_segment_count(n);
 }
 
+uint64_t glide_plane_segments(uint64_t n, int runs)
+{
+    return runs ? (n + GLIDE_RUN_SEG_SYMS - 1) / GLIDE_RUN_SEG_SYMS : glide_segment_count(n);
+}
+
+uint64_t glide_header_segments(uint64_t n, uint64_t n0, int planes, unsigned flags)
+{
+    if (!planes) return glide_segment_count(n);
+    return glide_plane_segments(n0, (flags & GLIDE_FLAG_RUNS0) != 0) +
+           glide_plane_segments(n - n0, (flags & GLIDE_FLAG_RUNS1) != 0);
+}
+
 size_t glide_header_size(unsigned rank) { return GLIDE_HEADER_FIXED + 8 * (size_t)rank; }
 
 size_t glide_header_bytes(const glide_header *h)
 {
     return glide_header_size(h->rank) + (h->format_version >= GLIDE_FORMAT_PLANES ? GLIDE_HEADER_PLANES_EXT : 0) +
-           (h->format_version >= GLIDE_FORMAT_FILL2 ? GLIDE_HEADER_FILL2_EXT : 0);
+           (h->flags & GLIDE_FLAG_HAS_FILL2 ? GLIDE_HEADER_FILL2_EXT : 0);
 }
 
 uint64_t glide_plane0_count(const glide_shape *s)
@@ -136,7 +148,7 @@ void glide_header_write(const glide_header *h, uint8_t *p)
         put_u16(x + GLIDE_HDRX_BOOK_ID, h->book_id1);
         put_u32(x + GLIDE_HDRX_BOOK_BYTES, h->book_bytes1);
     }
-    if (h->format_version >= GLIDE_FORMAT_FILL2) {
+    if (h->flags & GLIDE_FLAG_HAS_FILL2) {
         uint8_t *y = p + glide_header_size(h->rank) + GLIDE_HEADER_PLANES_EXT;
         put_u64(y + GLIDE_HDRY_FILL2_BITS, h->fill2_bits);
         put_u64(y + GLIDE_HDRY_N_RUNS, h->n_runs);
@@ -161,6 +173,8 @@ size_t glide_layout_compute(const glide_header *h, glide_layout *lay)
     lay->book_off = (size_t)off;
     if (!add_ok(&off, h->book_bytes)) return GLIDE_ERROR(CORRUPT);
     if (h->format_version >= GLIDE_FORMAT_PLANES && !add_ok(&off, h->book_bytes1)) return GLIDE_ERROR(CORRUPT);
+    lay->runbook_off = (size_t)off;
+    if (!add_ok(&off, glide_runbook_bytes(h->flags))) return GLIDE_ERROR(CORRUPT);
     lay->anchors_off = (size_t)off;
     if (!add_ok(&off, lay->n_anchors * esz)) return GLIDE_ERROR(CORRUPT);
     lay->outliers_off = (size_t)off;
@@ -217,10 +231,16 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
     if (h->method == GLIDE_METHOD_SLICE ? h->format_version < GLIDE_FORMAT_SLICE
                                         : h->format_version == GLIDE_FORMAT_SLICE)
         return GLIDE_ERROR(CORRUPT);
-    /* format 7 has both fill values, and only it has the second (rule 7a) */
+    /* format 7 has both fill values (rule 7a); format 8 has a run-coded
+     * plane and may have the second fill value (rule 8a); others neither */
     const unsigned flags_7 = GLIDE_FLAG_HAS_FILL | GLIDE_FLAG_HAS_FILL2;
-    if (h->format_version == GLIDE_FORMAT_FILL2 ? h->flags != flags_7 : (h->flags & ~GLIDE_FLAG_HAS_FILL) != 0)
+    if (h->format_version == GLIDE_FORMAT_RUNS) {
+        if ((h->flags & ~(flags_7 | GLIDE_FLAG_RUNS)) || !(h->flags & GLIDE_FLAG_RUNS) ||
+            ((h->flags & GLIDE_FLAG_HAS_FILL2) && !(h->flags & GLIDE_FLAG_HAS_FILL)))
+            return GLIDE_ERROR(CORRUPT);
+    } else if (h->format_version == GLIDE_FORMAT_FILL2 ? h->flags != flags_7 : (h->flags & ~GLIDE_FLAG_HAS_FILL) != 0) {
         return GLIDE_ERROR(CORRUPT);
+    }
     if (p[GLIDE_HDR_RESERVED] != 0) return GLIDE_ERROR(CORRUPT);
     if (h->rank < 1 || h->rank > GLIDE_MAX_RANK) return GLIDE_ERROR(CORRUPT);
     if (size < glide_header_size(h->rank)) return GLIDE_ERROR(TRUNCATED);
@@ -232,7 +252,7 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
         h->book_bytes1 = get_u32(x + GLIDE_HDRX_BOOK_BYTES);
         if (x[GLIDE_HDRX_RESERVED]) return GLIDE_ERROR(CORRUPT);
     }
-    if (h->format_version >= GLIDE_FORMAT_FILL2) {
+    if (h->flags & GLIDE_FLAG_HAS_FILL2) {
         const uint8_t *y = p + glide_header_size(h->rank) + GLIDE_HEADER_PLANES_EXT;
         h->fill2_bits = get_u64(y + GLIDE_HDRY_FILL2_BITS);
         h->n_runs = get_u64(y + GLIDE_HDRY_N_RUNS);
@@ -273,7 +293,7 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
         glide_shape_from_dims(h->rank, h->dims, h->format_version, &s);
         if (h->block_log2 < 1 || h->block_log2 > GLIDE_MAX_LEVELS - 1) return GLIDE_ERROR(CORRUPT);
         const int planes = h->format_version >= GLIDE_FORMAT_PLANES;
-        if (h->n_segments != glide_stream_segments(count, planes ? glide_plane0_count(&s) : count, planes))
+        if (h->n_segments != glide_header_segments(count, planes ? glide_plane0_count(&s) : count, planes, h->flags))
             return GLIDE_ERROR(CORRUPT);
         if (!book_ok(dict, h->book_kind, h->book_id, h->book_bytes)) return GLIDE_ERROR(CORRUPT);
         if (planes && !book_ok(dict, h->book_kind1, h->book_id1, h->book_bytes1)) return GLIDE_ERROR(CORRUPT);

@@ -11,7 +11,7 @@
 
 glide_encode_opts glide_default_encode_opts(void)
 {
-    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK, 0.0, NULL, 0, 0, 0, NULL, NULL, 1, GLIDE_SLICE_TRIAL, NULL, NULL};
+    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK, 0.0, NULL, 0, 0, 0, NULL, NULL, 1, GLIDE_SLICE_TRIAL, NULL, NULL, 1};
     return o;
 }
 
@@ -88,7 +88,7 @@ static size_t plan_layout(glide_header *h, const uint64_t *hist0, const uint64_t
                           size_t esz, glide_entropy_plan *plan)
 {
     h->n_outliers = hist0[GLIDE_SYM_OUTLIER] + (hist1 ? hist1[GLIDE_SYM_OUTLIER] : 0);
-    h->n_segments = (uint32_t)glide_stream_segments(n, plan->n0, plan->planes);
+    h->n_segments = (uint32_t)glide_header_segments(n, plan->n0, plan->planes, h->flags);
     /* upper bound: every segment pads at most 7 bits */
     h->stream_bytes = (bits + 7ull * h->n_segments) / 8;
     size_t r = glide_layout_compute(h, &plan->lay);
@@ -116,9 +116,73 @@ size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o
     return plan_layout(h, hist, NULL, b.bits, n, esz, plan);
 }
 
+/* Bits a plane's choice is compared by: the code, its books, and per
+ * segment its table entry and half a byte of padding. */
+static uint64_t plane_cost(uint64_t bits, uint64_t book_bytes, uint64_t n_seg)
+{
+    return bits + 8 * book_bytes + 20 * n_seg;
+}
+
+/* A plane's book, run-coded where that is cheaper (format 8): every
+ * nonempty set of the run-coded symbols that occur, ZERO, FILL, both, is
+ * costed with its own book for the collapsed histogram (a run counts as
+ * one symbol) and class codes; the least cost wins, ties to the plain
+ * plane and then to the earlier set. *on gets the set (0: plain). */
+static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, const uint64_t *hist, uint64_t n,
+                         const glide_book_choice *given, const glide_run_stats *st, glide_plan_book *b,
+                         uint8_t *len, uint8_t *packed, uint8_t run_len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES],
+                         unsigned *on)
+{
+    *on = 0;
+    memset(run_len, 0, GLIDE_RUN_KINDS * GLIDE_RUN_CLASSES);
+    size_t r = plan_book(p, o, hist, n, given, b, len, packed);
+    if (glide_is_error(r) || !st || !o->runs || !n) return r;
+    uint64_t best = plane_cost(b->bits, b->bytes, glide_plane_segments(n, 0));
+    uint8_t cls_len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES];
+    uint64_t cls_bits[GLIDE_RUN_KINDS] = {0, 0};
+    unsigned present = 0;
+    for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++) {
+        if (!st->runs[k]) continue;
+        present |= 1u << k;
+        if (glide_huff_lengths(st->cls[k], GLIDE_RUN_CLASSES, GLIDE_RUN_MAX_LEN, cls_len[k]) != 0)
+            return GLIDE_ERROR(GENERIC);
+        for (unsigned c = 0; c < GLIDE_RUN_CLASSES; c++) cls_bits[k] += st->cls[k][c] * cls_len[k][c];
+        cls_bits[k] += st->extra_bits[k];
+    }
+    uint64_t h2[GLIDE_NSYM];
+    uint8_t len2[GLIDE_NSYM], packed2[GLIDE_NSYM];
+    for (unsigned set = 1; set < 1u << GLIDE_RUN_KINDS; set++) {
+        if ((set & present) != set) continue;
+        memcpy(h2, hist, sizeof h2);
+        uint64_t events = n, extra = 0;
+        for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++)
+            if (set >> k & 1u) {
+                events -= hist[glide_run_sym[k]] - st->runs[k];
+                h2[glide_run_sym[k]] = st->runs[k];
+                extra += cls_bits[k];
+            }
+        glide_plan_book b2;
+        r = plan_book(p, o, h2, events, NULL, &b2, len2, packed2);
+        if (glide_is_error(r)) return r;
+        const uint64_t c = plane_cost(b2.bits + extra, b2.bytes + GLIDE_RUN_BOOK_BYTES, glide_plane_segments(n, 1));
+        if (c >= best) continue;
+        best = c;
+        *on = set;
+        b2.bits += extra;
+        *b = b2;
+        memcpy(len, len2, GLIDE_NSYM);
+        memcpy(packed, packed2, b2.bytes);
+        memset(run_len, 0, GLIDE_RUN_KINDS * GLIDE_RUN_CLASSES);
+        for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++)
+            if (set >> k & 1u) memcpy(run_len[k], cls_len[k], GLIDE_RUN_CLASSES);
+    }
+    return 0;
+}
+
 size_t glide_entropy_plan_planes(const glide_params *p, const glide_encode_opts *o, glide_header *h,
                                  const uint64_t *const hist[GLIDE_NPLANES], const glide_book_choice *given,
-                                 uint64_t n0, uint64_t n, size_t esz, glide_entropy_plan *plan)
+                                 const glide_run_stats *runs, uint64_t n0, uint64_t n, size_t esz,
+                                 glide_entropy_plan *plan)
 {
     plan->o = o;
     plan->planes = 1;
@@ -127,9 +191,15 @@ size_t glide_entropy_plan_planes(const glide_params *p, const glide_encode_opts 
         for (unsigned k = 0; k < GLIDE_NSYM; k++) o->hist_out[k] = hist[0][k] + hist[1][k];
     glide_plan_book b[GLIDE_NPLANES];
     for (unsigned pl = 0; pl < GLIDE_NPLANES; pl++) {
-        size_t r = plan_book(p, o, hist[pl], pl ? n - n0 : n0, given ? &given[pl] : NULL, &b[pl],
-                             pl ? plan->len1 : plan->len, pl ? plan->book1 : plan->book);
+        unsigned on;
+        size_t r = plan_plane(p, o, hist[pl], pl ? n - n0 : n0, given ? &given[pl] : NULL, runs ? &runs[pl] : NULL,
+                              &b[pl], pl ? plan->len1 : plan->len, pl ? plan->book1 : plan->book, plan->run_len[pl],
+                              &on);
         if (glide_is_error(r)) return r;
+        if (on) {
+            h->format_version = GLIDE_FORMAT_RUNS;
+            h->flags |= pl ? GLIDE_FLAG_RUNS1 : GLIDE_FLAG_RUNS0;
+        }
     }
     /* one dictionary version names both books: the newer of the two needed */
     h->dict_version = (uint8_t)(b[0].dict_version > b[1].dict_version ? b[0].dict_version : b[1].dict_version);
@@ -198,7 +268,12 @@ static size_t glide_entropy_plan_make(const glide_params *p, const glide_encode_
     planes_order(sh, sym, ord, n0, 0, hist[0]);
     for (uint64_t i = n0; i < n; i++) hist[1][ord[i]]++;
     const uint64_t *const hp[GLIDE_NPLANES] = {hist[0], hist[1]};
-    return glide_entropy_plan_planes(p, o, h, hp, NULL, n0, n, esz, plan);
+    glide_run_stats st[GLIDE_NPLANES];
+    if (o->runs) {
+        glide_run_stats_count(ord, n0, &st[0]);
+        glide_run_stats_count(ord + n0, n - n0, &st[1]);
+    }
+    return glide_entropy_plan_planes(p, o, h, hp, NULL, o->runs ? st : NULL, n0, n, esz, plan);
 }
 
 static size_t glide_finish(glide_header *h, uint8_t *dst)
@@ -217,6 +292,7 @@ static size_t glide_entropy_write(glide_entropy_plan *plan, glide_header *h, con
 {
     memcpy(dst + plan->lay.book_off, plan->book, h->book_bytes);
     if (plan->planes) memcpy(dst + plan->lay.book_off + h->book_bytes, plan->book1, h->book_bytes1);
+    uint8_t *runbook = dst + plan->lay.runbook_off;
     /* never larger than the raw stream */
     size_t room = plan->raw_total - GLIDE_CRC_BYTES - plan->lay.stream_off, got = 0;
     uint8_t *segtab = dst + plan->lay.segtab_off;
@@ -224,11 +300,23 @@ static size_t glide_entropy_write(glide_entropy_plan *plan, glide_header *h, con
     for (unsigned pl = 0; pl < (plan->planes ? GLIDE_NPLANES : 1u); pl++) {
         glide_huff_enc enc;
         glide_huff_enc_init(&enc, pl ? plan->len1 : plan->len);
-        size_t g = glide_huff_encode(&enc, sym + (pl ? plan->n0 : 0), cnt[pl], segtab, dst + plan->lay.stream_off + got,
-                                     room - got);
+        const int runs = (h->flags & (pl ? GLIDE_FLAG_RUNS1 : GLIDE_FLAG_RUNS0)) != 0;
+        size_t g;
+        if (runs) {
+            glide_run_code rc;
+            if (glide_run_code_init(&rc, (const uint8_t(*)[GLIDE_RUN_CLASSES])plan->run_len[pl]) != 0)
+                return GLIDE_ERROR(GENERIC);
+            glide_run_book_pack((const uint8_t(*)[GLIDE_RUN_CLASSES])plan->run_len[pl], runbook);
+            runbook += GLIDE_RUN_BOOK_BYTES;
+            g = glide_runs_encode(&enc, &rc, sym + (pl ? plan->n0 : 0), cnt[pl], segtab,
+                                  dst + plan->lay.stream_off + got, room - got);
+        } else {
+            g = glide_huff_encode(&enc, sym + (pl ? plan->n0 : 0), cnt[pl], segtab, dst + plan->lay.stream_off + got,
+                                  room - got);
+        }
         if (g == (size_t)-1) { h->method = GLIDE_METHOD_RAW; return 0; }
         got += g;
-        segtab += 2 * glide_segment_count(cnt[pl]);
+        segtab += 2 * glide_plane_segments(cnt[pl], runs);
     }
     h->stream_bytes = got;
     return glide_finish(h, dst);
@@ -252,6 +340,7 @@ size_t glide_entropy_read(const glide_header *h, const glide_layout *lay, const 
     const int planes = h->format_version >= GLIDE_FORMAT_PLANES;
     const uint64_t cnt[GLIDE_NPLANES] = {planes ? n0 : n, planes ? n - n0 : 0};
     const uint8_t *segtab = src + lay->segtab_off, *in = src + lay->stream_off;
+    const uint8_t *runbook = src + lay->runbook_off;
     size_t left = h->stream_bytes, r = 0;
     glide_huff_dec *dec = malloc(sizeof *dec);
     if (!dec) return GLIDE_ERROR(NOMEM);
@@ -261,11 +350,27 @@ size_t glide_entropy_read(const glide_header *h, const glide_layout *lay, const 
                : read_book(h, h->book_kind, h->book_id, src + lay->book_off, h->book_bytes, len);
         if (glide_is_error(r)) break;
         if (glide_huff_dec_init(dec, len) != 0) { r = GLIDE_ERROR(CORRUPT); break; }
+        const int runs = (h->flags & (pl ? GLIDE_FLAG_RUNS1 : GLIDE_FLAG_RUNS0)) != 0;
+        glide_run_code rc;
+        if (runs) {
+            /* a run-coded plane codes ZERO or FILL in runs (FILL only with
+             * HAS_FILL), with valid class codes */
+            uint8_t rl[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES];
+            r = glide_run_book_unpack(runbook, rl);
+            runbook += GLIDE_RUN_BOOK_BYTES;
+            if (glide_is_error(r)) break;
+            if (glide_run_code_init(&rc, (const uint8_t(*)[GLIDE_RUN_CLASSES])rl) != 0 || !(rc.on[0] | rc.on[1]) ||
+                (rc.on[1] && !(h->flags & GLIDE_FLAG_HAS_FILL))) {
+                r = GLIDE_ERROR(CORRUPT);
+                break;
+            }
+        }
         /* this plane's bytes: its segments' sum, checked against what is left */
-        const uint64_t nseg = glide_segment_count(cnt[pl]);
+        const uint64_t nseg = glide_plane_segments(cnt[pl], runs);
         const size_t bytes = planes && !pl ? glide_segtab_sum(segtab, nseg) : left;
         if (bytes > left) { r = GLIDE_ERROR(CORRUPT); break; }
-        r = glide_huff_decode(dec, segtab, (uint32_t)nseg, in, bytes, sym + (pl ? n0 : 0), cnt[pl]);
+        r = runs ? glide_runs_decode(dec, &rc, segtab, nseg, in, bytes, sym + (pl ? n0 : 0), cnt[pl])
+                 : glide_huff_decode(dec, segtab, (uint32_t)nseg, in, bytes, sym + (pl ? n0 : 0), cnt[pl]);
         segtab += 2 * nseg;
         in += bytes;
         left -= bytes;

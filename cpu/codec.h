@@ -5,6 +5,7 @@
 #include "dict.h"
 #include "book_select.h"
 #include "predict.h"
+#include "huff_runs.h"
 
 /* Encoder knobs that are not part of the public API: the benchmarks use
  * them to compare dictionaries and scoring rules. A stream made with a
@@ -29,6 +30,8 @@ typedef struct {
     const glide_values *values;   /* the chunk's masks and range from glide_values_scan (glide_compress); NULL: the
                                      parameters' fill value alone, the range scanned by the CPU codec */
     glide_range_report *range_out; /* GPU backend: receives the device's range scan (glide_compress) */
+    int runs;                     /* 1 (default): run-coded planes (format 8) where they are smaller; 0: never (tests,
+                                     benchmarks: GLIDE 1.7's streams) */
 } glide_encode_opts;
 #define GLIDE_SLICE_TRIAL 3
 
@@ -62,6 +65,9 @@ typedef struct {
     uint64_t n0;
     uint8_t len1[GLIDE_NSYM];
     uint8_t book1[GLIDE_NSYM];
+    /* format 8: each plane's class lengths (all zero for a plane coded
+     * one point at a time); h->flags says which planes are run-coded */
+    uint8_t run_len[GLIDE_NPLANES][GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES];
 } glide_entropy_plan;
 
 /* One plane's book as planned. */
@@ -85,10 +91,13 @@ size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o
                                glide_entropy_plan *plan);
 /* Format 5: a book per symbol plane (hist[0]: plane 0's n0 symbols,
  * hist[1]: the other n - n0; given: both dictionary choices, or NULL);
- * h->format_version must already name 5. */
+ * h->format_version must already name 5, 6 or 7. runs: both planes' run
+ * statistics (glide_run_stats_count), or NULL: no plane is run-coded;
+ * where one is (o->runs), the header becomes format 8's. */
 size_t glide_entropy_plan_planes(const glide_params *p, const glide_encode_opts *o, glide_header *h,
                                  const uint64_t *const hist[GLIDE_NPLANES], const glide_book_choice *given,
-                                 uint64_t n0, uint64_t n, size_t esz, glide_entropy_plan *plan);
+                                 const glide_run_stats *runs, uint64_t n0, uint64_t n, size_t esz,
+                                 glide_entropy_plan *plan);
 /* The header fields fixed by the parameters alone. */
 void glide_header_begin(glide_header *h, const glide_params *p);
 /* Finishes h as a RAW stream of src and writes it (with CRC) to dst. */

@@ -45,7 +45,7 @@ size_t gg_host_plan(const enc_job *j, const gg_state *hs, glide_header *h, glide
         const glide_book_choice given[GLIDE_NPLANES] = {{hs->sel_pl[0].book, hs->sel_pl[0].bits},
                                                         {hs->sel_pl[1].book, hs->sel_pl[1].bits}};
         const uint64_t *const hist[GLIDE_NPLANES] = {hs->hist_pl[0], hs->hist_pl[1]};
-        return glide_entropy_plan_planes(j->p, j->o, h, hist, own_dict ? given : NULL, j->n0, j->n, j->esz, plan);
+        return glide_entropy_plan_planes(j->p, j->o, h, hist, own_dict ? given : NULL, NULL, j->n0, j->n, j->esz, plan);
     }
     glide_book_choice choice = {hs->sel.book, hs->sel.bits};
     return glide_entropy_plan_hist(j->p, j->o, h, hs->hist, own_dict ? &choice : NULL, j->n, j->esz, plan);
