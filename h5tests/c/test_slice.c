@@ -72,13 +72,14 @@ static void trip(glide_dtype dt, unsigned rank, const uint64_t *dims, int order,
     }
     CHECK(bad == 0, "rank %u order %d mode %d eb %g specials %d: %llu values off", rank, order, mode, eb, specials,
           (unsigned long long)bad);
-    /* the stream names format 6 and method 3, unless stored raw
+    /* the stream names format 6 (or 8) and method 3, unless stored raw
      * (format 1, method 0) or the grid has fewer than three effective axes */
     unsigned eff = 0;
     for (unsigned i = 0; i < rank; i++) eff += dims[i] > 1;
     const int raw = s[4] == 1 && s[7] == 0;
-    CHECK(raw || eff < 3 ? s[4] != 6 : (s[4] == 6 && s[7] == 3), "rank %u eff %u: format byte %u, method %u", rank, eff,
-          s[4], s[7]);
+    /* (format 8 where a plane is run-coded, any method) */
+    CHECK(raw || eff < 3 ? s[4] != 6 : ((s[4] == 6 || s[4] == 8) && s[7] == 3), "rank %u eff %u: format byte %u, method %u",
+          rank, eff, s[4], s[7]);
     /* a flipped payload byte: an error, no crash */
     s[len / 2] ^= 0x5A;
     CHECK(glide_is_error(glide_decompress_with(GLIDE_BACKEND_CPU, s, len, back, n * esz)), "corrupted stream decoded");

@@ -510,6 +510,7 @@ static void format_planes(void)
                     glide_encode_opts o = glide_default_encode_opts(), o4 = o;
                     o.planes = 1;
                     o.slice = 0; /* interpolation itself, not the slices the trial may take */
+                    o.runs = 0;  /* format 5 itself (format 8's run-coded planes: test_runs.c) */
                     o4.planes = 0;
                     size_t esz = f64 ? 8 : 4, l = glide_cpu_compress(&p, &o, x, s, cap),
                            l4 = glide_cpu_compress(&p, &o4, x, s4, cap);

@@ -102,6 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         glide_encode_opts o = glide_default_encode_opts();
         o.planes = 1;
         o.slice = 0;
+        o.runs = 0; /* format 5's symbols, whether or not s1 ran them */
         o.values = &mv;
         glide_params q = p;
         q.has_fill = mv.has_fill;

@@ -133,6 +133,43 @@ int main(int argc, char **argv)
                 snprintf(name, sizeof name, "slice%u%d%d.glide", s, order, fill);
                 bad |= interp_seed(dir, name, &cubes[s], fill, GLIDE_BOOK_AUTO, &o);
             }
+    /* format 8: run-coded planes, a bump on a flat floor at a loose bound
+     * (ZERO runs), with a mask of fill (FILL runs), NaN and inf */
+    static const seed_shape flat[] = {{1, {5000}}, {2, {40, 50}}, {3, {12, 20, 21}}};
+    for (unsigned s = 0; s < 3; s++)
+        for (int book = 0; book < 2; book++)
+            for (int fill = 0; fill < 2; fill++) {
+                glide_params p;
+                glide_params_init(&p, GLIDE_FLOAT32, flat[s].rank, flat[s].d);
+                p.codebook = book ? GLIDE_BOOK_CUSTOM : GLIDE_BOOK_AUTO;
+                p.eb = 1e-2;
+                p.backend = GLIDE_BACKEND_CPU;
+                size_t n = 1;
+                for (unsigned a = 0; a < flat[s].rank; a++) n *= flat[s].d[a];
+                float *x = malloc(n * sizeof *x);
+                for (size_t i = 0; i < n; i++) {
+                    const double t = ((double)i - 0.4 * (double)n) / (0.05 * (double)n);
+                    x[i] = (float)(2.0 + 30.0 * exp(-t * t));
+                    if (fill && i % 97 < 30) x[i] = -999.0f;
+                }
+                if (fill) {
+                    x[n / 2] = NAN, x[n / 3] = INFINITY;
+                    const float fv = -999.0f;
+                    uint32_t b;
+                    memcpy(&b, &fv, 4);
+                    p.has_fill = 1;
+                    p.fill_bits = b;
+                }
+                size_t cap = glide_compress_bound(&p);
+                unsigned char *out = malloc(cap);
+                size_t len = glide_compress(&p, x, n * sizeof *x, out, cap);
+                char name[64];
+                snprintf(name, sizeof name, "runs%u%d%d.glide", s, book, fill);
+                /* the seed is worth keeping only as format 8 */
+                bad |= glide_is_error(len) || out[4] != 8 ? 1 : put(dir, "decompress", name, out, len);
+                free(out);
+                free(x);
+            }
     /* random bytes (noise: a RAW stream) */
     {
         uint64_t d = 300;
