@@ -13,8 +13,9 @@
  *        (interpolation's and Lorenzo's bits per point by interpolation
  *        level, 3-D fields at 1e-3 and 1e-4), planes (format 5's book per
  *        symbol plane against one book), coarse (an estimate: plane 0 by a
- *        stride-2 Lorenzo, 3-D fields at 1e-3 and 1e-4) and hist
- *        (symbol histograms into DIR, for codebooks/explore_dict.py).
+ *        stride-2 Lorenzo, 3-D fields at 1e-3 and 1e-4), hist
+ *        (symbol histograms into DIR, for codebooks/explore_dict.py) and
+ *        runs (format 8's run-coded planes against GLIDE 1.7, HDF5 chunks).
  * Prints Markdown. Every number in docs/PERFORMANCE.md and docs/DESIGN.md
  * comes from this program (see bench/run_cpu.sh). */
 #define _POSIX_C_SOURCE 200809L
@@ -108,6 +109,7 @@ typedef struct {
     glide_params p;
     glide_encode_opts o;
     uint64_t chunk[8]; /* 0: whole field */
+    int pad;           /* edge chunks padded to full size with the fill value (the field's, else 0), as HDF5 stores them */
 } config;
 
 /* Compress a field in chunks (tiles; edge tiles at their real size). */
@@ -139,21 +141,26 @@ static result run(const field *f, const config *cfg, int timed)
                 uint64_t ci = rem % nc[i];
                 rem /= nc[i];
                 org[i] = ci * cd[i];
-                dd[i] = org[i] + cd[i] <= f->dims[i] ? cd[i] : f->dims[i] - org[i];
+                dd[i] = org[i] + cd[i] <= f->dims[i] || cfg->pad ? cd[i] : f->dims[i] - org[i];
                 cnt *= dd[i];
             }
-            /* gather the tile */
+            const float fillv = f->has_fill ? f->fill : 0.0f;
+            /* gather the tile (padded points: the fill value) */
             for (uint64_t k = 0; k < cnt; k++) {
-                uint64_t r2 = k, src = 0, stride = 1;
+                uint64_t r2 = k, src = 0, stride = 1, in = 1;
                 uint64_t idx[8];
                 for (int i = (int)f->rank - 1; i >= 0; i--) { idx[i] = r2 % dd[i]; r2 /= dd[i]; }
-                for (int i = (int)f->rank - 1; i >= 0; i--) { src += (org[i] + idx[i]) * stride; stride *= f->dims[i]; }
-                tile[k] = f->v[src];
+                for (int i = (int)f->rank - 1; i >= 0; i--) {
+                    in &= org[i] + idx[i] < f->dims[i];
+                    src += (org[i] + idx[i]) * stride;
+                    stride *= f->dims[i];
+                }
+                tile[k] = in ? f->v[src] : fillv;
             }
             glide_params p = cfg->p;
             p.rank = f->rank;
             memcpy(p.dims, dd, sizeof dd);
-            if (f->has_fill) { uint32_t b; memcpy(&b, &f->fill, 4); p.has_fill = 1; p.fill_bits = b; }
+            if (f->has_fill || cfg->pad) { uint32_t b; memcpy(&b, &fillv, 4); p.has_fill = 1; p.fill_bits = b; }
             size_t cap = glide_compress_bound(&p);
             if (!streams[c]) streams[c] = malloc(cap);
             double t0 = now();
@@ -185,10 +192,14 @@ static result run(const field *f, const config *cfg, int timed)
                 if (glide_is_error(d)) { fprintf(stderr, "decompress failed: %s\n", glide_error_name(d)); exit(1); }
                 tdec += t1 - t0;
                 for (uint64_t k = 0; k < cnt; k++) {
-                    uint64_t r2 = k, dst = 0, stride = 1, idx[8];
+                    uint64_t r2 = k, dst = 0, stride = 1, idx[8], in = 1;
                     for (int i = (int)f->rank - 1; i >= 0; i--) { idx[i] = r2 % dd[i]; r2 /= dd[i]; }
-                    for (int i = (int)f->rank - 1; i >= 0; i--) { dst += (org[i] + idx[i]) * stride; stride *= f->dims[i]; }
-                    out[dst] = back[k];
+                    for (int i = (int)f->rank - 1; i >= 0; i--) {
+                        in &= org[i] + idx[i] < f->dims[i];
+                        dst += (org[i] + idx[i]) * stride;
+                        stride *= f->dims[i];
+                    }
+                    if (in) out[dst] = back[k];
                 }
             }
         }
@@ -558,6 +569,55 @@ static void table_coarse(void)
  * even, another for the finest level's) against format 1-4's one book:
  * interpolation forced, whole field and the benchmark chunks (64 per axis,
  * 512 for 2-D fields), against the Lorenzo option. */
+/* Format 8's run-coded planes against GLIDE 1.7's streams (runs = 0), the
+ * way the filter stores a field: chunks of at most 64 per axis (512 for 2-D
+ * fields), edge chunks padded with the fill value, one absolute bound per
+ * field (REL x its range), default options. */
+static void table_runs(void)
+{
+    printf("\n### Run-coded planes (format 8) against GLIDE 1.7 (HDF5 chunks)\n\n");
+    printf("Chunks of 64 per axis (512 for 2-D), edge chunks padded with the fill value as HDF5 stores them; the bound "
+           "is absolute, REL x the field's range; default options; CR against the field's own bytes. `1.7` = the "
+           "same encoder with runs off; PSNR and max err/eb of format 8 (the values are those of 1.7's streams).\n\n");
+    printf("| field | bound | CR 1.7 | CR 1.8 | gain | PSNR | max err/eb | MB/s 1.7 (c / d) | MB/s 1.8 (c / d) |\n");
+    printf("|---|---|---|---|---|---|---|---|---|\n");
+    double lg[4] = {0}, mn[4] = {INFINITY, INFINITY, INFINITY, INFINITY};
+    int cnt = 0;
+    for (int i = 0; i < n_fields; i++) {
+        const field *f = &fields[i];
+        const int er = eff_rank(f);
+        double lo = INFINITY, hi = -INFINITY;
+        for (uint64_t k = 0; k < f->n; k++) {
+            const float v = f->v[k];
+            if (!isfinite(v) || (f->has_fill && v == f->fill)) continue;
+            lo = fmin(lo, v), hi = fmax(hi, v);
+        }
+        cnt++;
+        for (int b = 0; b < 4; b++) {
+            result r[2];
+            for (int m = 0; m < 2; m++) {
+                config c = base_config(bounds[b]);
+                c.p.mode = GLIDE_MODE_ABS;
+                c.p.eb = bounds[b] * (hi - lo);
+                c.o.runs = m;
+                c.pad = 1;
+                for (unsigned d = 0; d < f->rank; d++) c.chunk[d] = er == 2 ? 512 : 64;
+                r[m] = run(f, &c, 1);
+            }
+            const double g = r[1].cr / r[0].cr;
+            lg[b] += log(g);
+            mn[b] = fmin(mn[b], g);
+            printf("| %s | %.0e | %.2f | %.2f | x%.3f | %.1f | %.3f | %.0f / %.0f | %.0f / %.0f |\n", f->name, bounds[b],
+                   r[0].cr, r[1].cr, g, r[1].psnr, r[1].maxerr_ratio,
+                   r[0].c_mbs, r[0].d_mbs, r[1].c_mbs, r[1].d_mbs);
+        }
+    }
+    printf("\nGeometric mean of the gain over the %d fields: ", cnt);
+    for (int b = 0; b < 4; b++)
+        printf("%s%.0e x%.3f (least x%.3f)", b ? ", " : "", bounds[b], exp(lg[b] / cnt), mn[b]);
+    printf(".\n");
+}
+
 static void table_planes(void)
 {
     printf("\n### Symbol planes (format 5) against one book (REL bound, interpolation)\n\n");
@@ -866,7 +926,7 @@ static void usage(FILE *to)
             "  --oracle-blog N   the oracle's interpolation of 3-D fields at anchor stride 2^N\n"
             "  --slice N         glide_encode_opts.slice = N unless a table sets it\n"
             "TABLE: rd speed blocks alpha dict stack fill blend all (those eight), and oracle levels planes\n"
-            "       coarse slice hist (the header of bench/glide_bench.c says what each measures)\n");
+            "       coarse slice hist runs (the header of bench/glide_bench.c says what each measures)\n");
 }
 
 int main(int argc, char **argv)
@@ -876,7 +936,7 @@ int main(int argc, char **argv)
     int ntab = 0;
     const char *tabs[16];
     static const char *const known[] = {"rd",   "speed", "blocks", "alpha",  "dict",   "stack", "fill", "blend",
-                                        "all",  "oracle", "levels", "planes", "coarse", "slice", "hist"};
+                                        "all",  "oracle", "levels", "planes", "coarse", "slice", "hist", "runs"};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { usage(stdout); return 0; }
         else if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
@@ -921,6 +981,7 @@ int main(int argc, char **argv)
         if (!strcmp(tabs[t], "oracle")) table_oracle();
         if (!strcmp(tabs[t], "levels")) table_levels();
         if (!strcmp(tabs[t], "planes")) table_planes();
+        if (!strcmp(tabs[t], "runs")) table_runs();
         if (!strcmp(tabs[t], "coarse")) table_coarse();
         if (!strcmp(tabs[t], "slice")) table_slice();
         if (!strcmp(tabs[t], "hist")) table_hist(hist_dir);

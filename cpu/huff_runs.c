@@ -113,16 +113,21 @@ size_t glide_runs_encode(const glide_huff_enc *e, const glide_run_code *rc, cons
 
 static inline uint64_t load_be64(const uint8_t *p)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+#else
     uint64_t v = 0;
     for (int i = 0; i < 8; i++) v = (v << 8) | p[i];
     return v;
+#endif
 }
 
 size_t glide_runs_decode(const glide_huff_dec *d, const glide_run_code *rc, const uint8_t *segtab,
                          uint64_t n_segments, const uint8_t *in, size_t in_bytes, uint16_t *sym, uint64_t n)
 {
     /* a zero-padded copy of the segment lets every window load read 8 bytes */
-    static const size_t room = GLIDE_RUN_SEG_MAX_BYTES + 16;
     uint8_t buf[GLIDE_RUN_SEG_MAX_BYTES + 16];
     /* the class codes as 2^GLIDE_RUN_MAX_LEN-entry tables: class | len << 4 */
     uint8_t lut[GLIDE_RUN_KINDS][1u << GLIDE_RUN_MAX_LEN];
@@ -141,7 +146,7 @@ size_t glide_runs_decode(const glide_huff_dec *d, const glide_run_code *rc, cons
         const uint64_t s0 = seg * GLIDE_RUN_SEG_SYMS, cnt = n - s0 < GLIDE_RUN_SEG_SYMS ? n - s0 : GLIDE_RUN_SEG_SYMS;
         if (bytes > in_bytes - pos || bytes > GLIDE_RUN_SEG_MAX_BYTES) return GLIDE_ERROR(CORRUPT);
         memcpy(buf, in + pos, bytes);
-        memset(buf + bytes, 0, room - bytes);
+        memset(buf + bytes, 0, 16); /* a window loads 8 bytes from at most byte `bytes` */
         uint64_t bitpos = 0;
         const uint64_t limit = (uint64_t)bytes * 8;
         uint16_t *o = sym + s0;

@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 #define GLIDE_VERSION_MAJOR 1
-#define GLIDE_VERSION_MINOR 7
+#define GLIDE_VERSION_MINOR 8
 #define GLIDE_VERSION_PATCH 0
 
 /* HDF5 allows ranks up to 32; the codec accepts the same. */
