@@ -189,40 +189,42 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
     }
 }
 
-/* Up to kApplyPer bytes a thread (the head's room and two codes: at most
- * 8.5 KB over kApplyBlocks x 256 threads), all loaded before any is
- * stored: one block copying byte by byte waited for a load per round, 6.8
- * us (ncu, H200). The plan is read in mapped host memory, where a load
- * costs a PCIe round trip: each thread loads its bytes at fixed places
- * (items 0 .. GG_APPLY_HEAD_MAX - 1 the head's room, then the two custom
- * codes) together with the sizes and book ids, in one round trip, and only
- * then chooses what to store: loading the sizes first and the bytes after
- * them cost a second round trip. */
+/* Up to kApplyPer bytes a thread (the head's room, two codes and two
+ * class codes: at most 8.8 KB over kApplyBlocks x 256 threads), all loaded
+ * before any is stored: one block copying byte by byte waited for a load
+ * per round, 6.8 us (ncu, H200). The plan is read in mapped host memory,
+ * where a load costs a PCIe round trip: each thread loads its bytes at
+ * fixed places (items 0 .. GG_APPLY_HEAD_MAX - 1 the head's room, then the
+ * two codes, then the two class codes) together with the sizes and book
+ * ids, in one round trip, and only then chooses what to store: loading the
+ * sizes first and the bytes after them cost a second round trip. */
 constexpr unsigned kApplyBlocks = 8, kApplyThreads = 256, kApplyPer = 5;
-static_assert(kApplyBlocks * kApplyThreads * kApplyPer >= GG_APPLY_HEAD_MAX + GLIDE_NPLANES * sizeof(glide_huff_enc),
+static_assert(kApplyBlocks * kApplyThreads * kApplyPer >=
+                  GG_APPLY_HEAD_MAX + GLIDE_NPLANES * (sizeof(glide_huff_enc) + sizeof(glide_run_code)),
               "apply_plan_k covers every byte");
 
 __global__ void __launch_bounds__(kApplyThreads) apply_plan_k(const gg_apply *a, const glide_huff_enc *dict_enc,
-                                                              glide_huff_enc *enc, uint8_t *buf, gg_state *st,
-                                                              gg_words z)
+                                                              glide_huff_enc *enc, glide_run_code *rc, uint8_t *buf,
+                                                              gg_state *st, gg_words z)
 {
     if (blockIdx.x >= kApplyBlocks) {
         zero_words(z, kApplyBlocks);
         return;
     }
-    constexpr uint32_t E = sizeof(glide_huff_enc), H = GG_APPLY_HEAD_MAX, stride = kApplyBlocks * kApplyThreads;
+    constexpr uint32_t E = sizeof(glide_huff_enc), R = sizeof(glide_run_code), H = GG_APPLY_HEAD_MAX,
+                       C = H + GLIDE_NPLANES * E, stride = kApplyBlocks * kApplyThreads;
     const bool first = blockIdx.x == 0 && threadIdx.x == 0;
     const uint32_t hb = a->head_bytes;
     uint32_t book[GLIDE_NPLANES];
     for (unsigned k = 0; k < GLIDE_NPLANES; k++) book[k] = a->book[k];
     gg_place p = {};
     if (first) p = a->place; /* ok = 0: an emptied plan (RAW, a failure), the tail runs empty */
-    const uint8_t *codes = reinterpret_cast<const uint8_t *>(a->enc);
+    const uint8_t *codes = reinterpret_cast<const uint8_t *>(a->enc), *classes = reinterpret_cast<const uint8_t *>(a->rc);
     uint8_t v[kApplyPer];
 #pragma unroll
     for (unsigned u = 0; u < kApplyPer; u++) {
         const uint32_t i = blockIdx.x * kApplyThreads + threadIdx.x + u * stride;
-        v[u] = i < H ? a->head[i] : i - H < GLIDE_NPLANES * E ? codes[i - H] : 0;
+        v[u] = i < H ? a->head[i] : i < C ? codes[i - H] : i - C < GLIDE_NPLANES * R ? classes[i - C] : 0;
     }
     /* a dictionary book's code from the device's table, every load before any store */
     uint8_t *dst[kApplyPer];
@@ -232,12 +234,14 @@ __global__ void __launch_bounds__(kApplyThreads) apply_plan_k(const gg_apply *a,
         dst[u] = nullptr;
         if (i < H) {
             if (i < hb) dst[u] = buf + i;
-        } else if (i - H < GLIDE_NPLANES * E) {
+        } else if (i < C) {
             const uint32_t k = (i - H) / E, o = (i - H) - k * E, b = book[k];
             if (b != GG_APPLY_NONE) {
                 if (b != GG_APPLY_CUSTOM) v[u] = reinterpret_cast<const uint8_t *>(&dict_enc[b])[o];
                 dst[u] = reinterpret_cast<uint8_t *>(&enc[k]) + o;
             }
+        } else if (i - C < GLIDE_NPLANES * R) {
+            dst[u] = reinterpret_cast<uint8_t *>(rc) + (i - C);
         }
     }
 #pragma unroll
@@ -296,10 +300,10 @@ extern "C" cudaError_t gg_plan(gg_plan_in in, const glide_huff_enc *d_dict_enc, 
 }
 
 extern "C" cudaError_t gg_apply_plan(const gg_apply *d_a, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc,
-                                     uint8_t *d_buf, gg_state *d_st, gg_words z, cudaStream_t s)
+                                     glide_run_code *d_rc, uint8_t *d_buf, gg_state *d_st, gg_words z, cudaStream_t s)
 {
-    apply_plan_k<<<kApplyBlocks + zero_blocks(z, kApplyThreads), kApplyThreads, 0, s>>>(d_a, d_dict_enc, d_enc, d_buf,
-                                                                                        d_st, z);
+    apply_plan_k<<<kApplyBlocks + zero_blocks(z, kApplyThreads), kApplyThreads, 0, s>>>(d_a, d_dict_enc, d_enc, d_rc,
+                                                                                        d_buf, d_st, z);
     return cudaGetLastError();
 }
 

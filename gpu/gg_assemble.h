@@ -56,28 +56,31 @@ enum { GG_FLAG_DELIVERED = 3, GG_FLAG_WORDS = 4 };
 cudaError_t gg_plan(gg_plan_in in, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc, uint8_t *d_buf,
                     gg_state *d_st, gg_state *h_st, uint64_t *h_flag, gg_words z, cudaStream_t s);
 /* The host's plan instead of gg_plan's, as one gg_apply_plan reading this
- * from mapped memory: the header with its custom books to d_buf, each
- * plane's code to d_enc (its own here, or dictionary book `book` from
- * d_dict_enc), st->place = place (ok = 1 for a plan; 0, with no head and
- * no books, makes the tail run empty) and the outlier ticket rewound.
- * Three copies and a kernel before, each waited for by the next on a
- * chunk's critical path. */
+ * from mapped memory: the header with its custom books and run books to
+ * d_buf, each plane's code to d_enc (its own here, or dictionary book
+ * `book` from d_dict_enc) and its class codes to d_rc (format 8; all off
+ * for a plane coded point by point), st->place = place (ok = 1 for a
+ * plan; 0, with no head and no books, makes the tail run empty) and the
+ * outlier ticket rewound. Three copies and a kernel before, each waited
+ * for by the next on a chunk's critical path. */
 #define GG_APPLY_CUSTOM 0xFFFFFFFFu /* book[k]: the code is enc[k] */
 #define GG_APPLY_NONE 0xFFFFFFFEu   /* book[1] of a stream without planes */
-#define GG_APPLY_HEAD_MAX \
-    (GLIDE_HEADER_FIXED + 8 * GLIDE_MAX_RANK + GLIDE_HEADER_PLANES_EXT + GLIDE_NPLANES * GLIDE_NSYM)
+#define GG_APPLY_HEAD_MAX                                                                                \
+    (GLIDE_HEADER_FIXED + 8 * GLIDE_MAX_RANK + GLIDE_HEADER_PLANES_EXT + GLIDE_NPLANES * GLIDE_NSYM + \
+     GLIDE_NPLANES * GLIDE_RUN_BOOK_BYTES)
 typedef struct {
     gg_place place;
     uint32_t book[GLIDE_NPLANES];
     uint32_t head_bytes;
     glide_huff_enc enc[GLIDE_NPLANES];
+    glide_run_code rc[GLIDE_NPLANES];
     uint8_t head[GG_APPLY_HEAD_MAX];
 } gg_apply;
 /* d_a: the device address of the plan in mapped pinned memory, read in
  * place (its upload had cost a copy and an engine switch on the tail's
  * path). */
 cudaError_t gg_apply_plan(const gg_apply *d_a, const glide_huff_enc *d_dict_enc, glide_huff_enc *d_enc,
-                          uint8_t *d_buf, gg_state *d_st, gg_words z, cudaStream_t s);
+                          glide_run_code *d_rc, uint8_t *d_buf, gg_state *d_st, gg_words z, cudaStream_t s);
 /* Copies the state d_st to h_st and then sets *h_state_word = seq (device
  * addresses of mapped host memory, the word set once the state is there),
  * then holds stream s until the mapped word *h_plan_word reaches seq: the

@@ -59,20 +59,24 @@ typedef struct {
  * benchmark read it): the device alone (a dictionary book); the device,
  * which found the chunk incompressible (RAW); the host, handed the
  * histogram because a custom book may win; the host (forced, or a trial
- * dictionary, or the previous stream had a custom book); or the host after
- * the two disagreed (possible only for a tie within rounding in
- * GLIDE_BOOK_AUTO's entropy test). */
+ * dictionary, or the previous stream had a custom book or a run-coded
+ * plane); the host after the two disagreed (possible only for a tie within
+ * rounding in GLIDE_BOOK_AUTO's entropy test); or the host after the
+ * device's plan of plain planes, where its re-check found a run-coded
+ * plane smaller (format 8: the device plans no runs). */
 enum {
     GG_PLANNED_DEVICE,
     GG_PLANNED_RAW,
     GG_PLANNED_HOST_BOOK,
     GG_PLANNED_HOST,
     GG_PLANNED_DISAGREED,
+    GG_PLANNED_HOST_RUNS,
     GG_PLANNED_KINDS
 };
 /* Who plans the next chunks' entropy stage: AUTO, the device unless the
- * previous stream had a custom book; HOST always the host (the fallback
- * path); DEVICE always the device. Only the tests choose. */
+ * previous stream had a custom book or a run-coded plane; HOST always the
+ * host (the fallback path); DEVICE always the device. Only the tests
+ * choose. */
 enum { GG_PLANNER_AUTO, GG_PLANNER_HOST, GG_PLANNER_DEVICE };
 
 typedef struct {
@@ -119,6 +123,7 @@ typedef struct {
     } pgate;
     uint64_t seq;
     glide_huff_enc *d_enc;         /* GLIDE_NPLANES: format 5's planes' codes (else the first) */
+    glide_run_code *d_rc;          /* GLIDE_NPLANES: format 8's class codes, a plane's all off where it is plain */
     gg_apply *h_apply, *dh_apply;  /* the host's plan (mapped), and its device address */
     glide_huff_dec *d_dec, *h_dec;
     uint8_t *h_head; /* header + custom books, uploaded */
@@ -138,7 +143,9 @@ typedef struct {
     int timing;
     int last_plan;   /* GG_PLANNED_* of the last compressed chunk */
     int last_gated;  /* the last host-planned chunk's tail was queued behind the plan's gate */
+    int last_requeued; /* and ran empty there, for the other encoder (gpu_compress.c host_planned) */
     int custom_last; /* the last stream written had a custom book */
+    unsigned runs_last; /* the last stream written had run-coded planes (bit p: plane p) */
     int spec_large;  /* chunks over GG_SPEC_POINTS speculate: the last trial picked interpolation */
     int last_blend;  /* the last chunk's tuning blended a level: the next launches its blended instances first */
     gg_launch launch; /* the prediction kernels' launch settings (gg_predict.h); blend_first: each chunk's own copy */
@@ -226,6 +233,10 @@ typedef struct {
     uint64_t n0; /* its plane 0's symbols */
     int in_place; /* the encoder reads the planes in place from the raster order (runs), no split */
     gg_plane_runs runs;
+    /* format 8: the planes the tail codes with runs (bit p: plane p), as
+     * planned, or before the plan as guessed for a tail queued behind
+     * the plan's gate (gg_plan_gate_queue) */
+    unsigned run_planes;
     /* format 6 (method GG_CHOSEN3): force = a forced slice order + 1, else
      * 0 and the block trial on the sample tb, stacked as grid tg, with
      * Lorenzo among its candidates where lorenzo_ok */
@@ -264,7 +275,7 @@ gg_words gg_enc_words(const enc_job *j);
 
 /* gpu_plan.c */
 size_t gg_host_plan(const enc_job *j, const gg_state *hs, glide_header *h, glide_entropy_plan *plan);
-void gg_host_plan_post(const enc_job *j, const glide_header *hh, const glide_entropy_plan *plan);
+int gg_host_plan_post(const enc_job *j, const glide_header *hh, const glide_entropy_plan *plan);
 size_t gg_plan_gate_queue(const enc_job *j, int *queued);
 void gg_plan_gate_open(int with_plan);
 int gg_state_wait(void);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "format.h"
 #include "huff_codec.h" /* glide_huff_enc / glide_huff_dec: plain structs, copied to the device as they are */
+#include "huff_runs.h"  /* glide_run_stats / glide_run_code: the same */
 #include "plane_runs.h"
 
 #ifdef __cplusplus
@@ -124,6 +125,28 @@ cudaError_t gg_huff_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uin
                                   const gg_place *d_place, uint64_t *d_stream_bytes, const gg_enc_fin *fin,
                                   void *d_scratch, size_t scratch_bytes, int words_zeroed, cudaStream_t s);
 uint64_t gg_huff_encode_words(uint64_t n0, uint64_t n1);
+
+/* Format 8 (docs/FORMAT.md §10.7): a stream with a run-coded plane,
+ * byte-identical to cpu/codec.c's: plane p is coded as glide_runs_encode
+ * codes it where bit p of run_planes is set (segments of
+ * GLIDE_RUN_SEG_SYMS, d_rc[p] its class codes), else as glide_huff_encode
+ * does (GLIDE_SEG_SYMS). Symbols, placement, outputs and *d_stream_bytes
+ * as gg_huff_encode_placed's (fin not NULL: the header's size, crc_len,
+ * total); d_place->ok = 0 writes nothing and reports no stream. A few
+ * launches: each segment's size, a scan of the sizes, the segments. */
+size_t gg_runs_encode_scratch(uint64_t n);
+cudaError_t gg_runs_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
+                                  const gg_plane_runs *runs, unsigned run_planes, const glide_huff_enc *d_enc,
+                                  const glide_run_code *d_rc, uint8_t *d_buf, const gg_place *d_place,
+                                  uint64_t *d_stream_bytes, const gg_enc_fin *fin, void *d_scratch,
+                                  size_t scratch_bytes, cudaStream_t s);
+/* What glide_run_stats_count gives for each plane (plane 0's n0 symbols
+ * at d_sym0, plane 1's n1 at d_sym1, or with runs both in place from the
+ * raster order at d_sym0, as gg_huff_encode_placed reads them) added to
+ * d_out[0] and d_out[1], zero before (a chunk's state is: range_k zeroes
+ * it). One launch. */
+cudaError_t gg_run_stats(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
+                         const gg_plane_runs *runs, glide_run_stats *d_out, cudaStream_t s);
 
 /* Decodes n symbols, segments in parallel, with every check of
  * glide_huff_decode: on any inconsistency *d_err becomes nonzero (it is

@@ -79,6 +79,8 @@ typedef struct {
      * stream_bytes cover both planes' Huffman streams) */
     uint64_t hist_pl[GLIDE_NPLANES][GLIDE_NSYM];
     gg_select sel_pl[GLIDE_NPLANES];
+    /* format 8: each plane's run statistics (gg_run_stats), for the host's plan */
+    glide_run_stats run_st[GLIDE_NPLANES];
     uint64_t n_outliers;           /* outlier symbols counted by the scan */
     uint64_t stream_bytes;           /* Huffman stream size, UINT64_MAX if it did not fit */
     uint64_t crc_len;                /* bytes the CRC covers (header to end of the Huffman stream) */

@@ -10,7 +10,11 @@
  *   device_plan    gg_plan and the tail (gpu_tail.c) queued at once; the host re-checks the plan
  *   gate_behind    or: the host plans, the tail queued behind its gate (gpu_plan.c)
  *   host_planned   the host's plan on the device, the tail (again), the stream back
- *   raw_write      an incompressible chunk, written by the host */
+ *   raw_write      an incompressible chunk, written by the host
+ * The device plans plain planes only; the host's plan, by the CPU codec's
+ * code, may run-code a plane (format 8): where the device's re-checked
+ * plan misses that, the host plans the chunk, and the next chunks too
+ * while their streams have run-coded planes. */
 #include "gg_context.h"
 #include "huff_codec.h"
 
@@ -35,7 +39,7 @@ typedef struct {
     glide_shape sh;
     glide_grid cg;
     unsigned blog;
-    size_t hbytes; /* the header as written: format 5 adds plane 1's book after the dims */
+    size_t hbytes; /* the header as the device plans it (formats 1 to 6): format 5 adds plane 1's book after the dims */
     uint64_t n_segments;
     uint64_t tcount;   /* format 6's trial sample's points (0: no trial) */
     int device_plans;  /* gg_plan decides; else the host */
@@ -90,14 +94,17 @@ static void chunk_make(chunk *c, const glide_params *p, const glide_encode_opts 
     c->n_segments = glide_stream_segments(j->n, j->n0, j->planes);
     j->raw_total = hsize + j->n * j->esz + GLIDE_CRC_BYTES;
     /* The device plans with the frozen dictionary (the benchmarks' trial
-     * ones are the host's), unless the last stream needed a custom book:
-     * chunks of one dataset tend to agree, and for those the host's plan
-     * after one wait costs less than a declined device plan. */
+     * ones are the host's), unless the last stream needed a custom book or
+     * run-coded a plane: chunks of one dataset tend to agree, and for those
+     * the host's plan after one wait costs less than a declined device
+     * plan, or one the host's re-check finds beaten by runs. */
     const int planner = gg_G.test.planner;
     c->device_plans = o->dict == gg_G.dict && planner != GG_PLANNER_HOST &&
-                      (planner == GG_PLANNER_DEVICE || !gg_G.custom_last);
+                      (planner == GG_PLANNER_DEVICE || (!gg_G.custom_last && !gg_G.runs_last));
+    /* the host's tail may be queued before its plan: it codes the planes the last stream run-coded */
+    j->run_planes = !c->device_plans && j->planes && o->runs ? gg_G.runs_last : 0;
     gg_G.last_plan = c->device_plans ? GG_PLANNED_DEVICE : GG_PLANNED_HOST;
-    gg_G.last_gated = 0;
+    gg_G.last_gated = 0, gg_G.last_requeued = 0;
 }
 
 /* 1 if every buffer the chunk needs is there */
@@ -282,19 +289,25 @@ static int device_plan(chunk *c, void *dst, size_t cap, size_t *out)
         j->planes ? hh->book_kind == GLIDE_BOOKKIND_DICT && hh->book_kind1 == GLIDE_BOOKKIND_DICT &&
                         hh->book_id == hs->sel_pl[0].book && hh->book_id1 == hs->sel_pl[1].book
                   : hh->book_kind == GLIDE_BOOKKIND_DICT && hh->book_id == hs->sel.book;
-    const int agree = hs->place.ok && hh->method != GLIDE_METHOD_RAW && books_agree &&
+    /* runs: the host run-codes a plane (format 8), which the device never plans */
+    const int runs = (hh->flags & GLIDE_FLAG_RUNS) != 0;
+    const int agree = hs->place.ok && hh->method != GLIDE_METHOD_RAW && !runs && books_agree &&
                       c->plan.lay.segtab_off == hs->place.segtab_off && c->plan.lay.stream_off == hs->place.stream_off;
     if (agree && hs->total && hs->total <= bound) { /* only `bound` bytes came back */
-        g->custom_last = 0;
+        g->custom_last = 0, g->runs_last = 0;
         hh->stream_bytes = hs->stream_bytes; /* both planes' */
         glide_header_write(hh, g->h_head);
-        if (memcmp(g->h_head, g->h_out.p, c->hbytes) == 0) { /* method, books, counts, level configuration */
+        if (memcmp(g->h_head, g->h_out.p, glide_header_bytes(hh)) == 0) { /* method, books, counts, level configuration */
             r = stream_out(dst, cap, hs->total);
             goto done;
         }
     } else if (agree) { /* the Huffman stream did not fit: RAW, as the CPU codec decides */
         g->last_plan = GG_PLANNED_RAW;
         return STEP_RAW;
+    }
+    if (runs) { /* the CPU codec's decision: a run-coded plane, which only the host plans */
+        g->last_plan = GG_PLANNED_HOST_RUNS;
+        return STEP_ON;
     }
     g->last_plan = GG_PLANNED_DISAGREED;
     if (g->debug) fprintf(stderr, "glide: GPU plan differs from the host's; replanning\n");
@@ -305,8 +318,9 @@ done:
 }
 
 /* The host plans from the start (a trial dictionary, the last stream had a
- * custom book, or the forced host planner): one wait mid-chunk, for the
- * state; the tail queued behind the plan's gate where it can be. */
+ * custom book or a run-coded plane, or the forced host planner): one wait
+ * mid-chunk, for the state; the tail queued behind the plan's gate where
+ * it can be. */
 static int gate_behind(chunk *c, size_t *out)
 {
     gg_ctx *g = &gg_G;
@@ -349,14 +363,30 @@ static int host_planned(chunk *c, void *dst, size_t cap, size_t *out)
         r = gg_fail(cudaErrorInvalidValue, "header size");
         goto done;
     }
-    gg_host_plan_post(j, hh, &c->plan);
+    const unsigned runs = (hh->flags & GLIDE_FLAG_RUNS) / GLIDE_FLAG_RUNS0; /* bit p: plane p run-coded */
+    if (runs != c->j.run_planes) {
+        if (c->gated_plan) {
+            /* the tail behind the gate has the other encoder: it runs empty
+             * on an emptied plan, and once it has, h_apply is free for the
+             * plan and the right tail follows it, as after a first launch */
+            gg_plan_gate_open(0);
+            CK(cudaStreamSynchronize(g->s), "sync");
+            c->gated_plan = 0, g->last_gated = 0, g->last_requeued = 1;
+        }
+        c->j.run_planes = runs;
+    }
+    if (gg_host_plan_post(j, hh, &c->plan)) {
+        r = gg_fail(cudaErrorInvalidValue, "run code");
+        goto done;
+    }
     /* the tail's gg_deliver raises it (its tail is not running yet: the
      * gate is shut, or the tail is queued below) */
     ((volatile uint64_t *)g->h_flag)[GG_FLAG_DELIVERED] = 0;
     if (c->gated_plan) {
         gg_plan_gate_open(1);
     } else {
-        CK(gg_apply_plan(g->dh_apply, g->d_dict_enc, g->d_enc, g->buf.p, g->d_st, gg_enc_words(j), g->s), "plan");
+        CK(gg_apply_plan(g->dh_apply, g->d_dict_enc, g->d_enc, g->d_rc, g->buf.p, g->d_st, gg_enc_words(j), g->s),
+           "plan");
         g->pgate.apply_launched = 1;
         r = gg_encode_tail(j);
         if (r) goto done;
@@ -376,6 +406,7 @@ static int host_planned(chunk *c, void *dst, size_t cap, size_t *out)
     if (r) goto done;
     gg_stages_end();
     g->custom_last = hh->book_kind == GLIDE_BOOKKIND_CUSTOM || (j->planes && hh->book_kind1 == GLIDE_BOOKKIND_CUSTOM);
+    g->runs_last = runs;
     if (!hs->total) return STEP_RAW;
     r = stream_out(dst, cap, hs->total);
 done:

@@ -149,8 +149,9 @@ static int dict_upload(const glide_dictionary *d)
     return ok;
 }
 
-/* The state, the trial's, the book choice's work areas, the codes, and the
- * mapped words and plan; 1 if all are there. */
+/* The state, the trial's, the book choice's work areas, the codes (and
+ * format 8's class codes), and the mapped words and plan; 1 if all are
+ * there. */
 static int state_alloc(void)
 {
     gg_ctx *c = &gg_G;
@@ -164,6 +165,7 @@ static int state_alloc(void)
            cudaMalloc((void **)&c->d_sel_work, sizeof(gg_select_work)) == cudaSuccess &&
            cudaMemset(c->d_sel_work, 0, sizeof(gg_select_work)) == cudaSuccess &&
            cudaMalloc((void **)&c->d_enc, GLIDE_NPLANES * sizeof(glide_huff_enc)) == cudaSuccess &&
+           cudaMalloc((void **)&c->d_rc, GLIDE_NPLANES * sizeof(glide_run_code)) == cudaSuccess &&
            cudaMalloc((void **)&c->d_dec, GLIDE_NPLANES * sizeof(glide_huff_dec)) == cudaSuccess &&
            cudaHostAlloc((void **)&c->h_st, sizeof(gg_state), cudaHostAllocMapped) == cudaSuccess &&
            cudaHostGetDevicePointer((void **)&c->dh_st, c->h_st, 0) == cudaSuccess &&
@@ -387,8 +389,10 @@ gg_grid gg_grid_of(const glide_grid *cg, unsigned dtype)
 size_t gg_crc_scratch_off(uint64_t n)
 {
     size_t a = gg_outlier_scan_scratch(n), b = gg_huff_encode_scratch(n), c = gg_huff_decode_scratch(n);
+    const size_t d = gg_runs_encode_scratch(n);
     size_t m = a > b ? a : b;
     m = m > c ? m : c;
+    m = m > d ? m : d;
     return (m + 255) & ~(size_t)255;
 }
 

@@ -1,8 +1,9 @@
 /* The encoder's front, before the entropy plan: range and level bounds
  * from the error bound, tuning, the predictor's choice (format 6: the
  * block trial), prediction and quantization within the bounds with the
- * symbols' histograms (predict.cu), and the dictionary book choice
- * (book_select.cu), queued as one graph (gpu_graph.c). */
+ * symbols' histograms (predict.cu), the dictionary book choice
+ * (book_select.cu) and format 8's run statistics (run_stats.cu), queued
+ * as one graph (gpu_graph.c). */
 #include "gg_context.h"
 
 #include <string.h>
@@ -78,7 +79,7 @@ static cudaError_t front_predictor(const front_args *a, int timed, cudaStream_t 
 
 /* Everything before the entropy plan: range and level bounds, tuning,
  * predictor choice, prediction with quantization and histogram, dictionary
- * book choice, on stream s. Only enqueues. */
+ * book choice, format 8's run statistics, on stream s. Only enqueues. */
 static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
 {
     const front_args *a = arg;
@@ -119,6 +120,13 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
         return e;
     }
     if (timed) gg_stage("book select");
+    if (j->planes && j->o->runs) { /* format 8: what runs would give each plane, for the host's plan */
+        const uint16_t *p0 = j->in_place ? (const uint16_t *)c->sym.p : (const uint16_t *)c->sym_p.p;
+        const uint16_t *p1 = j->in_place ? NULL : p0 + gg_plane1_base(j->n0);
+        if ((e = gg_run_stats(p0, j->n0, p1, j->n - j->n0, j->in_place ? &j->runs : NULL, st->run_st, s)) != cudaSuccess)
+            return e;
+        if (timed) gg_stage("run statistics");
+    }
     return cudaSuccess;
 }
 
@@ -164,6 +172,7 @@ size_t gg_encode_front(const front_args *a)
     k.x = c->x.p, k.sym = c->sym.p, k.r = c->r.p, k.w = c->w.p, k.st = c->d_st, k.len = c->d_dict_len,
     k.log2q = c->d_dict_log2q;
     k.sym_p = c->sym_p.p, k.n0 = a->j->n0, k.planes = a->j->planes | a->j->in_place << 1 | c->test.hist0_kernel << 2;
+    k.planes |= (a->j->planes && a->j->o->runs) << 3; /* the run statistics */
     k.eb = a->eb, k.alpha = a->alpha, k.k = a->k, k.mode = a->mode, k.score = a->score, k.method = a->j->method;
     k.n_books = c->n_books, k.g = a->j->g;
     k.force = a->j->force, k.lorenzo_ok = a->j->lorenzo_ok, k.tg = a->j->tg, k.tb = a->j->tb, k.spec = a->spec;

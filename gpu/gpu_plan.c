@@ -4,10 +4,12 @@
  * for the plan kernel alone (the tail keeps running) to learn how many
  * bytes to copy back, and re-checks the decision with the CPU codec's own
  * code (gg_host_plan) once the state is back. Where a custom book may win
- * (or the host plans: the last stream had a custom book), the host builds
- * the plan as the CPU codec does and hands it to the device through mapped
- * memory (gg_host_plan_post), the tail queued behind a gate the host opens
- * (gg_plan_gate_queue, gg_plan_gate_open). */
+ * (or the host plans: the last stream had a custom book or a run-coded
+ * plane), the host builds the plan as the CPU codec does and hands it to
+ * the device through mapped memory (gg_host_plan_post), the tail queued
+ * behind a gate the host opens (gg_plan_gate_queue, gg_plan_gate_open).
+ * Only the host plans run-coded planes (format 8), from the run statistics
+ * the front counted (gg_run_stats). */
 #include "gg_context.h"
 #include "huff_codec.h"
 
@@ -45,23 +47,36 @@ size_t gg_host_plan(const enc_job *j, const gg_state *hs, glide_header *h, glide
         const glide_book_choice given[GLIDE_NPLANES] = {{hs->sel_pl[0].book, hs->sel_pl[0].bits},
                                                         {hs->sel_pl[1].book, hs->sel_pl[1].bits}};
         const uint64_t *const hist[GLIDE_NPLANES] = {hs->hist_pl[0], hs->hist_pl[1]};
-        return glide_entropy_plan_planes(j->p, j->o, h, hist, own_dict ? given : NULL, NULL, j->n0, j->n, j->esz, plan);
+        const glide_run_stats *runs = j->o->runs ? hs->run_st : NULL; /* counted by the front where o->runs */
+        return glide_entropy_plan_planes(j->p, j->o, h, hist, own_dict ? given : NULL, runs, j->n0, j->n, j->esz, plan);
     }
     glide_book_choice choice = {hs->sel.book, hs->sel.bits};
     return glide_entropy_plan_hist(j->p, j->o, h, hs->hist, own_dict ? &choice : NULL, j->n, j->esz, plan);
 }
 
 /* Writes the host's plan where one kernel (gg_apply_plan) puts it on the
- * device, reading it from mapped memory: the header and custom books, each
- * plane's book (a dictionary book by its number: the tail reads gg_G.d_enc
- * whatever the book, and one graph serves all) and the layout. The header
- * fits: the caller checked plan->lay.anchors_off against it. */
-void gg_host_plan_post(const enc_job *j, const glide_header *hh, const glide_entropy_plan *plan)
+ * device, reading it from mapped memory: the header, custom books and run
+ * books, each plane's book (a dictionary book by its number: the tail
+ * reads gg_G.d_enc whatever the book, and one graph serves all) and class
+ * codes, and the layout. The header fits: the caller checked
+ * plan->lay.anchors_off against it. 0, or -1 where a plane's class
+ * lengths are no code (the CPU codec fails there too). */
+int gg_host_plan_post(const enc_job *j, const glide_header *hh, const glide_entropy_plan *plan)
 {
     gg_apply *ap = gg_G.h_apply;
     glide_header_write(hh, ap->head);
     memcpy(ap->head + plan->lay.book_off, plan->book, hh->book_bytes);
     if (j->planes) memcpy(ap->head + plan->lay.book_off + hh->book_bytes, plan->book1, hh->book_bytes1);
+    /* format 8: the run books of the run-coded planes, in plane order, as glide_entropy_write puts them */
+    uint8_t *runbook = ap->head + plan->lay.runbook_off;
+    for (unsigned k = 0; k < GLIDE_NPLANES; k++) {
+        memset(&ap->rc[k], 0, sizeof ap->rc[k]); /* a plain plane: no kind run-coded */
+        if (!(hh->flags & (k ? GLIDE_FLAG_RUNS1 : GLIDE_FLAG_RUNS0))) continue;
+        const uint8_t(*len)[GLIDE_RUN_CLASSES] = (const uint8_t(*)[GLIDE_RUN_CLASSES])plan->run_len[k];
+        if (glide_run_code_init(&ap->rc[k], len) != 0) return -1;
+        glide_run_book_pack(len, runbook);
+        runbook += GLIDE_RUN_BOOK_BYTES;
+    }
     ap->head_bytes = (uint32_t)plan->lay.anchors_off;
     for (unsigned k = 0; k < GLIDE_NPLANES; k++) {
         const unsigned kind = k ? hh->book_kind1 : hh->book_kind, id = k ? hh->book_id1 : hh->book_id;
@@ -78,6 +93,7 @@ void gg_host_plan_post(const enc_job *j, const glide_header *hh, const glide_ent
     const gg_place pl = {plan->lay.anchors_off, plan->lay.outliers_off, plan->lay.segtab_off, plan->lay.stream_off,
                          plan->raw_total - GLIDE_CRC_BYTES - plan->lay.stream_off, 1, 0};
     ap->place = pl;
+    return 0;
 }
 
 /* Opens the host plan's gate (gg_plan_gate_queue) once h_apply holds the
@@ -100,12 +116,14 @@ void gg_plan_gate_open(int with_plan)
 }
 
 /* Where the host plans the entropy stage (the last stream had a custom
- * book, or the forced host planner), queues gg_apply_plan and the tail
- * before the plan is made, behind gg_state_gate's kernel, which hands the
- * state over and then polls a mapped word that gg_plan_gate_open raises
- * once h_apply holds the plan: their launches are then made while the
- * front runs, where queued after the plan they kept the device idle for
- * the host's calls.
+ * book or a run-coded plane, or the forced host planner), queues
+ * gg_apply_plan and the tail (the encoder for j->run_planes, a guess: the
+ * host runs it empty where the plan then wants the other) before the plan
+ * is made, behind gg_state_gate's kernel, which hands the state over and
+ * then polls a mapped word that gg_plan_gate_open raises once h_apply
+ * holds the plan: their launches are then made while the front runs,
+ * where queued after the plan they kept the device idle for the host's
+ * calls.
  * Nothing may wait for the device while the gate is shut, and loading a
  * kernel may synchronise the context (lazy module loading; a gated first
  * apply_plan_k hung there): so only a tail whose graph replays and an
@@ -136,7 +154,7 @@ size_t gg_plan_gate_queue(const enc_job *j, int *queued)
     c->pgate.armed = 1, *queued = 1;
     CK(gg_state_gate(c->d_st, c->dh_st, c->dh_gate + GG_STATE_WORD, c->dh_gate + GG_PLAN_GATE, seq, c->s), "plan gate");
     gg_stage("host plan");
-    CK(gg_apply_plan(c->dh_apply, c->d_dict_enc, c->d_enc, c->buf.p, c->d_st, gg_enc_words(j), c->s), "plan");
+    CK(gg_apply_plan(c->dh_apply, c->d_dict_enc, c->d_enc, c->d_rc, c->buf.p, c->d_st, gg_enc_words(j), c->s), "plan");
     r = gg_encode_tail(j);
 done:
     return r;

@@ -1,7 +1,8 @@
 /* The encoder's tail, after the entropy plan: anchors, outliers, the
- * Huffman stream (format 5: both planes), its size and the CRC, the same
- * kernels whichever side planned (st->place says where, gg_G.d_enc holds
- * the code), queued as one graph (gpu_graph.c). */
+ * Huffman stream (format 5: both planes; format 8: runs_encode.cu's
+ * encoder), its size and the CRC, the same kernels whichever side planned
+ * (st->place says where, gg_G.d_enc and gg_G.d_rc hold the codes), queued
+ * as one graph (gpu_graph.c). */
 #include "gg_context.h"
 
 #include <string.h>
@@ -47,9 +48,13 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
     const uint16_t *sym0 = split ? (const uint16_t *)c->sym_p.p : (const uint16_t *)c->sym.p;
     const uint16_t *sym1 = split ? sym0 + gg_plane1_base(n0) : NULL;
     const gg_enc_fin fin = {&st->crc_len, &st->total};
-    if (e == cudaSuccess)
-        e = gg_huff_encode_placed(sym0, n0, sym1, j->n - n0, j->in_place ? &j->runs : NULL, c->d_enc, buf, &st->place,
-                                  &st->stream_bytes, &fin, c->scratch.p, c->scratch.cap, gg_enc_words(j).n != 0, c->s);
+    const gg_plane_runs *runs = j->in_place ? &j->runs : NULL;
+    if (e == cudaSuccess && j->run_planes) /* format 8: a plane run-coded */
+        e = gg_runs_encode_placed(sym0, n0, sym1, j->n - n0, runs, j->run_planes, c->d_enc, c->d_rc, buf, &st->place,
+                                  &st->stream_bytes, &fin, c->scratch.p, c->scratch.cap, c->s);
+    else if (e == cudaSuccess)
+        e = gg_huff_encode_placed(sym0, n0, sym1, j->n - n0, runs, c->d_enc, buf, &st->place, &st->stream_bytes, &fin,
+                                  c->scratch.p, c->scratch.cap, gg_enc_words(j).n != 0, c->s);
     if (beside) { /* joined whatever was enqueued: the CRC reads both */
         cudaError_t e2 = cudaEventRecord(c->tail_join, so);
         if (e2 == cudaSuccess) e2 = cudaStreamWaitEvent(c->s, c->tail_join, 0);
@@ -67,10 +72,11 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
 
 /* What the tail's graph depends on: a job with another key captures it anew */
 typedef struct {
-    const void *x, *sym, *pos, *buf, *scratch, *enc, *st, *sym_p, *h_out;
+    const void *x, *sym, *pos, *buf, *scratch, *enc, *rc, *st, *sym_p, *h_out;
     size_t scratch_cap, deliver;
     uint64_t n, raw_total, n0;
     int planes;
+    unsigned run_planes; /* the encoder: huff_encode.cu's, or runs_encode.cu's for these planes */
     gg_grid g;
 } tail_key;
 
@@ -79,9 +85,9 @@ static void tail_key_of(const enc_job *j, tail_key *k)
     const gg_ctx *c = &gg_G;
     memset(k, 0, sizeof *k); /* padding too: the key is compared as bytes */
     k->x = c->x.p, k->sym = c->sym.p, k->pos = c->pos.p, k->buf = c->buf.p, k->scratch = c->scratch.p;
-    k->enc = c->d_enc;
+    k->enc = c->d_enc, k->rc = c->d_rc;
     k->st = c->d_st, k->scratch_cap = c->scratch.cap, k->n = j->n, k->raw_total = j->raw_total, k->g = j->g;
-    k->sym_p = c->sym_p.p, k->n0 = j->n0, k->planes = j->planes | j->in_place << 1;
+    k->sym_p = c->sym_p.p, k->n0 = j->n0, k->planes = j->planes | j->in_place << 1, k->run_planes = j->run_planes;
     k->h_out = c->h_out.p, k->deliver = gg_deliver_limit(j->raw_total);
 }
 

@@ -28,6 +28,7 @@
  * bad book can give wrong bytes but never a write outside the buffers. A
  * symbol >= GLIDE_NSYM encodes as nothing, for the same reason. */
 #include "gg_huff.h"
+#include "enc_report.cuh"
 #include <atomic>
 
 namespace {
@@ -129,29 +130,6 @@ __device__ __forceinline__ unsigned seg_plane(const seg_map &m, uint64_t seg, ui
     return k;
 }
 
-/* Where the stream's size goes: its word, and with head the finish of a
- * placed stream (gg_enc_fin). One thread calls it. */
-struct enc_out {
-    uint64_t *stream_bytes;
-    uint8_t *head; /* the stream's start (header), or NULL */
-    uint64_t *crc_len, *total;
-};
-
-__device__ __forceinline__ void report(const enc_out &o, const gg_place *place, uint64_t sb)
-{
-    *o.stream_bytes = sb;
-    if (!o.head) return;
-    if (!place->ok || sb == UINT64_MAX) { /* declined, or did not fit: the host takes over */
-        *o.crc_len = 0;
-        *o.total = 0;
-        return;
-    }
-    for (int k = 0; k < 8; k++) o.head[GLIDE_HDR_STREAM_BYTES + k] = (uint8_t)(sb >> (8 * k));
-    const uint64_t crc_len = place->stream_off + sb;
-    *o.crc_len = crc_len;
-    *o.total = crc_len + GLIDE_CRC_BYTES;
-}
-
 /* The coders' common start: a placed encode (offsets from the device's
  * plan) that the plan declined writes nothing and reports no stream
  * (uniform over the grid); else out and cap move to the placed stream. */
@@ -160,7 +138,7 @@ __device__ __forceinline__ bool enc_place(const gg_place *place, uint8_t *__rest
 {
     if (!place) return true;
     if (!place->ok) {
-        if (blockIdx.x == 0 && threadIdx.x == 0) report(o, place, UINT64_MAX);
+        if (blockIdx.x == 0 && threadIdx.x == 0) enc_report(o, place, UINT64_MAX);
         return false;
     }
     out += place->stream_off;
@@ -339,7 +317,7 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_fused(seg_map sm, uint64_
         if (nb && acc) atomicOr(&buf[wi], (unsigned)(acc << (32 - nb)));
         const uint64_t base = seg ? look_back(flags, seg, lane) : 0;
         if (seg && lane == 0) flag_store(flags + seg, kFlagInc | (base + nbytes));
-        if (seg + 1 == n_seg && lane == 0) report(o, place, base + nbytes > cap ? UINT64_MAX : base + nbytes);
+        if (seg + 1 == n_seg && lane == 0) enc_report(o, place, base + nbytes > cap ? UINT64_MAX : base + nbytes);
         __syncwarp(); /* segment complete */
         if (base + nbytes <= cap)
             for (unsigned b = lane; b < nbytes; b += 32) out[base + b] = (uint8_t)(buf[b >> 2] >> (24 - 8 * (b & 3)));
@@ -411,7 +389,7 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_small(seg_map sm, uint64_
         if (lane == 0) {
             if (seg) flag_store(flags + seg, kFlagInc | (base + nbytes));
             s_base = base;
-            if (seg + 1 == n_seg) report(o, place, base + nbytes > cap ? UINT64_MAX : base + nbytes);
+            if (seg + 1 == n_seg) enc_report(o, place, base + nbytes > cap ? UINT64_MAX : base + nbytes);
         }
     }
     __syncthreads(); /* buffer complete, offset */
@@ -421,7 +399,7 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_small(seg_map sm, uint64_
 }
 
 /* no segments: an empty stream */
-__global__ void k_report_empty(enc_out o, const gg_place *place) { report(o, place, 0); }
+__global__ void k_report_empty(enc_out o, const gg_place *place) { enc_report(o, place, 0); }
 
 /* scratch for n_seg segments: their look-back words and the ticket */
 size_t enc_scratch_bytes(uint64_t n_seg) { return ((n_seg + 1) * sizeof(uint64_t) + 255) & ~(size_t)255; }

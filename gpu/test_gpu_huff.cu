@@ -6,8 +6,9 @@
  * Options: -q skips the largest inputs (for compute-sanitizer runs),
  *          -t also prints timings, -T prints timings only,
  *          -P makes one call of each kind and exits (for ncu).
- * Format 5's planes are tested in test_gpu_huff_planes.cu; the helpers both
- * use are in test_gpu_huff.h. */
+ * Format 5's planes are tested in test_gpu_huff_planes.cu, format 8's
+ * run-coded planes in test_gpu_runs.cu; the helpers all use are in
+ * test_gpu_huff.h. */
 #include "test_gpu_huff.h"
 
 int g_checks, g_fails;
@@ -812,6 +813,10 @@ int main(int argc, char **argv)
     test_planes(glide_dict_get(GLIDE_DICT_VERSION), 1);
     test_planes_order();
     test_planes_in_place(glide_dict_get(GLIDE_DICT_VERSION));
+    if (g_checks_on) {
+        test_runs_split(glide_dict_get(GLIDE_DICT_VERSION));
+        test_runs_in_place(glide_dict_get(GLIDE_DICT_VERSION));
+    }
     CK(cudaDeviceSynchronize());
     printf("test_gpu_huff: %d checks, %d failures\n", g_checks, g_fails);
     return g_fails ? 1 : 0;

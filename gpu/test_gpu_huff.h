@@ -1,5 +1,6 @@
 /* Shared by the device entropy-stage tests (test_gpu_huff.cu: CRC, book
- * selection, Huffman; test_gpu_huff_planes.cu: format 5's planes): the
+ * selection, Huffman; test_gpu_huff_planes.cu: format 5's planes;
+ * test_gpu_runs.cu: format 8's run-coded planes): the
  * check counters, the CUDA call check, one stream of deterministic random
  * numbers, device buffers, symbol sources and the device dictionary. */
 #ifndef GLIDE_TEST_GPU_HUFF_H
@@ -16,6 +17,7 @@ extern "C" {
 #include "format.h"
 #include "huff_codec.h"
 #include "huff_build.h"
+#include "huff_runs.h"
 #include "book_select.h"
 #include "dict.h"
 }
@@ -93,4 +95,8 @@ gg_select_work *sel_work(void);
 void test_planes(const glide_dictionary *d, int n_scores);
 void test_planes_order(void);
 void test_planes_in_place(const glide_dictionary *d);
+
+/* ---- format 8's run-coded planes (test_gpu_runs.cu) ---- */
+void test_runs_split(const glide_dictionary *d);
+void test_runs_in_place(const glide_dictionary *d);
 #endif

@@ -37,10 +37,12 @@ static void zero_words_by_apply(void *scr, size_t se, uint64_t n0, uint64_t n1)
     CK(cudaHostGetDevicePointer(&d_a, h_a, 0));
     gg_state *d_st = dalloc<gg_state>(1);
     glide_huff_enc *d_enc = dalloc<glide_huff_enc>(2);
+    glide_run_code *d_rc = dalloc<glide_run_code>(2);
     uint8_t *d_buf = dalloc<uint8_t>(16);
-    CK(gg_apply_plan(d_a, d_enc, d_enc, d_buf, d_st, z, 0));
+    CK(gg_apply_plan(d_a, d_enc, d_enc, d_rc, d_buf, d_st, z, 0));
     CK(cudaDeviceSynchronize());
     CK(cudaFree(d_buf));
+    CK(cudaFree(d_rc));
     CK(cudaFree(d_enc));
     CK(cudaFree(d_st));
     CK(cudaFreeHost(h_a));

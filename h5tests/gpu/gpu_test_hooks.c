@@ -28,6 +28,13 @@ int gg_test_last_plan_gated(void)
     return g;
 }
 
+int gg_test_last_tail_requeued(void)
+{
+    int q = 0;
+    LOCKED(q = c_->last_requeued);
+    return q;
+}
+
 int gg_test_last_plan(void)
 {
     int p = 0;

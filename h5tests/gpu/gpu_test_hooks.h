@@ -25,8 +25,12 @@ void gg_test_refuse_stream_waits(int on);
 /* Off: every host plan's tail is queued after the plan, as the process's
  * first is (on by default: behind the plan's gate where it can be). */
 void gg_test_plan_gate(int on);
-/* Whether the last compressed chunk's host plan went behind the gate. */
+/* Whether the last compressed chunk's host plan went behind the gate;
+ * whether the tail there, queued for the planes the stream before
+ * run-coded (format 8), ran empty because the plan run-coded others, and
+ * the right tail followed the plan. */
 int gg_test_last_plan_gated(void);
+int gg_test_last_tail_requeued(void);
 /* Who plans the next chunks' entropy stage (GG_PLANNER_*), and who planned
  * the last compressed chunk's (GG_PLANNED_*). */
 void gg_test_planner(int mode);

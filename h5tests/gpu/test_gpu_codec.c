@@ -7,6 +7,9 @@
  * not take them (gpu_test_hooks.h): the interpolation split in two kernels
  * from N points on, the gated commits on N blocks, the split's coarse
  * kernel a warp a lattice box.
+ * Format 8's run-coded planes are the CPU decoder's (the GPU's leaves
+ * them to it): such GPU streams are decoded through the API's GPU
+ * backend, which hands them over.
  * DIR of --fields holds raw little-endian float32 files named
  * NAME__D0xD1xD2.f32 (h5tests/gpu/run.sh extracts them from the real
  * fields). Exit 77 (skipped) where no GPU is usable. */
@@ -27,7 +30,8 @@ static const char *section_of(const glide_layout *l, size_t off)
 {
     if (off < GLIDE_HEADER_FIXED) return "header";
     if (off < l->book_off) return "dims";
-    if (off < l->anchors_off) return "book";
+    if (off < l->runbook_off) return "book";
+    if (off < l->anchors_off) return "run books";
     if (off < l->outliers_off) return "anchors";
     if (off < l->segtab_off) return "outliers";
     if (off < l->stream_off) return "segment table";
@@ -43,12 +47,12 @@ static void explain(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
         printf("    (a header does not parse)\n");
         return;
     }
-    printf("    cpu: method %u book %u/%u eb_abs %.17g alpha %g subst %llx outl %llu stream %llu total %zu\n",
-           ha.method, ha.book_kind, ha.book_id, ha.eb_abs, ha.alpha, (unsigned long long)ha.subst_bits,
-           (unsigned long long)ha.n_outliers, (unsigned long long)ha.stream_bytes, na);
-    printf("    gpu: method %u book %u/%u eb_abs %.17g alpha %g subst %llx outl %llu stream %llu total %zu\n",
-           hb.method, hb.book_kind, hb.book_id, hb.eb_abs, hb.alpha, (unsigned long long)hb.subst_bits,
-           (unsigned long long)hb.n_outliers, (unsigned long long)hb.stream_bytes, nb);
+    printf("    cpu: format %u flags %02x method %u book %u/%u eb_abs %.17g alpha %g subst %llx outl %llu stream %llu total %zu\n",
+           ha.format_version, ha.flags, ha.method, ha.book_kind, ha.book_id, ha.eb_abs, ha.alpha,
+           (unsigned long long)ha.subst_bits, (unsigned long long)ha.n_outliers, (unsigned long long)ha.stream_bytes, na);
+    printf("    gpu: format %u flags %02x method %u book %u/%u eb_abs %.17g alpha %g subst %llx outl %llu stream %llu total %zu\n",
+           hb.format_version, hb.flags, hb.method, hb.book_kind, hb.book_id, hb.eb_abs, hb.alpha,
+           (unsigned long long)hb.subst_bits, (unsigned long long)hb.n_outliers, (unsigned long long)hb.stream_bytes, nb);
     printf("    cfg cpu:");
     for (int l = 0; l < 6; l++) printf(" %02x", ha.level_cfg[l]);
     printf("  gpu:");
@@ -98,6 +102,38 @@ static int blended; /* GPU streams with a blended level (format 4's levels, in f
 static int hist0_kernel; /* streams whose plane 0 histogram the interpolation kernel counted (checked) */
 static int hist0_commit; /* and those whose Lorenzo or slice kernel counted it (checked too) */
 static int gated_host, gated_raw; /* host-planned streams whose tail waited behind the plan's gate (RAW ones) */
+/* format 8: GPU streams by their run-coded planes (0 none, 1 plane 0, 2
+ * plane 1, 3 both), those with FILL runs, and those whose planes the
+ * encoder reads in place or split out (plane_runs.h) */
+static int runs_seen[4], runs_fill, runs_in_place, runs_split;
+
+/* Whether the GPU encoder reads this stream's planes in place from the
+ * raster order (gpu_compress.c: gg_plane_runs_make on the chunk's grid). */
+static int planes_in_place(const glide_header *h)
+{
+    glide_shape es;
+    glide_shape_from_dims(h->rank, h->dims, h->format_version, &es);
+    uint64_t n[3];
+    const unsigned pad = 3 - es.rank;
+    for (unsigned a = 0; a < 3; a++) n[a] = a < pad ? 1 : es.n[a - pad];
+    gg_plane_runs r;
+    return gg_plane_runs_make(n[0], n[1], n[2], es.slabs > 1 ? es.slab_rows : n[0], &r);
+}
+
+/* Counts a GPU stream's run-coded planes (format 8) into runs_seen etc. */
+static void runs_count(const glide_header *h, const glide_layout *lay, const uint8_t *s)
+{
+    const unsigned planes = (h->flags & GLIDE_FLAG_RUNS) / GLIDE_FLAG_RUNS0;
+    runs_seen[planes]++;
+    if (!planes) return;
+    int fill = 0; /* a run book's FILL half (its last 7 bytes) not all zero */
+    for (unsigned b = 0; b < glide_runbook_bytes(h->flags) / GLIDE_RUN_BOOK_BYTES; b++)
+        for (unsigned k = GLIDE_RUN_SUBBOOK_BYTES; k < GLIDE_RUN_BOOK_BYTES; k++)
+            fill |= s[lay->runbook_off + GLIDE_RUN_BOOK_BYTES * b + k] != 0;
+    runs_fill += fill;
+    if (planes_in_place(h)) runs_in_place++;
+    else runs_split++;
+}
 
 /* One comparison. Returns the GPU stream (malloc'd) for further use. */
 static uint8_t *compare(const char *name, const glide_params *p, const void *x, size_t *out_len)
@@ -163,11 +199,14 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
     size_t hr = glide_header_read(sg, lg, &h, &lay);
     CHECK(!glide_is_error(hr), "%s: GPU stream header parses", name);
     if (glide_is_error(hr)) goto out;
-    /* decode the GPU stream on both backends */
+    runs_count(&h, &lay, sg);
+    /* decode the GPU stream on both backends (format 8: the GPU backend's API, which hands it to the CPU) */
     size_t dc = glide_decompress_with(GLIDE_BACKEND_CPU, sg, lg, yc, n * esz);
+    const int gpu_dec = h.method != GLIDE_METHOD_RAW && h.format_version < GLIDE_FORMAT_FILL2;
     size_t dg = h.method == GLIDE_METHOD_RAW ? glide_decompress_with(GLIDE_BACKEND_CPU, sg, lg, yg, n * esz)
-                                              : glide_gpu_decompress(&h, &lay, sg, lg, yg);
-    if (h.method != GLIDE_METHOD_RAW && !glide_is_error(dg)) dg = n * esz;
+                : gpu_dec                    ? glide_gpu_decompress(&h, &lay, sg, lg, yg)
+                                             : glide_decompress_with(GLIDE_BACKEND_GPU, sg, lg, yg, n * esz);
+    if (gpu_dec && !glide_is_error(dg)) dg = n * esz;
     CHECK(dc == n * esz && dg == n * esz && memcmp(yc, yg, n * esz) == 0,
           "%s: GPU decode equals CPU decode bit for bit (cpu %s, gpu %s)", name,
           glide_is_error(dc) ? glide_error_name(dc) : "ok", glide_is_error(dg) ? glide_error_name(dg) : "ok");
@@ -250,7 +289,8 @@ static void damage(const char *name, const uint8_t *s, size_t len, uint64_t n, s
             else {
                 size_t out = rg;
                 rg = h.method == GLIDE_METHOD_RAW ? glide_decompress_with(GLIDE_BACKEND_CPU, m, len, yg, n * esz)
-                                                  : glide_gpu_decompress(&h, &lay, m, len, yg);
+                     : h.format_version < GLIDE_FORMAT_FILL2 ? glide_gpu_decompress(&h, &lay, m, len, yg)
+                                                              : glide_decompress_with(GLIDE_BACKEND_GPU, m, len, yg, n * esz);
                 if (!glide_is_error(rg)) rg = out;
             }
         }
@@ -572,6 +612,148 @@ static void graph_replay(void)
     gg_test_use_graphs(1);
 }
 
+/* Inputs whose planes pay for runs (format 8), at a point of a grid of
+ * n0 x n1 x n2. kind 0: smooth (loose bounds: long zero runs); 1: a land
+ * mask of fill (a coast and an island in every layer: FILL runs); 2: an
+ * edge chunk, fill past 5/8 of each axis (HDF5 pads edge chunks so); 3:
+ * steps (exact zeros) with the odd layers noisy; 4: plane 0's points all
+ * equal, plane 1's noise (only plane 0 run-coded); 5: noise a few dozen
+ * bins wide at 1e-2 (no plane run-coded). */
+static double runs_value(int kind, uint64_t i, uint64_t n0, uint64_t n1, uint64_t n2, double fill)
+{
+    const uint64_t x = i % n2, y = i / n2 % n1, z = i / (n1 * n2);
+    double v = smooth(i, n0, n1, n2);
+    if (kind == 1) {
+        const double yy = (double)y, xx = (double)x, cx = 0.6 * (double)n2, cy = 0.5 * (double)n1;
+        if (xx < 12 + 6 * sin(yy / 5) || (xx - cx) * (xx - cx) + (yy - cy) * (yy - cy) < 0.04 * (double)(n1 * n2)) v = fill;
+    }
+    if (kind == 2 && (x >= (5 * n2 + 7) / 8 || (n1 > 1 && y >= (5 * n1 + 7) / 8) || (n0 > 1 && z >= (5 * n0 + 7) / 8)))
+        v = fill;
+    if (kind == 3) {
+        v = (double)((x / 16 + y / 8 + z / 4) % 5);
+        if (z % 2 == 1) v += 0.001 * (double)(rnd() % 1000);
+    }
+    if (kind == 4) v = ((x | y | z) & 1) ? 280 + (double)(rnd() % 1000) : 280;
+    if (kind == 5) v = 280 + 0.02 * (double)(rnd() % 1000);
+    return v;
+}
+
+/* Format 8: run-coded planes on shapes whose planes the encoder reads in
+ * place (rows of whole groups of 64) and on shapes it splits, float32 and
+ * float64, every predictor and codebook mode, bounds from loose to tight;
+ * compare() holds each stream to the CPU's bytes (both planners) and
+ * counts which planes it run-codes. */
+static void runs_fields(void)
+{
+    static const shape shapes[] = {{"64^3", 3, {64, 64, 64}},     {"32x48x128", 3, {32, 48, 128}}, {"96x64", 2, {96, 64}},
+                                   {"33x20x47", 3, {33, 20, 47}}, {"65x130", 2, {65, 130}},        {"100000", 1, {100000}},
+                                   {"3x5x17x64", 4, {3, 5, 17, 64}}};
+    static const double ebs[] = {1e-1, 3e-2, 1e-2, 1e-3};
+    char name[256];
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+        const shape *sh = &shapes[si];
+        if (quick && si != 2 && si != 3) continue; /* under the sanitizers: small grids, in place and split */
+        uint64_t n = 1;
+        for (int a = 0; a < sh->rank; a++) n *= sh->dims[a];
+        const uint64_t n2 = sh->dims[sh->rank - 1], n1 = sh->rank > 1 ? sh->dims[sh->rank - 2] : 1, n0 = n / (n1 * n2);
+        for (int kind = 0; kind < 6; kind++)
+            for (int f64 = 0; f64 <= 1; f64++) {
+                if ((quick || si % 2) && f64) continue;
+                if (race && kind != 1 && kind != 4) continue;
+                const size_t esz = f64 ? 8 : 4;
+                void *x = malloc(n * esz);
+                for (uint64_t i = 0; i < n; i++) {
+                    const double v = runs_value(kind, i, n0, n1, n2, -999.0);
+                    if (f64) ((double *)x)[i] = v;
+                    else ((float *)x)[i] = (float)v;
+                }
+                for (size_t ei = 0; ei < sizeof ebs / sizeof *ebs; ei++)
+                    for (int variant = 0; variant < 3; variant++) {
+                        if (quick && (ei || variant == 1)) continue;
+                        if (race && variant) continue;
+                        glide_params p;
+                        glide_params_init(&p, f64 ? GLIDE_FLOAT64 : GLIDE_FLOAT32, (unsigned)sh->rank, sh->dims);
+                        p.mode = GLIDE_MODE_REL;
+                        p.eb = ebs[ei];
+                        p.predictor = variant == 1 ? GLIDE_PRED_LORENZO : variant == 2 ? GLIDE_PRED_INTERP : GLIDE_PRED_AUTO;
+                        p.codebook = variant == 2 ? GLIDE_BOOK_CUSTOM : variant == 1 ? GLIDE_BOOK_DICT : GLIDE_BOOK_AUTO;
+                        if (kind == 1 || kind == 2) {
+                            p.has_fill = 1;
+                            p.fill_bits = f64 ? 0xC08F380000000000ull : 0xC479C000u; /* -999 */
+                        }
+                        snprintf(name, sizeof name, "runs %s %s kind%d eb%g v%d", sh->tag, f64 ? "f64" : "f32", kind, p.eb,
+                                 variant);
+                        size_t len = 0;
+                        free(compare(name, &p, x, &len));
+                    }
+                free(x);
+            }
+    }
+}
+
+/* The default planner across chunks whose run-coded planes change: after
+ * a run-coded stream the host plans the next chunk, its tail queued behind
+ * the plan's gate for the planes that stream run-coded (its graph
+ * replaying); where the plan run-codes other planes, or none, that tail
+ * runs empty and the right one follows. Chunks of one shape in an order
+ * that takes every transition (both planes, plane 0 alone, none, plane 1
+ * alone, ...), each held to the CPU's bytes, with graphs and without. */
+static void runs_paths(void)
+{
+    static const uint64_t dims[2][3] = {{16, 24, 64}, {33, 20, 47}}; /* planes in place, split */
+    /* run-coded planes (the CPU's): both, both, 0, 0, none, 1, 1, both, none, none */
+    static const struct {
+        int kind;
+        double eb;
+    } seq[2][10] = {{{1, 1e-1}, {2, 1e-1}, {4, 1e-1}, {4, 3e-2}, {5, 1e-1}, {0, 3e-2}, {0, 1e-2}, {0, 1e-1}, {5, 1e-1}, {5, 3e-2}},
+                    {{1, 1e-1}, {2, 1e-1}, {4, 1e-1}, {4, 3e-2}, {5, 1e-1}, {0, 1e-2}, {3, 3e-2}, {0, 1e-1}, {5, 1e-1}, {5, 3e-2}}};
+    int requeued = 0, gated_runs = 0, host_runs = 0, bad = 0, chunks = 0;
+    for (int on = 1; on >= 0; on--) {
+        gg_test_use_graphs(on);
+        for (int si = 0; si < 2; si++) {
+            if ((quick && !on) || (race && !si)) continue; /* under the sanitizers: graphs on; racecheck: split */
+            const uint64_t *d = dims[si], n = d[0] * d[1] * d[2];
+            float *x = malloc(n * 4);
+            glide_params p;
+            glide_params_init(&p, GLIDE_FLOAT32, 3, d);
+            p.mode = GLIDE_MODE_REL;
+            size_t cap = glide_compress_bound(&p);
+            uint8_t *sc = malloc(cap), *sg = malloc(cap);
+            glide_encode_opts o = glide_default_encode_opts();
+            for (int i = 0; i < 10; i++) {
+                for (uint64_t t = 0; t < n; t++) x[t] = (float)runs_value(seq[si][i].kind, t, d[0], d[1], d[2], -999.0);
+                p.eb = seq[si][i].eb;
+                p.has_fill = seq[si][i].kind == 1 || seq[si][i].kind == 2;
+                p.fill_bits = p.has_fill ? 0xC479C000u : 0;
+                const size_t lc = glide_cpu_compress(&p, &o, x, sc, cap), lg = glide_gpu_compress(&p, &o, x, sg, cap);
+                const int same = !glide_is_error(lc) && lc == lg && !memcmp(sc, sg, lc);
+                const int plan = gg_test_last_plan(), gated = gg_test_last_plan_gated(), rq = gg_test_last_tail_requeued();
+                glide_header h;
+                glide_layout lay;
+                const int runs = same && !glide_is_error(glide_header_read(sc, lc, &h, &lay)) ? (h.flags & GLIDE_FLAG_RUNS) != 0 : 0;
+                chunks++;
+                requeued += same && rq;
+                gated_runs += same && gated && runs;
+                host_runs += same && plan == GG_PLANNED_HOST_RUNS;
+                if (!same && bad++ < 5) {
+                    printf("    runs path %llux%llux%llu chunk %d (%s): cpu %zu, gpu %zu%s, plan %d gated %d requeued %d\n",
+                           (unsigned long long)d[0], (unsigned long long)d[1], (unsigned long long)d[2], i,
+                           on ? "graphs" : "no graphs", lc, lg, glide_is_error(lg) ? glide_error_name(lg) : "", plan, gated, rq);
+                    if (!glide_is_error(lc) && !glide_is_error(lg)) explain(sc, lc, sg, lg);
+                }
+            }
+            free(x), free(sc), free(sg);
+        }
+    }
+    gg_test_use_graphs(1);
+    CHECK(bad == 0, "runs paths: %d chunks whose run-coded planes change, each the CPU's stream, %d not", chunks, bad);
+    printf("runs paths: %d host plans after the device's (runs won), %d run-coded tails behind the gate, %d gated tails "
+           "run empty and queued again\n", host_runs, gated_runs, requeued);
+    CHECK(host_runs > 0 && gated_runs > 0 && requeued > 0,
+          "runs paths: the device's plan redone for runs, a run-coded tail behind the gate, a gated tail of the other "
+          "encoder run empty and requeued");
+}
+
 /* glide_compress / glide_decompress with a failing GPU run on the CPU and
  * lose nothing. */
 /* Dictionary versions: the GPU names v2 only for v2's mixed books, as the
@@ -754,6 +936,8 @@ int main(int argc, char **argv)
     }
     dict_versions();
     graph_replay();
+    runs_paths();
+    runs_fields();
     synthetic();
     blend_decode();
     if (fdir) fields(fdir);
@@ -773,10 +957,18 @@ int main(int argc, char **argv)
     if (!quick) CHECK(blended > 0, "tuning blended levels in some GPU streams");
     if (fdir) CHECK(auto_interp > 0 && auto_lorenzo > 0 && auto_slice > 0,
                     "the real fields exercise every choice of the auto predictor");
+    printf("run-coded planes (format 8): %d GPU streams with none, %d plane 0 only, %d plane 1 only, %d both; %d with FILL "
+           "runs; %d read in place, %d split\n",
+           runs_seen[0], runs_seen[1], runs_seen[2], runs_seen[3], runs_fill, runs_in_place, runs_split);
+    if (!quick)
+        CHECK(runs_seen[0] > 0 && runs_seen[1] > 0 && runs_seen[2] > 0 && runs_seen[3] > 0 && runs_fill > 0 &&
+                  runs_in_place > 0 && runs_split > 0,
+              "GPU streams with each set of run-coded planes, FILL runs, planes read in place and split");
     printf("entropy plans: %d by the device, %d RAW by the device, %d custom-book candidates by the host, %d by the host, "
-           "%d disagreed\n",
+           "%d disagreed, %d by the host where runs won\n",
            plans[GG_PLANNED_DEVICE], plans[GG_PLANNED_RAW], plans[GG_PLANNED_HOST_BOOK],
-           plans[GG_PLANNED_HOST], plans[GG_PLANNED_DISAGREED]);
+           plans[GG_PLANNED_HOST], plans[GG_PLANNED_DISAGREED], plans[GG_PLANNED_HOST_RUNS]);
+    CHECK(plans[GG_PLANNED_HOST_RUNS] > 0, "the host redid device plans where a run-coded plane won");
     CHECK(plans[GG_PLANNED_DEVICE] > 0 && plans[GG_PLANNED_HOST_BOOK] > 0,
           "both the device's plan and the host's custom-book plan were used");
     if (!quick) CHECK(plans[GG_PLANNED_RAW] > 0, "the device found incompressible chunks RAW");
