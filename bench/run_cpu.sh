@@ -16,7 +16,7 @@ data=${GLIDE_DATA_DIR:-$PWD/../shared/data}/real_fields_dev.h5
   echo "- machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores (one used)"
   echo "- commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $(date -u +%Y-%m-%d)"
   echo "- data: $data and generated Nyx-like fields (examples/nyx_field.h)"
-  ./build-cpu/bench/glide_bench --data "$data" --nyx 128 --reps 5 rd blend speed
+  ./build-cpu/bench/glide_bench --data "$data" --nyx 128 --reps 5 rd blend speed runs
   ./build-cpu/bench/glide_bench --data "$data" --nyx 64 blocks alpha dict stack fill
   echo
   echo "### How dictionary v2 was chosen (codebooks/explore_dict.py)"
