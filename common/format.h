@@ -70,16 +70,17 @@
  * class c followed by c extra bits (L - 2^c, MSB-first). Runs end at
  * segment ends, and a run-coded plane's segments hold GLIDE_RUN_SEG_SYMS
  * points: a point costs at most 16 + GLIDE_RUN_MAX_LEN bits, so a segment
- * fits GLIDE_RUN_SEG_MAX_BYTES. A plane's run book: for ZERO, then FILL, 13
- * four-bit class lengths, high nibble first (the last nibble zero); all
- * zero: that symbol is coded one point at a time. */
+ * fits GLIDE_RUN_SEG_MAX_BYTES. A plane's run book: for ZERO, then (where
+ * the plane's FILLRUNS flag says so) FILL, 13 four-bit class lengths, high
+ * nibble first (the last nibble zero); all zero: that symbol is coded one
+ * point at a time. */
 #define GLIDE_RUN_CLASSES 13
 #define GLIDE_RUN_MAX_LEN 8
 #define GLIDE_RUN_SEG_SYMS 4096
 #define GLIDE_RUN_SEG_MAX_BYTES (3 * GLIDE_RUN_SEG_SYMS)
 #define GLIDE_RUN_KINDS 2 /* ZERO, FILL */
 #define GLIDE_RUN_SUBBOOK_BYTES 7
-#define GLIDE_RUN_BOOK_BYTES (GLIDE_RUN_KINDS * GLIDE_RUN_SUBBOOK_BYTES)
+#define GLIDE_RUN_BOOK_BYTES (GLIDE_RUN_KINDS * GLIDE_RUN_SUBBOOK_BYTES) /* the most a plane's takes */
 
 /* Methods */
 #define GLIDE_METHOD_RAW 0
@@ -154,6 +155,9 @@
 #define GLIDE_FLAG_RUNS0 0x04u     /* format 8: plane 0 is run-coded */
 #define GLIDE_FLAG_RUNS1 0x08u     /* format 8: plane 1 is run-coded */
 #define GLIDE_FLAG_RUNS (GLIDE_FLAG_RUNS0 | GLIDE_FLAG_RUNS1)
+#define GLIDE_FLAG_FILLRUNS0 0x10u /* format 8: plane 0's run book has FILL's classes (FILL run-coded) */
+#define GLIDE_FLAG_FILLRUNS1 0x20u /* format 8: plane 1's */
+#define GLIDE_FLAG_FILLRUNS (GLIDE_FLAG_FILLRUNS0 | GLIDE_FLAG_FILLRUNS1)
 
 typedef struct {
     uint8_t format_version;
@@ -236,10 +240,15 @@ uint64_t glide_stream_segments(uint64_t n, uint64_t n0, int planes);
 uint64_t glide_plane_segments(uint64_t n, int runs);
 /* A stream's segment-table entries: its planes' segments (flags: RUNS0/1). */
 uint64_t glide_header_segments(uint64_t n, uint64_t n0, int planes, unsigned flags);
-/* Bytes of the run books (format 8: one per run-coded plane). */
+/* Bytes of plane p's run book (format 8: 0 unless run-coded), and of all. */
+static inline size_t glide_plane_runbook_bytes(unsigned flags, unsigned p)
+{
+    if (!(flags & (p ? GLIDE_FLAG_RUNS1 : GLIDE_FLAG_RUNS0))) return 0;
+    return GLIDE_RUN_SUBBOOK_BYTES * (size_t)((flags & (p ? GLIDE_FLAG_FILLRUNS1 : GLIDE_FLAG_FILLRUNS0)) ? 2 : 1);
+}
 static inline size_t glide_runbook_bytes(unsigned flags)
 {
-    return GLIDE_RUN_BOOK_BYTES * (size_t)(((flags & GLIDE_FLAG_RUNS0) != 0) + ((flags & GLIDE_FLAG_RUNS1) != 0));
+    return glide_plane_runbook_bytes(flags, 0) + glide_plane_runbook_bytes(flags, 1);
 }
 
 /* Header bytes of a stream of format 1 to 4 (RAW streams included). */

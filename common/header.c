@@ -235,8 +235,11 @@ size_t glide_header_read(const uint8_t *p, size_t size, glide_header *h, glide_l
      * plane and may have the second fill value (rule 8a); others neither */
     const unsigned flags_7 = GLIDE_FLAG_HAS_FILL | GLIDE_FLAG_HAS_FILL2;
     if (h->format_version == GLIDE_FORMAT_RUNS) {
-        if ((h->flags & ~(flags_7 | GLIDE_FLAG_RUNS)) || !(h->flags & GLIDE_FLAG_RUNS) ||
-            ((h->flags & GLIDE_FLAG_HAS_FILL2) && !(h->flags & GLIDE_FLAG_HAS_FILL)))
+        /* FILL run-coded in a plane that is, in a stream with fill */
+        const unsigned fr = (h->flags & GLIDE_FLAG_FILLRUNS) >> 2;
+        if ((h->flags & ~(flags_7 | GLIDE_FLAG_RUNS | GLIDE_FLAG_FILLRUNS)) || !(h->flags & GLIDE_FLAG_RUNS) ||
+            ((h->flags & GLIDE_FLAG_HAS_FILL2) && !(h->flags & GLIDE_FLAG_HAS_FILL)) || (fr & ~h->flags) ||
+            (fr && !(h->flags & GLIDE_FLAG_HAS_FILL)))
             return GLIDE_ERROR(CORRUPT);
     } else if (h->format_version == GLIDE_FORMAT_FILL2 ? h->flags != flags_7 : (h->flags & ~GLIDE_FLAG_HAS_FILL) != 0) {
         return GLIDE_ERROR(CORRUPT);

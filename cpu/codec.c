@@ -164,7 +164,9 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
         glide_plan_book b2;
         r = plan_book(p, o, h2, events, NULL, &b2, len2, packed2);
         if (glide_is_error(r)) return r;
-        const uint64_t c = plane_cost(b2.bits + extra, b2.bytes + GLIDE_RUN_BOOK_BYTES, glide_plane_segments(n, 1));
+        /* FILL's classes take a second half of the run book */
+        const uint64_t rb = GLIDE_RUN_SUBBOOK_BYTES * (set & 2u ? 2u : 1u);
+        const uint64_t c = plane_cost(b2.bits + extra, b2.bytes + rb, glide_plane_segments(n, 1));
         if (c >= best) continue;
         best = c;
         *on = set;
@@ -199,6 +201,7 @@ size_t glide_entropy_plan_planes(const glide_params *p, const glide_encode_opts 
         if (on) {
             h->format_version = GLIDE_FORMAT_RUNS;
             h->flags |= pl ? GLIDE_FLAG_RUNS1 : GLIDE_FLAG_RUNS0;
+            if (on & 2u) h->flags |= pl ? GLIDE_FLAG_FILLRUNS1 : GLIDE_FLAG_FILLRUNS0;
         }
     }
     /* one dictionary version names both books: the newer of the two needed */
@@ -306,8 +309,7 @@ static size_t glide_entropy_write(glide_entropy_plan *plan, glide_header *h, con
             glide_run_code rc;
             if (glide_run_code_init(&rc, (const uint8_t(*)[GLIDE_RUN_CLASSES])plan->run_len[pl]) != 0)
                 return GLIDE_ERROR(GENERIC);
-            glide_run_book_pack((const uint8_t(*)[GLIDE_RUN_CLASSES])plan->run_len[pl], runbook);
-            runbook += GLIDE_RUN_BOOK_BYTES;
+            runbook += glide_run_book_pack((const uint8_t(*)[GLIDE_RUN_CLASSES])plan->run_len[pl], runbook);
             g = glide_runs_encode(&enc, &rc, sym + (pl ? plan->n0 : 0), cnt[pl], segtab,
                                   dst + plan->lay.stream_off + got, room - got);
         } else {
@@ -356,11 +358,13 @@ size_t glide_entropy_read(const glide_header *h, const glide_layout *lay, const 
             /* a run-coded plane codes ZERO or FILL in runs (FILL only with
              * HAS_FILL), with valid class codes */
             uint8_t rl[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES];
-            r = glide_run_book_unpack(runbook, rl);
-            runbook += GLIDE_RUN_BOOK_BYTES;
+            const int fill = (h->flags & (pl ? GLIDE_FLAG_FILLRUNS1 : GLIDE_FLAG_FILLRUNS0)) != 0;
+            r = glide_run_book_unpack(runbook, fill, rl);
+            runbook += glide_plane_runbook_bytes(h->flags, pl);
             if (glide_is_error(r)) break;
+            /* FILL's half, where there, codes FILL (one stream, one encoding) */
             if (glide_run_code_init(&rc, (const uint8_t(*)[GLIDE_RUN_CLASSES])rl) != 0 || !(rc.on[0] | rc.on[1]) ||
-                (rc.on[1] && !(h->flags & GLIDE_FLAG_HAS_FILL))) {
+                rc.on[1] != fill) {
                 r = GLIDE_ERROR(CORRUPT);
                 break;
             }

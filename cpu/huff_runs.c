@@ -35,18 +35,23 @@ int glide_run_code_init(glide_run_code *rc, const uint8_t len[GLIDE_RUN_KINDS][G
     return 0;
 }
 
-void glide_run_book_pack(const uint8_t len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES], uint8_t *out)
+size_t glide_run_book_pack(const uint8_t len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES], uint8_t *out)
 {
-    for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++)
+    unsigned kinds = 1;
+    for (unsigned c = 0; c < GLIDE_RUN_CLASSES; c++)
+        if (len[1][c]) kinds = 2;
+    for (unsigned k = 0; k < kinds; k++)
         for (unsigned b = 0; b < GLIDE_RUN_SUBBOOK_BYTES; b++) {
             const unsigned hi = len[k][2 * b], lo = 2 * b + 1 < GLIDE_RUN_CLASSES ? len[k][2 * b + 1] : 0;
             out[k * GLIDE_RUN_SUBBOOK_BYTES + b] = (uint8_t)(hi << 4 | lo);
         }
+    return kinds * GLIDE_RUN_SUBBOOK_BYTES;
 }
 
-size_t glide_run_book_unpack(const uint8_t *in, uint8_t len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES])
+size_t glide_run_book_unpack(const uint8_t *in, int fill, uint8_t len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES])
 {
-    for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++)
+    memset(len, 0, GLIDE_RUN_KINDS * GLIDE_RUN_CLASSES);
+    for (unsigned k = 0; k < (fill ? 2u : 1u); k++)
         for (unsigned b = 0; b < GLIDE_RUN_SUBBOOK_BYTES; b++) {
             const uint8_t v = in[k * GLIDE_RUN_SUBBOOK_BYTES + b];
             len[k][2 * b] = v >> 4;

@@ -42,9 +42,11 @@ typedef struct {
 /* From class lengths (on[k] = any nonzero); 0, or -1 if a kind's lengths
  * are not a prefix code of at most GLIDE_RUN_MAX_LEN bits. */
 int glide_run_code_init(glide_run_code *rc, const uint8_t len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES]);
-/* The run book's GLIDE_RUN_BOOK_BYTES bytes; unpack returns 0 or CORRUPT. */
-void glide_run_book_pack(const uint8_t len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES], uint8_t *out);
-size_t glide_run_book_unpack(const uint8_t *in, uint8_t len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES]);
+/* A plane's run book: ZERO's classes, then FILL's where any is nonzero
+ * (the plane's FILLRUNS flag); pack returns its bytes. unpack reads FILL's
+ * only with fill, else they are 0; it returns 0 or CORRUPT. */
+size_t glide_run_book_pack(const uint8_t len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES], uint8_t *out);
+size_t glide_run_book_unpack(const uint8_t *in, int fill, uint8_t len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES]);
 
 /* As glide_huff_encode, for a run-coded plane. */
 size_t glide_runs_encode(const glide_huff_enc *e, const glide_run_code *rc, const uint16_t *sym, uint64_t n,

@@ -74,8 +74,7 @@ int gg_host_plan_post(const enc_job *j, const glide_header *hh, const glide_entr
         if (!(hh->flags & (k ? GLIDE_FLAG_RUNS1 : GLIDE_FLAG_RUNS0))) continue;
         const uint8_t(*len)[GLIDE_RUN_CLASSES] = (const uint8_t(*)[GLIDE_RUN_CLASSES])plan->run_len[k];
         if (glide_run_code_init(&ap->rc[k], len) != 0) return -1;
-        glide_run_book_pack(len, runbook);
-        runbook += GLIDE_RUN_BOOK_BYTES;
+        runbook += glide_run_book_pack(len, runbook);
     }
     ap->head_bytes = (uint32_t)plan->lay.anchors_off;
     for (unsigned k = 0; k < GLIDE_NPLANES; k++) {

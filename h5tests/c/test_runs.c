@@ -86,8 +86,10 @@ static void coder_trips(void)
                 glide_run_code rc;
                 CHECK(glide_run_code_init(&rc, (const uint8_t(*)[GLIDE_RUN_CLASSES])rl) == 0, "class codes valid");
                 uint8_t packed[GLIDE_RUN_BOOK_BYTES], rl2[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES];
-                glide_run_book_pack((const uint8_t(*)[GLIDE_RUN_CLASSES])rl, packed);
-                CHECK(glide_run_book_unpack(packed, rl2) == 0 && !memcmp(rl, rl2, sizeof rl), "run book packs and unpacks");
+                const size_t pb = glide_run_book_pack((const uint8_t(*)[GLIDE_RUN_CLASSES])rl, packed);
+                CHECK(pb == (rc.on[1] ? 14u : 7u) && glide_run_book_unpack(packed, rc.on[1], rl2) == 0 &&
+                          !memcmp(rl, rl2, sizeof rl),
+                      "run book packs (FILL's half only where FILL is run-coded) and unpacks");
                 glide_huff_enc e;
                 glide_huff_dec *dec = malloc(sizeof *dec);
                 glide_huff_enc_init(&e, len);
@@ -180,7 +182,7 @@ static void decoder_rules(void)
     CHECK(glide_run_code_init(&rc, (const uint8_t(*)[GLIDE_RUN_CLASSES])rl) != 0, "an oversubscribed class code");
     uint8_t book[GLIDE_RUN_BOOK_BYTES] = {0x10};
     book[GLIDE_RUN_SUBBOOK_BYTES - 1] = 0x01;
-    CHECK(glide_get_error(glide_run_book_unpack(book, rl)) == GLIDE_ERR_CORRUPT, "the run book's unused nibble");
+    CHECK(glide_get_error(glide_run_book_unpack(book, 0, rl)) == GLIDE_ERR_CORRUPT, "the run book's unused nibble");
     uint8_t big[2];
     put_u16(big, GLIDE_RUN_SEG_MAX_BYTES + 1);
     uint8_t *huge = calloc(GLIDE_RUN_SEG_MAX_BYTES + 1, 1);
@@ -292,10 +294,12 @@ static void streams(void)
         CHECK(!glide_is_error(glide_header_read(keep, keep_len, &h, &lay)), "the kept stream reads");
         struct { size_t off; uint8_t val; const char *what; } rules[] = {
             {GLIDE_HDR_FLAGS, (uint8_t)(keep[GLIDE_HDR_FLAGS] & ~GLIDE_FLAG_RUNS), "format 8 without a run-coded plane"},
-            {GLIDE_HDR_FLAGS, (uint8_t)(keep[GLIDE_HDR_FLAGS] | 0x10), "format 8 with flag bit 4"},
+            {GLIDE_HDR_FLAGS, (uint8_t)(keep[GLIDE_HDR_FLAGS] | 0x40), "format 8 with flag bit 6"},
             {GLIDE_HDR_FLAGS, (uint8_t)((keep[GLIDE_HDR_FLAGS] & ~GLIDE_FLAG_HAS_FILL) | GLIDE_FLAG_HAS_FILL2),
              "HAS_FILL2 without HAS_FILL"},
             {GLIDE_HDR_FORMAT_VERSION, GLIDE_FORMAT_PLANES, "format 5 with run flags"},
+            {GLIDE_HDR_FLAGS, (uint8_t)(keep[GLIDE_HDR_FLAGS] ^ GLIDE_FLAG_FILLRUNS1), "plane 1's FILL half flipped"},
+            {GLIDE_HDR_FLAGS, (uint8_t)(keep[GLIDE_HDR_FLAGS] & ~GLIDE_FLAG_HAS_FILL), "FILL runs without HAS_FILL"},
             {lay.runbook_off + GLIDE_RUN_SUBBOOK_BYTES - 1, 0x0F, "a run book's unused nibble"},
             {lay.runbook_off, 0x00, "a run book whose first class lengths change"},
         };
@@ -308,7 +312,7 @@ static void streams(void)
         }
         /* an emptied run book: neither kind run-coded */
         memcpy(s, keep, keep_len);
-        memset(s + lay.runbook_off, 0, GLIDE_RUN_BOOK_BYTES);
+        memset(s + lay.runbook_off, 0, lay.anchors_off - lay.runbook_off);
         reseal(s, keep_len);
         CHECK(glide_get_error(glide_decompress_with(GLIDE_BACKEND_CPU, s, keep_len, out, n * 4)) == GLIDE_ERR_CORRUPT,
               "a run-coded plane with an empty run book");
@@ -319,27 +323,37 @@ static void streams(void)
         CHECK(ok, "truncated format 8 streams are rejected");
         free(s), free(out), free(keep);
     }
-    /* a FILL run book in a stream without HAS_FILL: built by hand from a
-     * ZERO-run stream by moving its ZERO class lengths to FILL's place */
+    /* a run-coded plane whose FILL half is there but empty: built by hand from
+     * a ZERO-run stream of a field with fill but no fill point, flag and book
+     * grown by the 7 zero bytes (CORRUPT: FILLRUNS says FILL is run-coded) */
     {
         field(v, d, 0);
         glide_params p;
         glide_params_init(&p, GLIDE_FLOAT64, 3, d);
         p.mode = GLIDE_MODE_REL, p.eb = 1e-2, p.backend = GLIDE_BACKEND_CPU;
+        p.has_fill = 1;
+        const double fv = -12345.0;
+        memcpy(&p.fill_bits, &fv, 8);
         const size_t cap = glide_compress_bound(&p);
-        uint8_t *s = malloc(cap);
+        uint8_t *s = malloc(cap + GLIDE_RUN_SUBBOOK_BYTES), *t = malloc(cap + GLIDE_RUN_SUBBOOK_BYTES);
         const size_t l = glide_compress(&p, v, n * 8, s, cap);
         glide_header h;
         glide_layout lay;
-        CHECK(!glide_is_error(l) && s[4] == GLIDE_FORMAT_RUNS && !glide_is_error(glide_header_read(s, l, &h, &lay)),
-              "a format 8 stream without fill");
+        CHECK(!glide_is_error(l) && s[4] == GLIDE_FORMAT_RUNS && !glide_is_error(glide_header_read(s, l, &h, &lay)) &&
+                  (h.flags & GLIDE_FLAG_RUNS0) && !(h.flags & GLIDE_FLAG_FILLRUNS),
+              "a format 8 stream with HAS_FILL and ZERO runs only");
         if (s[4] == GLIDE_FORMAT_RUNS) {
-            memcpy(s + lay.runbook_off + GLIDE_RUN_SUBBOOK_BYTES, s + lay.runbook_off, GLIDE_RUN_SUBBOOK_BYTES);
-            reseal(s, l);
-            CHECK(glide_get_error(glide_decompress_with(GLIDE_BACKEND_CPU, s, l, y8, n * 8)) == GLIDE_ERR_CORRUPT,
-                  "FILL run-coded without HAS_FILL");
+            const size_t at = lay.runbook_off + GLIDE_RUN_SUBBOOK_BYTES;
+            memcpy(t, s, at);
+            memset(t + at, 0, GLIDE_RUN_SUBBOOK_BYTES);
+            memcpy(t + at + GLIDE_RUN_SUBBOOK_BYTES, s + at, l - at);
+            t[GLIDE_HDR_FLAGS] |= GLIDE_FLAG_FILLRUNS0;
+            reseal(t, l + GLIDE_RUN_SUBBOOK_BYTES);
+            CHECK(glide_get_error(glide_decompress_with(GLIDE_BACKEND_CPU, t, l + GLIDE_RUN_SUBBOOK_BYTES, y8, n * 8)) ==
+                      GLIDE_ERR_CORRUPT,
+                  "an empty FILL half");
         }
-        free(s);
+        free(s), free(t);
     }
     free(v), free(y8), free(y7);
 }

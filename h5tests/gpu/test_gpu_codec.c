@@ -121,16 +121,12 @@ static int planes_in_place(const glide_header *h)
 }
 
 /* Counts a GPU stream's run-coded planes (format 8) into runs_seen etc. */
-static void runs_count(const glide_header *h, const glide_layout *lay, const uint8_t *s)
+static void runs_count(const glide_header *h)
 {
     const unsigned planes = (h->flags & GLIDE_FLAG_RUNS) / GLIDE_FLAG_RUNS0;
     runs_seen[planes]++;
     if (!planes) return;
-    int fill = 0; /* a run book's FILL half (its last 7 bytes) not all zero */
-    for (unsigned b = 0; b < glide_runbook_bytes(h->flags) / GLIDE_RUN_BOOK_BYTES; b++)
-        for (unsigned k = GLIDE_RUN_SUBBOOK_BYTES; k < GLIDE_RUN_BOOK_BYTES; k++)
-            fill |= s[lay->runbook_off + GLIDE_RUN_BOOK_BYTES * b + k] != 0;
-    runs_fill += fill;
+    runs_fill += (h->flags & GLIDE_FLAG_FILLRUNS) != 0; /* a run book with FILL's classes */
     if (planes_in_place(h)) runs_in_place++;
     else runs_split++;
 }
@@ -199,7 +195,7 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
     size_t hr = glide_header_read(sg, lg, &h, &lay);
     CHECK(!glide_is_error(hr), "%s: GPU stream header parses", name);
     if (glide_is_error(hr)) goto out;
-    runs_count(&h, &lay, sg);
+    runs_count(&h);
     /* decode the GPU stream on both backends (format 8: the GPU backend's API, which hands it to the CPU) */
     size_t dc = glide_decompress_with(GLIDE_BACKEND_CPU, sg, lg, yc, n * esz);
     const int gpu_dec = h.method != GLIDE_METHOD_RAW && h.format_version < GLIDE_FORMAT_FILL2;
