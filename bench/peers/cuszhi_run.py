@@ -38,6 +38,15 @@ Medians over --reps runs (separate processes, each one compression and one decom
 process timing its first and only call: no warm-up inside the CLI; CUDA_MODULE_LOADING=EAGER
 keeps lazy kernel loading out of the event timings). A run that exits nonzero, times out, leaves
 no output or output of the wrong size is a row with ok=false and the tail of its output.
+
+GLIDE in the same run (cuszhi_glide.py), with --glide-plugin DIR (its libh5z_glide.so): per field
+and bound, after cuSZ-Hi's rows, GLIDE through h5py with GLIDE_BACKEND=--glide-backend (default
+gpu), ABS mode with the same eb (compressors.glide_abs), the field as one chunk ("whole") and in
+fields.py's chunks of at most 64 per axis ("chunks64"); CR from the dataset's storage size, max
+err/eb and PSNR as above, HDF5 write/read MB/s. --glide-bench BIN runs `BIN --kernels`
+(glide_gpu_bench) once first, for GLIDE's kernel-only GB/s in the same JSON. Rows carry
+"compressor": cuszhi, glide, glide_gpu_bench or meta. At the end the side-by-side table is printed
+and written beside --out (same name, .md). --no-cuszhi: GLIDE only.
 """
 import argparse
 import json
@@ -53,6 +62,9 @@ import time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import cuszhi_glide as G  # noqa: E402  (imports h5py only when its leg is set up)
+
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 BLOCK = 1 << 24  # values per block when scanning (keeps a 512^3 field's temporaries small)
 NYX_KINDS = ("density", "temperature", "velocity")
@@ -217,8 +229,8 @@ def measure(args, name, shape, path, x, lo, hi, rel, mode, device):
     raw = x.nbytes
     rng = hi - lo
     eb = rel * rng
-    row = {"field": name, "dims": list(shape), "cuszhi_dims": "x".join(map(str, lens)), "rel": rel,
-           "eb": eb, "mode": mode, "eb_mode": args.eb_mode, "ok": False, "cr": None,
+    row = {"compressor": "cuszhi", "field": name, "dims": list(shape), "cuszhi_dims": "x".join(map(str, lens)),
+           "rel": rel, "eb": eb, "mode": mode, "eb_mode": args.eb_mode, "ok": False, "cr": None,
            "max_err_over_eb": None, "comp_GBps": None, "decomp_GBps": None, "device": device}
     wd = os.path.join(args.work, "run")
     shutil.rmtree(wd, ignore_errors=True)
@@ -344,7 +356,16 @@ def main():
     ap.add_argument("--deadline", type=float, default=0,
                     help="seconds: start no row after this (they are written as not run); 0: none")
     ap.add_argument("--work", default="build-cuszhi-work", help="scratch folder (archives, Nyx fields)")
-    ap.add_argument("--out", help="JSON file of rows")
+    ap.add_argument("--out", help="JSON file of rows (and the side-by-side table in the same name .md)")
+    ap.add_argument("--no-cuszhi", action="store_true", help="skip cuSZ-Hi (GLIDE's leg only; no --bin needed)")
+    g = ap.add_argument_group("GLIDE's leg (cuszhi_glide.py), on when --glide-plugin is given")
+    g.add_argument("--glide-plugin", metavar="DIR", help="folder of GLIDE's libh5z_glide.so (e.g. build-gpu/plugin)")
+    g.add_argument("--glide-backend", default=os.environ.get("GLIDE_BACKEND") or "gpu",
+                   choices=("gpu", "cpu", "auto"), help="GLIDE_BACKEND for the plugin (default: the env's, else gpu)")
+    g.add_argument("--glide-chunkings", default="whole,chunks64", help="whole (one chunk), chunks64 (fields.py's)")
+    g.add_argument("--glide-reps", type=int, default=1, help="HDF5 write/read repeats (times only; errors from the first)")
+    g.add_argument("--glide-bench", metavar="BIN", help="glide_gpu_bench: run `BIN --kernels` once, first")
+    g.add_argument("--glide-bench-timeout", type=float, default=300)
     args = ap.parse_args()
     args.extra = args.extra.split()
 
@@ -354,14 +375,24 @@ def main():
             import fields as F
             args.data = F.data_file()
         return export(args)
-    if not (args.bin and args.out and (args.fields or args.nyx_n)):
-        ap.error("--bin, --out and --fields and/or --nyx-n are needed (or --export DIR)")
-    if not os.access(args.bin, os.X_OK):
-        raise SystemExit(f"{args.bin}: not an executable (build it with bench/peers/cuszhi_build.sh)")
+    if not (args.out and (args.fields or args.nyx_n)):
+        ap.error("--out and --fields and/or --nyx-n are needed (or --export DIR)")
+    if args.no_cuszhi and not args.glide_plugin:
+        ap.error("--no-cuszhi without --glide-plugin measures nothing")
+    if not args.no_cuszhi:
+        if not args.bin:
+            ap.error("--bin is needed (or --no-cuszhi)")
+        if not os.access(args.bin, os.X_OK):
+            raise SystemExit(f"{args.bin}: not an executable (build it with bench/peers/cuszhi_build.sh)")
+    chunkings = [c for c in args.glide_chunkings.split(",") if c]
+    for c in chunkings:
+        if c not in G.CHUNKINGS:
+            ap.error(f"--glide-chunkings: {c}? ({', '.join(G.CHUNKINGS)})")
     os.environ.setdefault("CUDA_MODULE_LOADING", "EAGER")
     args.work = os.path.abspath(args.work)
     os.makedirs(args.work, exist_ok=True)
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    md_out = os.path.splitext(args.out)[0] + ".md"
 
     flist = list_fields(args.fields) if args.fields else []
     if args.nyx_n:
@@ -369,43 +400,79 @@ def main():
     if args.only:
         flist = [f for f in flist if any(s in f[0] for s in args.only.split(","))]
     rels = [float(r) for r in args.rels.split(",")]
-    modes = args.modes.split(",")
+    modes = [] if args.no_cuszhi else args.modes.split(",")
     device = gpu_name()
-    print(f"cuSZ-Hi: {args.bin}; {len(flist)} fields x {len(rels)} bounds x {len(modes)} schemes, "
-          f"{args.reps} reps, -m {args.eb_mode}; {device}")
+    rows = []
+    glide = None
+    if args.glide_plugin:  # before anything imports h5py: the plugin reads GLIDE_BACKEND once
+        glide = G.Glide(args.glide_plugin, args.glide_backend, args.work, args.glide_reps)
+        rows.append(glide.meta())
+        w = glide.warm_up(errors)
+        print(f"GLIDE: {glide.plugin_dir}, GLIDE_BACKEND={glide.backend}, h5py {glide.h5py.__version__} "
+              f"(HDF5 {glide.h5py.version.hdf5_version}); warm-up: {w}")
+        rows[-1]["warm_up"] = w
+    else:
+        chunkings = []
+    if not args.no_cuszhi:
+        print(f"cuSZ-Hi: {args.bin}; {len(modes)} schemes, {args.reps} reps, -m {args.eb_mode}")
+    print(f"{len(flist)} fields x {len(rels)} bounds; {device}")
+    if args.glide_bench:
+        print(f"running {args.glide_bench} --kernels ...", flush=True)
+        b = G.run_bench(args.glide_bench, args.glide_bench_timeout, device)
+        rows.append(b)
+        save(rows, args.out)
+        print(f"glide_gpu_bench --kernels: exit {b['rc']} in {b['wall_s']} s; 256^3 compress "
+              f"{fmt(b['compress_GBps_256'], '.1f')} GB/s, decompress {fmt(b['decompress_GBps_256'], '.1f')} GB/s"
+              + ("" if b["ok"] else f"; stderr: {b['stderr_tail'][-300:]}"), flush=True)
 
     t0 = time.time()
-    rows = []
-    print(f"{'field':26s} {'rel':>7s} {'s':>2s} {'CR':>8s} {'err/eb':>8s} {'PSNR':>6s} {'comp GB/s':>9s} {'dec GB/s':>9s}")
+    print(f"{'field':26s} {'rel':>7s} {'s':>3s} {'CR':>8s} {'err/eb':>8s} {'PSNR':>6s} {'comp GB/s':>9s} {'dec GB/s':>9s}"
+          f"   (GLIDE rows: G-w whole, G-c chunks; HDF5 write/read MB/s)")
+    legs = [("cuszhi", m) for m in modes] + [("glide", c) for c in chunkings]
     for name, shape, path in flist:
         x, lo, hi = None, None, None
         for rel in rels:
-            for mode in modes:
+            for comp, how in legs:
+                tag = how if comp == "cuszhi" else {"whole": "G-w", "chunks64": "G-c"}[how]
+                key = {"mode": how} if comp == "cuszhi" else {"chunking": how}
                 if args.deadline and time.time() - t0 > args.deadline:
-                    rows.append({"field": name, "dims": list(shape), "rel": rel, "mode": mode, "ok": False,
-                                 "error": "not run: --deadline passed", "device": device})
-                    print(f"{short(name):26s} {rel:7.0e} {mode:>2s} not run (--deadline)", flush=True)
+                    rows.append({"compressor": comp, "field": name, "dims": list(shape), "rel": rel, **key,
+                                 "ok": False, "error": "not run: --deadline passed", "device": device})
+                    print(f"{short(name):26s} {rel:7.0e} {tag:>3s} not run (--deadline)", flush=True)
                     continue
                 if x is None:
                     x, lo, hi = stats(path, int(np.prod(shape)))
+                eb = rel * (hi - lo)  # the bound both get (cuSZ-Hi -m r2r derives the same; see eb_used)
                 try:
-                    r = measure(args, name, shape, path, x, lo, hi, rel, mode, device)
+                    if comp == "cuszhi":
+                        r = measure(args, name, shape, path, x, lo, hi, rel, how, device)
+                    else:
+                        r = G.measure(glide, name, shape, x, lo, hi, rel, eb, how, errors, device)
                 except Exception as e:  # a bug here must not lose the rows measured so far
-                    r = {"field": name, "dims": list(shape), "rel": rel, "mode": mode, "ok": False,
+                    r = {"compressor": comp, "field": name, "dims": list(shape), "rel": rel, **key, "ok": False,
                          "error": f"runner: {type(e).__name__}: {e}", "device": device}
                 rows.append(r)
                 save(rows, args.out)
-                if r["ok"]:
-                    print(f"{short(name):26s} {rel:7.0e} {mode:>2s} {r['cr']:8.2f} {fmt(r['max_err_over_eb'], '8.4f')} "
+                if not r["ok"]:
+                    print(f"{short(name):26s} {rel:7.0e} {tag:>3s} FAILED: {r.get('error')}", flush=True)
+                elif comp == "cuszhi":
+                    print(f"{short(name):26s} {rel:7.0e} {tag:>3s} {r['cr']:8.2f} {fmt(r['max_err_over_eb'], '8.4f')} "
                           f"{fmt(r['psnr'], '6.1f')} {fmt(r['comp_GBps'], '9.1f')} {fmt(r['decomp_GBps'], '9.1f')}",
                           flush=True)
                 else:
-                    print(f"{short(name):26s} {rel:7.0e} {mode:>2s} FAILED: {r.get('error')}", flush=True)
+                    print(f"{short(name):26s} {rel:7.0e} {tag:>3s} {r['cr']:8.2f} {fmt(r['max_err_over_eb'], '8.4f')} "
+                          f"{fmt(r['psnr'], '6.1f')} {r['write_MBps']:7.0f}MB/s {r['read_MBps']:7.0f}MB/s "
+                          f"{r['n_chunks']} chunk(s), GPU: {r['gpu_used'].split(':')[0].split(' (')[0]}", flush=True)
         del x
     save(rows, args.out)
-    nok = sum(r["ok"] for r in rows)
-    over = [r for r in rows if r["ok"] and r["max_err_over_eb"] is not None and r["max_err_over_eb"] > 1]
-    print(f"{nok} of {len(rows)} rows ok, {len(over)} over the bound; {time.time() - t0:.0f} s; wrote {args.out}")
+    data = [r for r in rows if r.get("compressor") in ("cuszhi", "glide")]
+    nok = sum(r["ok"] for r in data)
+    over = [r for r in data if r["ok"] and r["max_err_over_eb"] is not None and r["max_err_over_eb"] > 1]
+    print(f"{nok} of {len(data)} rows ok, {len(over)} over the bound; {time.time() - t0:.0f} s; wrote {args.out}")
+    md = G.table(rows)
+    with open(md_out, "w") as fh:
+        fh.write(md)
+    print("\n" + md + f"(also in {md_out})")
 
 
 if __name__ == "__main__":
