@@ -204,8 +204,11 @@ size_t glide_decompress_with(glide_backend backend, const void *src, size_t src_
     size_t r = pick_backend(backend);
     if (glide_is_error(r)) return r;
 #ifdef GLIDE_HAVE_GPU
-    /* RAW streams are a copy, and format 7 is the CPU codec's alone: the host does them */
-    if (r == GLIDE_BACKEND_GPU && h.method != GLIDE_METHOD_RAW && h.format_version < GLIDE_FORMAT_FILL2) {
+    /* RAW streams are a copy, and the second fill value (format 7, and
+     * format 8 with HAS_FILL2) is the CPU codec's alone: the host does them */
+    const int gpu_reads = h.method != GLIDE_METHOD_RAW && h.format_version != GLIDE_FORMAT_FILL2 &&
+                          !(h.flags & GLIDE_FLAG_HAS_FILL2);
+    if (r == GLIDE_BACKEND_GPU && gpu_reads) {
         r = glide_gpu_decompress(&h, &lay, src, src_size, dst);
         if (glide_get_error(r) != GLIDE_ERR_GPU) return glide_is_error(r) ? r : out;
         pthread_once(&g_gpu_warn, warn_gpu);

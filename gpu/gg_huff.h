@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include "format.h"
 #include "huff_codec.h" /* glide_huff_enc / glide_huff_dec: plain structs, copied to the device as they are */
-#include "huff_runs.h"  /* glide_run_stats / glide_run_code: the same */
+#include "huff_runs.h"  /* glide_run_stats / glide_run_code: plain structs too (format 8) */
 #include "plane_runs.h"
 
 #ifdef __cplusplus
@@ -187,6 +187,37 @@ cudaError_t gg_crc32_dn(const uint8_t *d_buf, uint64_t n_max, const uint64_t *d_
  * *d_n > 0 (a stream's trailing checksum), without another launch. */
 cudaError_t gg_crc32_dn_store(uint8_t *d_buf, uint64_t n_max, const uint64_t *d_n, uint32_t *d_crc,
                               uint32_t *d_ticket, void *d_scratch, size_t scratch_bytes, cudaStream_t s);
+
+/* Format 8's run-coded planes (docs/FORMAT.md §10.7), decoded
+ * (runs_decode.cu). A plane's class codes as the decoder takes them, by
+ * value in its launch: on[k] = 1 where kind k (ZERO, FILL) is run-coded,
+ * and lut[k][the next GLIDE_RUN_MAX_LEN bits] = class | length << 4 of the
+ * class codeword they start with (0: none). */
+typedef struct {
+    uint8_t lut[GLIDE_RUN_KINDS][1u << GLIDE_RUN_MAX_LEN];
+    uint8_t on[GLIDE_RUN_KINDS];
+} gg_run_code;
+/* From a code glide_run_code_init accepted. */
+void gg_run_code_of(const glide_run_code *rc, gg_run_code *out);
+/* Decodes a run-coded plane's n symbols (code d_dec, class codes *rc) from
+ * its ceil(n / GLIDE_RUN_SEG_SYMS) segment-table entries and stream_bytes
+ * bytes, with every check of glide_runs_decode: on any inconsistency
+ * *d_err becomes nonzero (as gg_huff_decode: set, never cleared). Nothing
+ * beyond the table and the stream is read. Scratch for n symbols in one
+ * plane or two. */
+size_t gg_runs_decode_scratch(uint64_t n);
+cudaError_t gg_runs_decode(const glide_huff_dec *d_dec, const gg_run_code *rc, const uint8_t *d_segtab,
+                           uint32_t n_segments, const uint8_t *d_stream, uint64_t stream_bytes, uint16_t *d_sym,
+                           uint64_t n, unsigned *d_err, void *d_scratch, size_t scratch_bytes, cudaStream_t s);
+/* Both planes run-coded, in one launch: plane 0's n0 symbols (d_dec0,
+ * rc[0]) to d_sym0 and plane 1's n1 (d_dec1, rc[1]) to d_sym1, from the
+ * whole segment table (plane 0's entries first) and stream, with the same
+ * checks as decoding each plane against its own part of the stream. */
+cudaError_t gg_runs_decode_planes(const glide_huff_dec *d_dec0, const glide_huff_dec *d_dec1,
+                                  const gg_run_code rc[GLIDE_NPLANES], const uint8_t *d_segtab, uint32_t n_segments,
+                                  const uint8_t *d_stream, uint64_t stream_bytes, uint16_t *d_sym0, uint64_t n0,
+                                  uint16_t *d_sym1, uint64_t n1, unsigned *d_err, void *d_scratch,
+                                  size_t scratch_bytes, cudaStream_t s);
 
 #ifdef __cplusplus
 }

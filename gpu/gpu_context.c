@@ -389,10 +389,11 @@ gg_grid gg_grid_of(const glide_grid *cg, unsigned dtype)
 size_t gg_crc_scratch_off(uint64_t n)
 {
     size_t a = gg_outlier_scan_scratch(n), b = gg_huff_encode_scratch(n), c = gg_huff_decode_scratch(n);
-    const size_t d = gg_runs_encode_scratch(n);
+    const size_t d = gg_runs_encode_scratch(n), e = gg_runs_decode_scratch(n);
     size_t m = a > b ? a : b;
     m = m > c ? m : c;
     m = m > d ? m : d;
+    m = m > e ? m : e;
     return (m + 255) & ~(size_t)255;
 }
 

@@ -1,9 +1,9 @@
 /* glide_gpu_decompress: one stream back to values on the device (common/api.c
  * calls it for the formats the device decodes, and redoes the chunk on the
  * CPU when it returns GLIDE_ERROR(GPU)): the stream up, its CRC, the
- * Huffman decoder (format 5: both planes, then back to raster order), the
- * outliers, the reconstruction within the header's error bound (predict.cu's
- * gg_decode), the values down. */
+ * Huffman decoder (format 5: both planes, then back to raster order; format
+ * 8: a run-coded plane by runs_decode.cu), the outliers, the reconstruction
+ * within the header's error bound (predict.cu's gg_decode), the values down. */
 #include "gg_context.h"
 #include "huff_codec.h"
 #include "bytes.h"
@@ -45,10 +45,35 @@ static int decoders_find(const glide_header *h, const glide_layout *lay, const v
     return 1;
 }
 
+/* Format 8: each run-coded plane's class codes from its run book, held to
+ * the CPU decoder's rules (glide_entropy_read): a prefix code of at most
+ * GLIDE_RUN_MAX_LEN bits for ZERO or FILL or both, FILL's half (its
+ * FILLRUNS flag) run-coding FILL. 0 for a bad run book. */
+static int run_codes_find(const glide_header *h, const glide_layout *lay, const void *src,
+                          gg_run_code rc[GLIDE_NPLANES])
+{
+    const uint8_t *book = (const uint8_t *)src + lay->runbook_off;
+    memset(rc, 0, GLIDE_NPLANES * sizeof *rc);
+    for (unsigned k = 0; k < GLIDE_NPLANES; k++) {
+        if (!(h->flags & (k ? GLIDE_FLAG_RUNS1 : GLIDE_FLAG_RUNS0))) continue;
+        uint8_t len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES];
+        glide_run_code code;
+        const int fill = (h->flags & (k ? GLIDE_FLAG_FILLRUNS1 : GLIDE_FLAG_FILLRUNS0)) != 0;
+        if (glide_is_error(glide_run_book_unpack(book, fill, len)) ||
+            glide_run_code_init(&code, (const uint8_t(*)[GLIDE_RUN_CLASSES])len) != 0 || !(code.on[0] | code.on[1]) ||
+            code.on[1] != fill)
+            return 0;
+        gg_run_code_of(&code, &rc[k]);
+        book += glide_plane_runbook_bytes(h->flags, k);
+    }
+    return 1;
+}
+
 size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, const void *src, size_t size, void *dst)
 {
-    /* format 7's second fill value is the CPU decoder's alone (glide_decompress routes it there) */
-    if (h->format_version >= GLIDE_FORMAT_FILL2) return GLIDE_ERROR(VERSION);
+    /* the second fill value (format 7, and format 8 with HAS_FILL2) is the
+     * CPU decoder's alone (glide_decompress routes it there) */
+    if (h->format_version == GLIDE_FORMAT_FILL2 || (h->flags & GLIDE_FLAG_HAS_FILL2)) return GLIDE_ERROR(VERSION);
     if (!glide_gpu_usable()) return GLIDE_ERROR(GPU);
     gg_ctx *const c = &gg_G;
     size_t r = GLIDE_ERROR(GPU);
@@ -68,16 +93,20 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     const int blend = method == GG_INTERP && glide_levels_blended(sh.rank, h->block_log2, h->level_cfg); /* format 4 */
 
     /* format 5: plane 0's n0 symbols and plane 1's, each with its book and its
-     * part of the segment table and stream (plane 0's bytes: its entries' sum) */
+     * part of the segment table and stream (plane 0's bytes: its entries' sum);
+     * format 8: a run-coded plane's segments hold GLIDE_RUN_SEG_SYMS points */
     const int planes = h->format_version >= GLIDE_FORMAT_PLANES;
+    const int runs0 = (h->flags & GLIDE_FLAG_RUNS0) != 0, runs1 = (h->flags & GLIDE_FLAG_RUNS1) != 0;
     const uint64_t n0 = planes ? glide_plane0_count(&sh) : n, cnt[GLIDE_NPLANES] = {n0, n - n0};
-    const uint64_t seg0 = glide_segment_count(n0);
+    const uint64_t seg0 = glide_plane_segments(n0, runs0);
     uint64_t bytes0 = planes ? glide_segtab_sum((const uint8_t *)src + lay->segtab_off, seg0) : h->stream_bytes;
     const glide_huff_dec *dec[GLIDE_NPLANES] = {NULL, NULL};
     int upload_dec[GLIDE_NPLANES] = {0, 0};
-    if (!decoders_find(h, lay, src, planes, dec, upload_dec)) bytes0 = UINT64_MAX; /* reported below */
+    gg_run_code rc[GLIDE_NPLANES];
+    if (!decoders_find(h, lay, src, planes, dec, upload_dec) || !run_codes_find(h, lay, src, rc))
+        bytes0 = UINT64_MAX; /* reported below */
     if (bytes0 > h->stream_bytes || (planes && cnt[1] == 0 && bytes0 != h->stream_bytes)) {
-        /* a bad book or plane table; the CPU decoder reports a bad checksum first */
+        /* a bad book, run book or plane table; the CPU decoder reports a bad checksum first */
         r = glide_crc32(src, lay->crc_off) != get_u32((const uint8_t *)src + lay->crc_off) ? GLIDE_ERROR(CHECKSUM)
                                                                                       : GLIDE_ERROR(CORRUPT);
         goto done;
@@ -122,12 +151,28 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
                           n, &st->err, c->scratch.p, c->scratch.cap, c->s),
            "huffman decode");
         gg_stage("huffman decode");
-    } else { /* both planes in one launch, then back to raster order */
-        uint16_t *sp = c->sym_p.p;
-        CK(gg_huff_decode_planes(dec[0], dec[1], buf + lay->segtab_off, h->n_segments, buf + lay->stream_off,
-                                 h->stream_bytes, sp, n0, sp + gg_plane1_base(n0), cnt[1], &st->err, c->scratch.p,
-                                 c->scratch.cap, c->s),
-           "huffman decode");
+    } else { /* both planes, then back to raster order */
+        uint16_t *sp = c->sym_p.p, *sp1 = sp + gg_plane1_base(n0);
+        const uint8_t *tab = buf + lay->segtab_off, *in = buf + lay->stream_off;
+        if (runs0 == runs1) { /* in one launch, both planes coded alike */
+            CK(runs0 ? gg_runs_decode_planes(dec[0], dec[1], rc, tab, h->n_segments, in, h->stream_bytes, sp, n0, sp1,
+                                             cnt[1], &st->err, c->scratch.p, c->scratch.cap, c->s)
+                     : gg_huff_decode_planes(dec[0], dec[1], tab, h->n_segments, in, h->stream_bytes, sp, n0, sp1,
+                                             cnt[1], &st->err, c->scratch.p, c->scratch.cap, c->s),
+               "huffman decode");
+        } else { /* one run-coded plane: each against its own part of the table and stream, as the CPU decodes them */
+            const uint64_t seg1 = h->n_segments - seg0, bytes1 = h->stream_bytes - bytes0;
+            CK(runs0 ? gg_runs_decode(dec[0], &rc[0], tab, (uint32_t)seg0, in, bytes0, sp, n0, &st->err, c->scratch.p,
+                                      c->scratch.cap, c->s)
+                     : gg_huff_decode(dec[0], tab, (uint32_t)seg0, in, bytes0, sp, n0, &st->err, c->scratch.p,
+                                      c->scratch.cap, c->s),
+               "huffman decode");
+            CK(runs1 ? gg_runs_decode(dec[1], &rc[1], tab + 2 * seg0, (uint32_t)seg1, in + bytes0, bytes1, sp1, cnt[1],
+                                      &st->err, c->scratch.p, c->scratch.cap, c->s)
+                     : gg_huff_decode(dec[1], tab + 2 * seg0, (uint32_t)seg1, in + bytes0, bytes1, sp1, cnt[1],
+                                      &st->err, c->scratch.p, c->scratch.cap, c->s),
+               "huffman decode");
+        }
         gg_stage("huffman decode");
         if (crc_beside) {
             /* its verdict is read only at the end, and the decoder has

@@ -51,9 +51,8 @@
  *    looked at by the CPU and is ignored here, and the end of codeword
  *    cnt - 1 gets the CPU's final checks. */
 #include "gg_huff.h"
+#include "huff_dec.cuh"
 #include <cub/device/device_scan.cuh>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 #include <limits.h>
 #include <type_traits>
 
@@ -64,51 +63,6 @@ constexpr unsigned kSegBytesMax = 2 * GLIDE_SEG_SYMS;
 constexpr unsigned kFull = 0xFFFFFFFFu;
 constexpr unsigned kFusedSegs = 2048; /* up to this many segments, offsets are summed in k_dec itself */
 static_assert(2 * kFusedSegs % (kWarps * 32) == 0 && (kWarps * 32) % 2 == 0, "fused prefix: whole rounds, even stride");
-static_assert(sizeof(glide_huff_dec) % 4 == 0, "the table copy moves 32-bit words");
-static_assert(GLIDE_HUFF_MAX_LEN == 16 && GLIDE_HUFF_LUT_BITS == 11, "the bit window below assumes these");
-
-/* Entry k of the segment table: u16 little-endian, at any alignment. */
-struct seg_entry {
-    const uint8_t *tab;
-    __host__ __device__ uint64_t operator()(uint32_t k) const
-    {
-        return (uint64_t)tab[2 * (size_t)k] | (uint64_t)tab[2 * (size_t)k + 1] << 8;
-    }
-};
-typedef thrust::transform_iterator<seg_entry, thrust::counting_iterator<uint32_t>, uint64_t> seg_iter;
-
-/* Loads through the shared window by a 32-bit address: with a generic
- * pointer the compiler re-derived the window base (S2R, LEA) on every
- * iteration of the decode loops, on the critical path of each symbol. */
-__device__ __forceinline__ unsigned lds_u16(uint32_t addr)
-{
-    unsigned short v;
-    asm volatile("ld.shared.u16 %0, [%1];" : "=h"(v) : "r"(addr));
-    return v;
-}
-__device__ __forceinline__ uint32_t lds_u32(uint32_t addr)
-{
-    uint32_t v;
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr));
-    return v;
-}
-
-/* A segment's bytes read from global memory: bytes at or past its end read
- * as zero, so no load leaves the segment whatever the bit position. */
-struct seg_global {
-    const uint8_t *p;
-    uint32_t nbytes;
-};
-__device__ __forceinline__ uint32_t be32(const seg_global &sg, uint32_t pos)
-{
-    const uint8_t *__restrict__ p = sg.p;
-    if (pos + 4 <= sg.nbytes)
-        return (uint32_t)__ldg(p + pos) << 24 | (uint32_t)__ldg(p + pos + 1) << 16 | (uint32_t)__ldg(p + pos + 2) << 8 |
-               (uint32_t)__ldg(p + pos + 3);
-    uint32_t w = 0;
-    for (uint32_t j = 0; j < 4; j++) w = w << 8 | (pos + j < sg.nbytes ? (uint32_t)__ldg(p + pos + j) : 0u);
-    return w;
-}
 
 /* A segment's bytes in shared memory, copied there by its warp before any
  * decoding (chunks of few segments, k_dec<true>): every lane's walks read
@@ -151,74 +105,12 @@ __device__ __forceinline__ seg_bytes seg_stage(uint32_t *buf, const uint8_t *__r
 }
 
 /* Bytes pos..pos+3 of the segment, big-endian (zero past its end), from
- * either copy. */
+ * the shared copy (huff_dec.cuh reads the global one alike). */
 __device__ __forceinline__ uint32_t be32(const seg_bytes &sg, uint32_t pos)
 {
     const uint32_t q = pos + sg.ph, k = q >> 2;
     if (k + 1 >= sg.cap) return 0; /* zero words from cap - 4 on */
     return __byte_perm(lds_u32(sg.base + 4 * k), lds_u32(sg.base + 4 * k + 4), 0x0123u + (q & 3u) * 0x1111u);
-}
-
-/* MSB-first bit reader from any bit position: acc holds nb >= 16 unread
- * bits at its top (zeros below), enough for any codeword; nxt is the next
- * 4 bytes, read one refill ahead. */
-template <class Src> struct bit_reader {
-    Src sg;
-    uint32_t pos, nxt;
-    uint64_t acc;
-    int nb;
-    __device__ __forceinline__ void init(const Src &seg, uint32_t bit)
-    {
-        sg = seg;
-        const uint32_t b = bit >> 3;
-        acc = ((uint64_t)be32(sg, b) << 32 | be32(sg, b + 4)) << (bit & 7);
-        nb = 64 - (int)(bit & 7);
-        pos = b + 8;
-        nxt = be32(sg, pos);
-    }
-    __device__ __forceinline__ void refill()
-    {
-        if (nb < 16) {
-            acc |= (uint64_t)nxt << (32 - nb);
-            nb += 32;
-            pos += 4;
-            nxt = be32(sg, pos);
-        }
-    }
-    __device__ __forceinline__ void consume(unsigned l)
-    {
-        acc <<= l;
-        nb -= (int)l;
-    }
-};
-
-/* The decoding tables, in shared memory, as separate arrays so that the
- * hot loop indexes them directly. */
-struct dec_tabs {
-    uint32_t lut; /* shared-window address of lut[0] */
-    const uint16_t *sorted;
-    const uint32_t *first, *count, *offset;
-};
-
-/* Length of the codeword at the top of acc (0: no codeword starts with
- * these bits), and its symbol: glide_huff_decode's table walk. */
-__device__ __forceinline__ unsigned decode_one(const dec_tabs &d, uint64_t acc, unsigned *sym)
-{
-    const unsigned ent = lds_u16(d.lut + 2 * (uint32_t)(acc >> (64 - GLIDE_HUFF_LUT_BITS)));
-    unsigned l = ent >> 11;
-    *sym = ent & 0x7FFu;
-    if (__builtin_expect(l != 0, 1)) return l;
-    const uint32_t peek = (uint32_t)(acc >> 48);
-    for (l = GLIDE_HUFF_LUT_BITS + 1; l <= GLIDE_HUFF_MAX_LEN; l++) {
-        const uint32_t idx = (peek >> (16 - l)) - d.first[l];
-        if (idx < d.count[l]) {
-            const uint32_t k = d.offset[l] + idx;
-            if (k >= GLIDE_NSYM) return 0; /* only a broken table; never index past it */
-            *sym = d.sorted[k];
-            return l;
-        }
-    }
-    return 0;
 }
 
 /* Codewords that start in [start, hi) on the path through start: their
@@ -293,22 +185,7 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *
     __shared__ uint64_t s_red[kWarps];
     __shared__ uint32_t s_seg[kWarps][STAGE ? kSegWords : 1];
     const unsigned pk = blockIdx.x >= dm.blocks0; /* the block's plane */
-    {
-        /* every load issued before the first store: copied word by word,
-         * each load waited for the store before it (a round trip to L2
-         * each, 13 a thread), which took about a tenth of a 64^3 chunk's
-         * decoding (ncu stall samples, H200) */
-        constexpr unsigned kWords = sizeof(glide_huff_dec) / 4, kPer = (kWords + kWarps * 32 - 1) / (kWarps * 32);
-        const uint32_t *src = reinterpret_cast<const uint32_t *>(dm.dec[pk]);
-        uint32_t *dst = reinterpret_cast<uint32_t *>(&s_dec);
-        uint32_t v[kPer];
-#pragma unroll
-        for (unsigned u = 0; u < kPer; u++)
-            if (threadIdx.x + u * kWarps * 32 < kWords) v[u] = __ldg(src + threadIdx.x + u * kWarps * 32);
-#pragma unroll
-        for (unsigned u = 0; u < kPer; u++)
-            if (threadIdx.x + u * kWarps * 32 < kWords) dst[threadIdx.x + u * kWarps * 32] = v[u];
-    }
+    dec_table_load<kWarps * 32>(&s_dec, dm.dec[pk]);
     const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     /* seg0: the block's first segment in the whole table; seg_end: its plane's end there */
     const uint32_t seg0 = pk ? dm.seg0 + (blockIdx.x - dm.blocks0) * kWarps : blockIdx.x * kWarps, seg = seg0 + w;
@@ -329,8 +206,7 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *
     }
     __syncthreads(); /* the last block-wide barrier: warps leave independently below */
     if (seg >= seg_end) return;
-    const dec_tabs T = {(uint32_t)__cvta_generic_to_shared(s_dec.lut), s_dec.sorted, s_dec.first, s_dec.count,
-                        s_dec.offset};
+    const dec_tabs T = dec_tabs_of(s_dec);
 
     /* every lane reads the same entries, so all take the same branches */
     const uint32_t bytes = (uint32_t)segtab[2 * (size_t)seg] | (uint32_t)segtab[2 * (size_t)seg + 1] << 8;

@@ -71,37 +71,12 @@ __global__ void k_spin(long long cycles)
     }
 }
 
-/* Keeps every SM busy for a while so that the clocks ramp up before timing. */
-static void warm_gpu(void)
+void warm_gpu(void)
 {
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, 0));
     for (int i = 0; i < 3; i++) k_spin<<<prop.multiProcessorCount * 4, 256>>>(100000000LL);
     CK(cudaDeviceSynchronize());
-}
-
-/* Median over 7 batches of the mean time per call (microseconds), after a
- * warm-up batch; calls go back to back on the default stream. */
-template <typename F> static double time_us(F f, int reps)
-{
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    for (int r = 0; r < reps; r++) f();
-    std::vector<double> v;
-    for (int k = 0; k < 7; k++) {
-        CK(cudaEventRecord(a));
-        for (int r = 0; r < reps; r++) f();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        v.push_back(1e3 * ms / reps);
-    }
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    std::sort(v.begin(), v.end());
-    return v[3];
 }
 
 /* ---- CRC ---- */
@@ -817,6 +792,7 @@ int main(int argc, char **argv)
         test_runs_split(glide_dict_get(GLIDE_DICT_VERSION));
         test_runs_in_place(glide_dict_get(GLIDE_DICT_VERSION));
     }
+    test_runs_decode(glide_dict_get(GLIDE_DICT_VERSION));
     CK(cudaDeviceSynchronize());
     printf("test_gpu_huff: %d checks, %d failures\n", g_checks, g_fails);
     return g_fails ? 1 : 0;

@@ -1,8 +1,9 @@
 /* Shared by the device entropy-stage tests (test_gpu_huff.cu: CRC, book
  * selection, Huffman; test_gpu_huff_planes.cu: format 5's planes;
- * test_gpu_runs.cu: format 8's run-coded planes): the
- * check counters, the CUDA call check, one stream of deterministic random
- * numbers, device buffers, symbol sources and the device dictionary. */
+ * test_gpu_runs.cu, test_gpu_runs_decode.cu: format 8's run-coded planes):
+ * the check counters, the CUDA call check, one stream of deterministic
+ * random numbers, device buffers, symbol sources, the device dictionary
+ * and timing. */
 #ifndef GLIDE_TEST_GPU_HUFF_H
 #define GLIDE_TEST_GPU_HUFF_H
 #include <stdarg.h>
@@ -91,12 +92,41 @@ dev_dict upload_dict(const glide_dictionary *d, unsigned off = 0);
 /* gg_book_select's work area, zeroed once as the codec's */
 gg_select_work *sel_work(void);
 
+/* ---- timing (-t / -T) ---- */
+/* Keeps every SM busy for a while so that the clocks ramp up before timing. */
+void warm_gpu(void);
+/* Median over 7 batches of the mean time per call (microseconds), after a
+ * warm-up batch; calls go back to back on the default stream. */
+template <typename F> double time_us(F f, int reps)
+{
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    for (int r = 0; r < reps; r++) f();
+    std::vector<double> v;
+    for (int k = 0; k < 7; k++) {
+        CK(cudaEventRecord(a));
+        for (int r = 0; r < reps; r++) f();
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        v.push_back(1e3 * ms / reps);
+    }
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    std::sort(v.begin(), v.end());
+    return v[3];
+}
+
 /* ---- format 5's planes (test_gpu_huff_planes.cu) ---- */
 void test_planes(const glide_dictionary *d, int n_scores);
 void test_planes_order(void);
 void test_planes_in_place(const glide_dictionary *d);
 
-/* ---- format 8's run-coded planes (test_gpu_runs.cu) ---- */
+/* ---- format 8's run-coded planes (test_gpu_runs.cu: encoding;
+ * test_gpu_runs_decode.cu: decoding) ---- */
 void test_runs_split(const glide_dictionary *d);
 void test_runs_in_place(const glide_dictionary *d);
+void test_runs_decode(const glide_dictionary *d);
 #endif

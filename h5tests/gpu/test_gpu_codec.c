@@ -385,6 +385,123 @@ static void blend_decode(void)
     }
 }
 
+/* What runs_decode() met: format 8 streams by their run-coded planes, FILL
+ * runs, the second fill value, and the methods the GPU decoded. */
+typedef struct {
+    int seen, only0, only1, both, fill_runs, fill2, by_method[4];
+} runs_seen;
+
+/* One field the CPU codec compresses (p: its backend the CPU's); where the
+ * stream is format 8, the GPU decodes it as the CPU does, and (trials > 0)
+ * damaged copies are judged alike. */
+static void runs_stream(const char *name, const glide_params *p, const void *x, uint64_t n, size_t esz, int trials,
+                        runs_seen *rs)
+{
+    const size_t cap = glide_compress_bound(p);
+    uint8_t *s = malloc(cap);
+    void *yc = malloc(n * esz), *yg = malloc(n * esz), *ya = malloc(n * esz);
+    const size_t len = glide_compress(p, x, n * esz, s, cap);
+    glide_header h;
+    glide_layout lay;
+    const int parsed = !glide_is_error(len) && !glide_is_error(glide_header_read(s, len, &h, &lay));
+    CHECK(parsed, "%s: the CPU writes a stream that parses", name);
+    if (parsed && h.format_version == GLIDE_FORMAT_RUNS) {
+        rs->seen++;
+        const unsigned r = h.flags & GLIDE_FLAG_RUNS;
+        rs->only0 += r == GLIDE_FLAG_RUNS0, rs->only1 += r == GLIDE_FLAG_RUNS1, rs->both += r == GLIDE_FLAG_RUNS;
+        rs->fill_runs += (h.flags & GLIDE_FLAG_FILLRUNS) != 0; /* a run book with FILL's half */
+        const size_t dc = glide_decompress_with(GLIDE_BACKEND_CPU, s, len, yc, n * esz);
+        const size_t da = glide_decompress_with(GLIDE_BACKEND_GPU, s, len, ya, n * esz);
+        const size_t dg = glide_gpu_decompress(&h, &lay, s, len, yg);
+        if (h.flags & GLIDE_FLAG_HAS_FILL2) {
+            rs->fill2++;
+            CHECK(dc == n * esz && da == n * esz && !memcmp(yc, ya, n * esz) && dg == GLIDE_ERROR(VERSION),
+                  "%s: format 8 with a second fill value: the GPU backend leaves it to the CPU (%s), the API decodes "
+                  "it there (cpu %s, api %s)", name, glide_error_name(dg), glide_is_error(dc) ? glide_error_name(dc) : "ok",
+                  glide_is_error(da) ? glide_error_name(da) : "ok");
+        } else {
+            rs->by_method[h.method & 3]++;
+            CHECK(dc == n * esz && !glide_is_error(dg) && !memcmp(yc, yg, n * esz) && da == n * esz &&
+                      !memcmp(yc, ya, n * esz),
+                  "%s (method %u, flags %02x): GPU decode equals CPU decode bit for bit, directly and through the API "
+                  "(cpu %s, gpu %s, api %s)", name, h.method, h.flags, glide_is_error(dc) ? glide_error_name(dc) : "ok",
+                  glide_is_error(dg) ? glide_error_name(dg) : "ok", glide_is_error(da) ? glide_error_name(da) : "ok");
+            if (trials) damage(name, s, len, n, esz, trials);
+        }
+    }
+    free(s);
+    free(yc), free(yg), free(ya);
+}
+
+/* Format 8 (run-coded planes, FORMAT.md §10.7) as the CPU codec writes it
+ * (the GPU encoder does not yet): fields whose planes pay for runs. Smooth
+ * at loose bounds (zeros), constant, zeros on even points and noise on the
+ * rest (plane 0 alone run-coded), sparse spikes, a land mask of fill 1e20
+ * (FILL runs), steps (plane 1 alone), a sentinel land beside padding fill
+ * points (format 8 with HAS_FILL2, the CPU's alone), constant odd points
+ * beside noise on even ones. */
+static void runs_decode(void)
+{
+    static const shape shapes[] = {{"64^3", 3, {64, 64, 64}}, {"33x20x47", 3, {33, 20, 47}}, {"65x130", 2, {65, 130}},
+                                   {"5000", 1, {5000}},       {"17^3", 3, {17, 17, 17}}};
+    static const double ebs[] = {1e-1, 1e-3, 1e-5};
+    static const char *kinds[] = {"smooth", "constant", "even zero", "spikes", "land fill", "steps", "sentinel", "odd constant"};
+    runs_seen rs;
+    memset(&rs, 0, sizeof rs);
+    char name[256];
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+        const shape *sh = &shapes[si];
+        if (quick && si != 1 && si != 2) continue;
+        uint64_t n = 1;
+        for (int i = 0; i < sh->rank; i++) n *= sh->dims[i];
+        const uint64_t n2 = sh->dims[sh->rank - 1], n1 = sh->rank > 1 ? sh->dims[sh->rank - 2] : 1, n0 = n / (n1 * n2);
+        for (int kind = 0; kind < 8; kind++)
+            for (int f64 = 0; f64 <= (kind == 3 || kind == 4); f64++)
+                for (size_t ei = 0; ei < sizeof ebs / sizeof *ebs; ei++) {
+                    if (race && (ei != 0 || si != 1)) continue;
+                    const size_t esz = f64 ? 8 : 4;
+                    void *x = malloc(n * esz);
+                    for (uint64_t i = 0; i < n; i++) {
+                        const uint64_t xx = i % n2, y = (i / n2) % n1, z = i / (n1 * n2);
+                        double v = smooth(i, n0, n1, n2);
+                        if (kind == 1) v = 42.5;
+                        if (kind == 2) v = ((xx | y | z) & 1) ? (double)(rnd() % 1000) : 0;
+                        if (kind == 3) v = rnd() % 50 == 0 ? (double)(rnd() % 1000) : 0;
+                        if (kind == 4 && (xx < 12 + 6 * sin((double)y / 5) || (xx > 30 && y > n1 / 2))) v = 1e20;
+                        if (kind == 5) v = floor(v / 3);
+                        if (kind == 6 && xx < n2 / 3) v = 1e20; /* the sentinel */
+                        if (kind == 6 && y + 3 >= n1) v = 0.0;  /* HDF5's padding: the fill value */
+                        if (kind == 7) v = ((xx | y | z) & 1) ? 7.0 : (double)(rnd() % 1000);
+                        if (f64) ((double *)x)[i] = v;
+                        else ((float *)x)[i] = (float)v;
+                    }
+                    glide_params p;
+                    glide_params_init(&p, f64 ? GLIDE_FLOAT64 : GLIDE_FLOAT32, (unsigned)sh->rank, sh->dims);
+                    p.backend = GLIDE_BACKEND_CPU;
+                    p.eb = ebs[ei];
+                    if (kind == 2 || kind == 7) p.predictor = GLIDE_PRED_INTERP;
+                    if (kind == 4) {
+                        p.has_fill = 1;
+                        p.fill_bits = f64 ? 0x4415AF1D78B58C40ull : 0x60ad78ecu; /* 1e20 */
+                    }
+                    if (kind == 6) p.has_fill = 1, p.fill_bits = 0;
+                    snprintf(name, sizeof name, "runs %s %s %s eb%g", sh->tag, f64 ? "f64" : "f32", kinds[kind], p.eb);
+                    runs_stream(name, &p, x, n, esz, ei == 1 && !race ? (quick ? 10 : 60) : 0, &rs);
+                    free(x);
+                }
+    }
+    printf("format 8 streams: %d (plane 0 run-coded alone %d, plane 1 alone %d, both %d; FILL runs %d; second fill "
+           "value %d); decoded by the GPU: %d interpolation, %d Lorenzo, %d slices\n",
+           rs.seen, rs.only0, rs.only1, rs.both, rs.fill_runs, rs.fill2, rs.by_method[GLIDE_METHOD_INTERP],
+           rs.by_method[GLIDE_METHOD_LORENZO], rs.by_method[GLIDE_METHOD_SLICE]);
+    CHECK(rs.seen > 0 && (race || (rs.only0 > 0 && rs.only1 > 0 && rs.both > 0 && rs.fill_runs > 0 && rs.fill2 > 0)),
+          "format 8 streams of every kind: plane 0 alone run-coded, plane 1 alone, both, FILL runs, a second fill value");
+    if (!quick)
+        CHECK(rs.by_method[GLIDE_METHOD_INTERP] > 0 && rs.by_method[GLIDE_METHOD_LORENZO] > 0 &&
+                  rs.by_method[GLIDE_METHOD_SLICE] > 0,
+              "format 8 streams of every method decoded by the GPU");
+}
+
 static void synthetic(void)
 {
     static const shape shapes[] = {
@@ -697,7 +814,7 @@ static void runs_fields(void)
 static void runs_paths(void)
 {
     static const uint64_t dims[2][3] = {{16, 24, 64}, {33, 20, 47}}; /* planes in place, split */
-    /* run-coded planes (the CPU's): both, both, 0, 0, none, 1, 1, both, none, none */
+    /* run-coded planes (the CPU's): both, both, 0, 0, none, both (second shape: 1), 1, both, none, none */
     static const struct {
         int kind;
         double eb;
@@ -720,6 +837,8 @@ static void runs_paths(void)
                 for (uint64_t t = 0; t < n; t++) x[t] = (float)runs_value(seq[si][i].kind, t, d[0], d[1], d[2], -999.0);
                 p.eb = seq[si][i].eb;
                 p.has_fill = seq[si][i].kind == 1 || seq[si][i].kind == 2;
+                /* the noise of kind 5 takes a dictionary book, so that the device plans the chunk after it */
+                p.codebook = seq[si][i].kind == 5 ? GLIDE_BOOK_DICT : GLIDE_BOOK_AUTO;
                 p.fill_bits = p.has_fill ? 0xC479C000u : 0;
                 const size_t lc = glide_cpu_compress(&p, &o, x, sc, cap), lg = glide_gpu_compress(&p, &o, x, sg, cap);
                 const int same = !glide_is_error(lc) && lc == lg && !memcmp(sc, sg, lc);
@@ -935,6 +1054,7 @@ int main(int argc, char **argv)
     runs_paths();
     runs_fields();
     synthetic();
+    runs_decode();
     blend_decode();
     if (fdir) fields(fdir);
     if (big) large();

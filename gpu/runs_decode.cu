@@ -1,0 +1,308 @@
+/* Run-coded planes (format 8, docs/FORMAT.md §10.7) decoded on the device:
+ * the symbols of cpu/huff_runs.c's glide_runs_decode, and an error exactly
+ * when it returns one.
+ *
+ * One warp decodes one segment of GLIDE_RUN_SEG_SYMS points. Its offset
+ * comes as in huff_decode.cu: up to kFusedSegs segments each block adds the
+ * entries before its own, past that a CUB scan of the table gives them. A
+ * segment's events (a codeword, and for a run-coded symbol its class
+ * codeword and extra bits) follow each other with nothing that says where
+ * the next one starts, so lane 0 decodes them in order: it writes each
+ * event's symbol at the event's first point and marks that point in a
+ * bitmap. The warp then expands the events a row of 32 points at a time
+ * (a point takes the symbol of the last mark at or before it: within the
+ * row from the bitmap word, else carried from the rows before) and stores
+ * the row coalesced. Lane 0's walk is as long as the segment has events,
+ * and the encoder codes a plane with runs only where that is smaller
+ * (FORMAT.md §11.2), i.e. where runs cut the events well below the points.
+ *
+ * Two planes both run-coded decode in one launch, as huff_decode.cu's
+ * planes do: one prefix over the whole table, blocks of one plane each. A
+ * stream with one plane run-coded and the other not decodes each plane by
+ * its own kernel on its own part of the table and stream.
+ *
+ * Why the checks agree with the CPU's although they run differently:
+ *  - Entries: the CPU stops at the first segment whose entry exceeds
+ *    GLIDE_RUN_SEG_MAX_BYTES or its plane's bytes left; with offsets from a
+ *    prefix sum, "entry <= bytes left" for every segment up to a failing one
+ *    is "offset + entry <= stream_bytes" for each (plane 0's bytes are its
+ *    entries' sum, which the host has checked against stream_bytes), and
+ *    the table's last segment checks that the entries add up to
+ *    stream_bytes, as the CPU's last check on its last plane does.
+ *  - Within a segment lane 0 follows the CPU's loop over the same bits
+ *    (zeros past the segment's end) and fails where it does: an unknown
+ *    codeword or class codeword, a run longer than the points left, a run
+ *    right after a run of the same symbol, then the end position and the
+ *    padding. The CPU fails on an event that starts past the segment's last
+ *    bit; one that starts right at it, it decodes from zero bits and then
+ *    ends past that bit, so lane 0 fails on both at once. */
+#include "gg_huff.h"
+#include "huff_dec.cuh"
+#include <cub/device/device_scan.cuh>
+#include <limits.h>
+#include <string.h>
+
+namespace {
+
+constexpr unsigned kWarps = 4; /* segments per block */
+constexpr unsigned kSyms = GLIDE_RUN_SEG_SYMS;
+constexpr unsigned kRows = kSyms / 32; /* rows of 32 points, a bitmap word each */
+constexpr unsigned kLut = 1u << GLIDE_RUN_MAX_LEN;
+constexpr unsigned kFull = 0xFFFFFFFFu;
+constexpr unsigned kFusedSegs = 2048; /* up to this many segments, offsets are summed in k_runs itself */
+static_assert(kSyms % 32 == 0 && (kWarps * 32) % 2 == 0, "whole rows; the fused prefix's even stride");
+static_assert(GLIDE_RUN_CLASSES <= 16 && GLIDE_RUN_MAX_LEN <= 15, "a class entry is class | length << 4");
+/* the reader holds 16 bits after a refill: a class codeword, or the most extra bits a class has */
+static_assert(GLIDE_RUN_MAX_LEN <= 16 && GLIDE_RUN_CLASSES - 1 <= 16, "one refill before each part of an event");
+
+/* Where the symbols go: plane 0's n[0] (its seg0 segments, codes dec[0],
+ * rc[0]) to sym[0], plane 1's n[1] to sym[1]. Blocks 0 .. blocks0 - 1 take
+ * plane 0's segments, the others plane 1's. */
+struct run_map {
+    const glide_huff_dec *dec[GLIDE_NPLANES];
+    gg_run_code rc[GLIDE_NPLANES];
+    uint16_t *sym[GLIDE_NPLANES];
+    uint64_t n[GLIDE_NPLANES];
+    uint32_t seg0, blocks0;
+};
+
+/* Lane 0's walk over a segment of bytes bytes and cnt points, as
+ * glide_runs_decode's loop: each event's symbol to out at its first point,
+ * and that point's bit set in mark (zero before). on: bit k set where kind
+ * k is run-coded. false where the CPU fails. */
+__device__ __forceinline__ bool seg_events(const dec_tabs &T, const uint8_t (*lut)[kLut], unsigned on,
+                                           const seg_global &sg, uint32_t bytes, uint32_t cnt, uint16_t *out,
+                                           uint32_t *mark)
+{
+    const uint32_t limit = 8 * bytes;
+    bit_reader<seg_global> br;
+    br.init(sg, 0);
+    uint32_t q = 0, i = 0, row = 0, word = 0; /* bit position, point, the bitmap word being filled */
+    unsigned prev = 0;                       /* 1 + the kind of the last event if it was a run, else 0 */
+    while (i < cnt) {
+        if (q >= limit) return false;
+        br.refill();
+        unsigned s;
+        const unsigned l = decode_one(T, br.acc, &s);
+        if (!l) return false;
+        br.consume(l);
+        q += l;
+        if (i >> 5 != row) {
+            mark[row] = word;
+            row = i >> 5;
+            word = 0;
+        }
+        word |= 1u << (i & 31);
+        out[i] = (uint16_t)s;
+        const unsigned k = s == GLIDE_SYM_ZERO ? 0u : s == GLIDE_SYM_FILL ? 1u : 2u;
+        if (k > 1 || !(on >> k & 1u)) {
+            i++;
+            prev = 0;
+            continue;
+        }
+        if (prev == k + 1) return false; /* not a maximal run */
+        br.refill();
+        const unsigned e = lut[k][br.acc >> (64 - GLIDE_RUN_MAX_LEN)], cl = e >> 4, c = e & 15u;
+        if (!cl) return false;
+        br.consume(cl);
+        br.refill();
+        const uint32_t L = (1u << c) + (c ? (uint32_t)(br.acc >> (64 - c)) : 0u);
+        br.consume(c);
+        q += cl + c;
+        if (L > cnt - i) return false;
+        i += L;
+        prev = k + 1;
+    }
+    mark[row] = word;
+    /* the segment ends in its last byte, padded with zero bits */
+    if (q > limit || (q + 7) / 8 != bytes) return false;
+    return !(q & 7) || !((be32(sg, q >> 3) >> 24) & (0xFFu >> (q & 7)));
+}
+
+__global__ void __launch_bounds__(kWarps * 32) k_runs(run_map m, const uint8_t *__restrict__ segtab, uint32_t n_seg,
+                                                      const uint8_t *__restrict__ in, uint64_t in_bytes,
+                                                      const uint64_t *__restrict__ offs, unsigned *__restrict__ err)
+{
+    __shared__ glide_huff_dec s_dec;
+    __shared__ uint8_t s_lut[GLIDE_RUN_KINDS][kLut];
+    __shared__ uint16_t s_out[kWarps][kSyms]; /* an event's symbol at its first point; other points unset */
+    __shared__ uint32_t s_mark[kWarps][kRows];
+    __shared__ uint64_t s_red[kWarps];
+    const unsigned pk = blockIdx.x >= m.blocks0; /* the block's plane */
+    const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    dec_table_load<kWarps * 32>(&s_dec, m.dec[pk]);
+    for (unsigned j = threadIdx.x; j < GLIDE_RUN_KINDS * kLut; j += kWarps * 32)
+        s_lut[j / kLut][j % kLut] = m.rc[pk].lut[j / kLut][j % kLut];
+    for (unsigned j = lane; j < kRows; j += 32) s_mark[w][j] = 0;
+    const unsigned on = (m.rc[pk].on[0] ? 1u : 0u) | (m.rc[pk].on[1] ? 2u : 0u);
+    /* seg0: the block's first segment in the whole table; seg_end: its plane's end there */
+    const uint32_t seg0 = pk ? m.seg0 + (blockIdx.x - m.blocks0) * kWarps : blockIdx.x * kWarps, seg = seg0 + w;
+    const uint32_t seg_end = pk ? n_seg : m.seg0;
+    uint64_t base = 0;
+    if (!offs) {
+        /* the entries before the block's first segment: an entry is lo +
+         * 256 hi, and thread t reads table bytes of t's parity only */
+        uint32_t acc = 0;
+        for (uint32_t j = threadIdx.x; j < 2 * seg0; j += kWarps * 32) acc += __ldg(segtab + j);
+        uint64_t v = (threadIdx.x & 1) ? (uint64_t)acc << 8 : acc;
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(kFull, v, o);
+        if (lane == 0) s_red[w] = v;
+        __syncthreads();
+        for (unsigned k = 0; k < kWarps; k++) base += s_red[k];
+    }
+    __syncthreads(); /* the last block-wide barrier: warps leave independently below */
+    if (seg >= seg_end) return;
+
+    /* every lane reads the same entries, so all take the same branches */
+    const uint32_t bytes = (uint32_t)segtab[2 * (size_t)seg] | (uint32_t)segtab[2 * (size_t)seg + 1] << 8;
+    uint64_t off;
+    if (offs) {
+        off = offs[seg];
+    } else {
+        off = base;
+        for (uint32_t k = seg0; k < seg; k++) off += (uint32_t)segtab[2 * k] | (uint32_t)segtab[2 * k + 1] << 8;
+    }
+    if (bytes > GLIDE_RUN_SEG_MAX_BYTES || off + bytes > in_bytes || (seg == n_seg - 1 && off + bytes != in_bytes)) {
+        if (lane == 0) atomicOr(err, 1u);
+        return;
+    }
+    const uint64_t s0 = (uint64_t)(seg - (pk ? m.seg0 : 0)) * kSyms, n = m.n[pk];
+    const uint32_t cnt = n - s0 < kSyms ? (uint32_t)(n - s0) : kSyms;
+    unsigned ok = 1;
+    if (lane == 0)
+        ok = seg_events(dec_tabs_of(s_dec), s_lut, on, seg_global{in + off, bytes}, bytes, cnt, s_out[w], s_mark[w]);
+    ok = __shfl_sync(kFull, ok, 0);
+    if (!ok) {
+        if (lane == 0) atomicOr(err, 1u);
+        return;
+    }
+    __syncwarp(); /* lane 0's events visible to the warp */
+    uint16_t *o = m.sym[pk] + s0;
+    const uint32_t upto = kFull >> (31 - lane); /* bits 0 .. lane */
+    unsigned carry = 0;                          /* the last event's symbol before the row; point 0 starts one */
+    for (uint32_t r = 0; r * 32 < cnt; r++) {
+        const uint32_t word = s_mark[w][r], mine = word & upto;
+        const unsigned v = mine ? s_out[w][32 * r + 31 - __clz(mine)] : carry;
+        if (32 * r + lane < cnt) o[32 * r + lane] = (uint16_t)v;
+        if (word) carry = s_out[w][32 * r + 31 - __clz(word)];
+    }
+}
+
+__global__ void k_flag(unsigned *err) { atomicOr(err, 1u); }
+
+inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
+
+/* Scratch: the offsets (u64 a segment), then CUB's temporary storage. */
+struct runs_layout {
+    size_t offs, temp, temp_bytes, total;
+};
+
+cudaError_t runs_layout_for(uint64_t n_seg, runs_layout *L)
+{
+    L->offs = 0;
+    L->temp = align256(n_seg * sizeof(uint64_t));
+    L->temp_bytes = 0;
+    L->total = L->temp;
+    if (n_seg > (uint64_t)INT_MAX) return cudaErrorInvalidValue; /* CUB's int item count */
+    cudaError_t e = cudaSuccess;
+    if (n_seg) {
+        seg_iter it(thrust::counting_iterator<uint32_t>(0), seg_entry{nullptr});
+        e = cub::DeviceScan::ExclusiveSum(nullptr, L->temp_bytes, it, static_cast<uint64_t *>(nullptr), (int)n_seg);
+    }
+    L->total = L->temp + align256(L->temp_bytes);
+    return e;
+}
+
+cudaError_t runs_decode(run_map m, const uint8_t *d_segtab, uint32_t n_segments, const uint8_t *d_stream,
+                        uint64_t stream_bytes, unsigned *d_err, void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+{
+    if (!d_err) return cudaErrorInvalidValue;
+    const uint64_t seg1 = (m.n[1] + kSyms - 1) / kSyms, n_seg = (uint64_t)m.seg0 + seg1;
+    /* stream-level checks the host can make: report them the same way */
+    if (n_seg != n_segments || (n_seg == 0 && stream_bytes != 0)) {
+        k_flag<<<1, 1, 0, s>>>(d_err);
+        return cudaGetLastError();
+    }
+    if (n_seg == 0) return cudaSuccess;
+    if ((m.seg0 && (!m.dec[0] || !m.sym[0])) || (seg1 && (!m.dec[1] || !m.sym[1])) || !d_segtab ||
+        (stream_bytes && !d_stream))
+        return cudaErrorInvalidValue;
+    m.blocks0 = (m.seg0 + kWarps - 1) / kWarps;
+    const unsigned grid = m.blocks0 + (unsigned)((seg1 + kWarps - 1) / kWarps);
+    uint64_t *offs = nullptr;
+    if (n_seg > kFusedSegs) {
+        runs_layout L;
+        cudaError_t e = runs_layout_for(n_seg, &L);
+        if (e != cudaSuccess) return e;
+        if (!d_scratch || scratch_bytes < L.total) return cudaErrorInvalidValue;
+        char *base = static_cast<char *>(d_scratch);
+        offs = reinterpret_cast<uint64_t *>(base + L.offs);
+        seg_iter it(thrust::counting_iterator<uint32_t>(0), seg_entry{d_segtab});
+        size_t tb = L.temp_bytes;
+        e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, it, offs, (int)n_seg, s);
+        if (e != cudaSuccess) return e;
+    }
+    k_runs<<<grid, kWarps * 32, 0, s>>>(m, d_segtab, n_segments, d_stream, stream_bytes, offs, d_err);
+    return cudaGetLastError();
+}
+
+} /* namespace */
+
+extern "C" void gg_run_code_of(const glide_run_code *rc, gg_run_code *out)
+{
+    memset(out, 0, sizeof *out);
+    for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++) {
+        out->on[k] = rc->on[k] ? 1 : 0;
+        for (unsigned c = 0; c < GLIDE_RUN_CLASSES; c++) {
+            const unsigned l = rc->len[k][c];
+            if (!l || l > GLIDE_RUN_MAX_LEN) continue;
+            /* every index that starts with the class's codeword */
+            const unsigned shift = GLIDE_RUN_MAX_LEN - l, first = (unsigned)rc->code[k][c] << shift;
+            for (unsigned t = 0; t < (1u << shift) && first + t < kLut; t++) out->lut[k][first + t] = (uint8_t)(c | l << 4);
+        }
+    }
+}
+
+extern "C" size_t gg_runs_decode_scratch(uint64_t n)
+{
+    const uint64_t n_seg = (n + kSyms - 1) / kSyms + 1; /* + 1: two planes */
+    runs_layout L;
+    if (runs_layout_for(n_seg, &L) != cudaSuccess)
+        return L.temp + align256(16 * (size_t)n_seg + 4096); /* no device to ask: as gg_huff_decode_scratch */
+    return L.total;
+}
+
+extern "C" cudaError_t gg_runs_decode(const glide_huff_dec *d_dec, const gg_run_code *rc, const uint8_t *d_segtab,
+                                      uint32_t n_segments, const uint8_t *d_stream, uint64_t stream_bytes,
+                                      uint16_t *d_sym, uint64_t n, unsigned *d_err, void *d_scratch,
+                                      size_t scratch_bytes, cudaStream_t s)
+{
+    const uint64_t seg0 = (n + kSyms - 1) / kSyms;
+    if (seg0 > UINT32_MAX || !rc) return cudaErrorInvalidValue;
+    run_map m;
+    memset(&m, 0, sizeof m);
+    m.dec[0] = d_dec;
+    m.rc[0] = *rc;
+    m.sym[0] = d_sym;
+    m.n[0] = n;
+    m.seg0 = (uint32_t)seg0;
+    return runs_decode(m, d_segtab, n_segments, d_stream, stream_bytes, d_err, d_scratch, scratch_bytes, s);
+}
+
+extern "C" cudaError_t gg_runs_decode_planes(const glide_huff_dec *d_dec0, const glide_huff_dec *d_dec1,
+                                             const gg_run_code rc[GLIDE_NPLANES], const uint8_t *d_segtab,
+                                             uint32_t n_segments, const uint8_t *d_stream, uint64_t stream_bytes,
+                                             uint16_t *d_sym0, uint64_t n0, uint16_t *d_sym1, uint64_t n1,
+                                             unsigned *d_err, void *d_scratch, size_t scratch_bytes, cudaStream_t s)
+{
+    const uint64_t seg0 = (n0 + kSyms - 1) / kSyms;
+    if (seg0 > UINT32_MAX || !rc) return cudaErrorInvalidValue;
+    run_map m;
+    memset(&m, 0, sizeof m);
+    m.dec[0] = d_dec0, m.dec[1] = d_dec1;
+    m.rc[0] = rc[0], m.rc[1] = rc[1];
+    m.sym[0] = d_sym0, m.sym[1] = d_sym1;
+    m.n[0] = n0, m.n[1] = n1;
+    m.seg0 = (uint32_t)seg0;
+    return runs_decode(m, d_segtab, n_segments, d_stream, stream_bytes, d_err, d_scratch, scratch_bytes, s);
+}
