@@ -389,13 +389,13 @@ static void blend_decode(void)
  * runs, the second fill value, and the methods the GPU decoded. */
 typedef struct {
     int seen, only0, only1, both, fill_runs, fill2, by_method[4];
-} runs_seen;
+} runs_decoded;
 
 /* One field the CPU codec compresses (p: its backend the CPU's); where the
  * stream is format 8, the GPU decodes it as the CPU does, and (trials > 0)
  * damaged copies are judged alike. */
 static void runs_stream(const char *name, const glide_params *p, const void *x, uint64_t n, size_t esz, int trials,
-                        runs_seen *rs)
+                        runs_decoded *rs)
 {
     const size_t cap = glide_compress_bound(p);
     uint8_t *s = malloc(cap);
@@ -446,7 +446,7 @@ static void runs_decode(void)
                                    {"5000", 1, {5000}},       {"17^3", 3, {17, 17, 17}}};
     static const double ebs[] = {1e-1, 1e-3, 1e-5};
     static const char *kinds[] = {"smooth", "constant", "even zero", "spikes", "land fill", "steps", "sentinel", "odd constant"};
-    runs_seen rs;
+    runs_decoded rs;
     memset(&rs, 0, sizeof rs);
     char name[256];
     for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
