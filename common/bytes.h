@@ -16,5 +16,20 @@ static inline uint64_t get_u64(const uint8_t *p) { return (uint64_t)get_u32(p) |
 static inline void put_f64(uint8_t *p, double d) { uint64_t v; memcpy(&v, &d, 8); put_u64(p, v); }
 static inline double get_f64(const uint8_t *p) { uint64_t v = get_u64(p); double d; memcpy(&d, &v, 8); return d; }
 
+/* 8 bytes as a big-endian u64: the Huffman decoders' bit window (MSB-first) */
+static inline uint64_t load_be64(const uint8_t *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* one load and a byte swap; the compiler does not see one in the loop */
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+#else
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = (v << 8) | p[i];
+    return v;
+#endif
+}
+
 static inline int host_is_le(void) { const uint16_t one = 1; uint8_t b; memcpy(&b, &one, 1); return b == 1; }
 #endif

@@ -116,19 +116,6 @@ size_t glide_runs_encode(const glide_huff_enc *e, const glide_run_code *rc, cons
     return w.pos;
 }
 
-static inline uint64_t load_be64(const uint8_t *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return __builtin_bswap64(v);
-#else
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) v = (v << 8) | p[i];
-    return v;
-#endif
-}
-
 size_t glide_runs_decode(const glide_huff_dec *d, const glide_run_code *rc, const uint8_t *segtab,
                          uint64_t n_segments, const uint8_t *in, size_t in_bytes, uint16_t *sym, uint64_t n)
 {
