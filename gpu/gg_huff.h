@@ -196,6 +196,7 @@ cudaError_t gg_crc32_dn_store(uint8_t *d_buf, uint64_t n_max, const uint64_t *d_
 typedef struct {
     uint8_t lut[GLIDE_RUN_KINDS][1u << GLIDE_RUN_MAX_LEN];
     uint8_t on[GLIDE_RUN_KINDS];
+    uint8_t walk_alone; /* tests only: every segment walked by one lane, as short ones are (0 from gg_run_code_of) */
 } gg_run_code;
 /* From a code glide_run_code_init accepted. */
 void gg_run_code_of(const glide_run_code *rc, gg_run_code *out);

@@ -7,14 +7,14 @@
  * entries before its own, past that a CUB scan of the table gives them. A
  * segment's events (a codeword, and for a run-coded symbol its class
  * codeword and extra bits) follow each other with nothing that says where
- * the next one starts, so lane 0 decodes them in order: it writes each
- * event's symbol at the event's first point and marks that point in a
- * bitmap. The warp then expands the events a row of 32 points at a time
- * (a point takes the symbol of the last mark at or before it: within the
- * row from the bitmap word, else carried from the rows before) and stores
- * the row coalesced. Lane 0's walk is as long as the segment has events,
- * and the encoder codes a plane with runs only where that is smaller
- * (FORMAT.md §11.2), i.e. where runs cut the events well below the points.
+ * the next one starts: the warp splits the segment's bits into pieces,
+ * guesses where each piece's first event starts and proves the guesses
+ * before writing (seg_events_warp); a segment too short to split, or whose
+ * guesses fail, lane 0 walks alone. Each event's symbol goes to its first
+ * point, and that point is marked in a bitmap. The warp then expands the
+ * events a row of 32 points at a time (a point takes the symbol of the
+ * last mark at or before it: within the row from the bitmap word, else
+ * carried from the rows before) and stores the row coalesced.
  *
  * Two planes both run-coded decode in one launch, as huff_decode.cu's
  * planes do: one prefix over the whole table, blocks of one plane each. A
@@ -29,13 +29,16 @@
  *    entries' sum, which the host has checked against stream_bytes), and
  *    the table's last segment checks that the entries add up to
  *    stream_bytes, as the CPU's last check on its last plane does.
- *  - Within a segment lane 0 follows the CPU's loop over the same bits
+ *  - Within a segment seg_events follows the CPU's loop over the same bits
  *    (zeros past the segment's end) and fails where it does: an unknown
  *    codeword or class codeword, a run longer than the points left, a run
  *    right after a run of the same symbol, then the end position and the
  *    padding. The CPU fails on an event that starts past the segment's last
  *    bit; one that starts right at it, it decodes from zero bits and then
- *    ends past that bit, so lane 0 fails on both at once. */
+ *    ends past that bit, so seg_events fails on both at once. The parallel
+ *    walk answers only where its pieces before the last are proven and
+ *    pass every check the CPU would make on them; the last piece is
+ *    seg_events itself, from a proven boundary and point. */
 #include "gg_huff.h"
 #include "huff_dec.cuh"
 #include <cub/device/device_scan.cuh>
@@ -50,6 +53,10 @@ constexpr unsigned kRows = kSyms / 32; /* rows of 32 points, a bitmap word each 
 constexpr unsigned kLut = 1u << GLIDE_RUN_MAX_LEN;
 constexpr unsigned kFull = 0xFFFFFFFFu;
 constexpr unsigned kFusedSegs = 2048; /* up to this many segments, offsets are summed in k_runs itself */
+/* a lane's piece of a segment decoded in parallel: longer than any event
+ * (a codeword, a class codeword, extra bits), so each holds a boundary */
+constexpr unsigned kMinPieceBits = 48;
+static_assert(kMinPieceBits > GLIDE_HUFF_MAX_LEN + GLIDE_RUN_MAX_LEN + GLIDE_RUN_CLASSES - 1, "an event fits a piece");
 static_assert(kSyms % 32 == 0 && (kWarps * 32) % 2 == 0, "whole rows; the fused prefix's even stride");
 static_assert(GLIDE_RUN_CLASSES <= 16 && GLIDE_RUN_MAX_LEN <= 15, "a class entry is class | length << 4");
 /* the reader holds 16 bits after a refill: a class codeword, or the most extra bits a class has */
@@ -66,19 +73,26 @@ struct run_map {
     uint32_t seg0, blocks0;
 };
 
-/* Lane 0's walk over a segment of bytes bytes and cnt points, as
- * glide_runs_decode's loop: each event's symbol to out at its first point,
- * and that point's bit set in mark (zero before). on: bit k set where kind
- * k is run-coded. false where the CPU fails. */
+__device__ __forceinline__ unsigned kind_of(unsigned s)
+{
+    return s == GLIDE_SYM_ZERO ? 0u : s == GLIDE_SYM_FILL ? 1u : 2u;
+}
+
+/* glide_runs_decode's loop over a segment of bytes bytes and cnt points,
+ * from an event boundary: bit q, point i, prev as after the event before
+ * (1 + its kind if it was a run, else 0). Each event's symbol goes to out
+ * at its first point, and that point's bit is ORed into mark (zero
+ * before). false where the CPU fails. on: bit k set where kind k is
+ * run-coded. The whole segment is this walk from bit 0 (the serial path);
+ * the parallel one runs it for the segment's last piece. */
 __device__ __forceinline__ bool seg_events(const dec_tabs &T, const uint8_t (*lut)[kLut], unsigned on,
                                            const seg_global &sg, uint32_t bytes, uint32_t cnt, uint16_t *out,
-                                           uint32_t *mark)
+                                           uint32_t *mark, uint32_t q, uint32_t i, unsigned prev)
 {
     const uint32_t limit = 8 * bytes;
     bit_reader<seg_global> br;
-    br.init(sg, 0);
-    uint32_t q = 0, i = 0, row = 0, word = 0; /* bit position, point, the bitmap word being filled */
-    unsigned prev = 0;                       /* 1 + the kind of the last event if it was a run, else 0 */
+    br.init(sg, q);
+    uint32_t row = i >> 5, word = 0; /* the bitmap word being filled */
     while (i < cnt) {
         if (q >= limit) return false;
         br.refill();
@@ -88,13 +102,13 @@ __device__ __forceinline__ bool seg_events(const dec_tabs &T, const uint8_t (*lu
         br.consume(l);
         q += l;
         if (i >> 5 != row) {
-            mark[row] = word;
+            if (word) atomicOr(&mark[row], word);
             row = i >> 5;
             word = 0;
         }
         word |= 1u << (i & 31);
         out[i] = (uint16_t)s;
-        const unsigned k = s == GLIDE_SYM_ZERO ? 0u : s == GLIDE_SYM_FILL ? 1u : 2u;
+        const unsigned k = kind_of(s);
         if (k > 1 || !(on >> k & 1u)) {
             i++;
             prev = 0;
@@ -113,10 +127,156 @@ __device__ __forceinline__ bool seg_events(const dec_tabs &T, const uint8_t (*lu
         i += L;
         prev = k + 1;
     }
-    mark[row] = word;
+    if (word) atomicOr(&mark[row], word);
     /* the segment ends in its last byte, padded with zero bits */
     if (q > limit || (q + 7) / 8 != bytes) return false;
     return !(q & 7) || !((be32(sg, q >> 3) >> 24) & (0xFFu >> (q & 7)));
+}
+
+/* Pass A of the parallel walk: decoding from bit q, which may lie inside
+ * an event, the first event boundary at or past stop. Where no codeword or
+ * class codeword starts, it tries the next bit; the result is a guess
+ * that pass B checks. */
+__device__ __forceinline__ uint32_t guess_boundary(const dec_tabs &T, const uint8_t (*lut)[kLut], unsigned on,
+                                                   const seg_global &sg, uint32_t q, uint32_t stop)
+{
+    bit_reader<seg_global> br;
+    br.init(sg, q);
+    while (q < stop) {
+        br.refill();
+        unsigned s;
+        const unsigned l = decode_one(T, br.acc, &s);
+        if (!l) {
+            br.init(sg, ++q);
+            continue;
+        }
+        const unsigned k = kind_of(s);
+        br.consume(l);
+        if (k > 1 || !(on >> k & 1u)) {
+            q += l;
+            continue;
+        }
+        br.refill();
+        const unsigned e = lut[k][br.acc >> (64 - GLIDE_RUN_MAX_LEN)], cl = e >> 4, c = e & 15u;
+        if (!cl) {
+            br.init(sg, ++q);
+            continue;
+        }
+        br.consume(cl);
+        br.refill();
+        br.consume(c);
+        q += l + cl + c;
+    }
+    return q;
+}
+
+/* Passes B and C of the parallel walk: the events from the boundary q up
+ * to the first boundary at or past stop (returned; UINT32_MAX where a
+ * codeword, a class codeword or a run's maximality fails). B (W false)
+ * counts their points into *n (at most cnt + 1) and gives the state
+ * (prev's meaning) of the first and the last event; C writes them from
+ * point i on, as seg_events does. */
+template <bool W>
+__device__ __forceinline__ uint32_t walk_piece(const dec_tabs &T, const uint8_t (*lut)[kLut], unsigned on,
+                                               const seg_global &sg, uint32_t q, uint32_t stop, uint32_t cnt,
+                                               uint32_t *n, unsigned *first, unsigned *last, uint16_t *out,
+                                               uint32_t *mark, uint32_t i)
+{
+    bit_reader<seg_global> br;
+    br.init(sg, q);
+    uint32_t m = 0, row = i >> 5, word = 0;
+    unsigned prev = 0, f = 0;
+    bool any = false;
+    while (q < stop) {
+        br.refill();
+        unsigned s;
+        const unsigned l = decode_one(T, br.acc, &s);
+        if (!l) return UINT32_MAX;
+        br.consume(l);
+        q += l;
+        if (W) {
+            if (i >> 5 != row) {
+                if (word) atomicOr(&mark[row], word);
+                row = i >> 5;
+                word = 0;
+            }
+            word |= 1u << (i & 31);
+            out[i] = (uint16_t)s;
+        }
+        const unsigned k = kind_of(s);
+        uint32_t L = 1;
+        unsigned st = 0;
+        if (k <= 1 && (on >> k & 1u)) {
+            if (prev == k + 1) return UINT32_MAX;
+            br.refill();
+            const unsigned e = lut[k][br.acc >> (64 - GLIDE_RUN_MAX_LEN)], cl = e >> 4, c = e & 15u;
+            if (!cl) return UINT32_MAX;
+            br.consume(cl);
+            br.refill();
+            L = (1u << c) + (c ? (uint32_t)(br.acc >> (64 - c)) : 0u);
+            br.consume(c);
+            q += cl + c;
+            st = k + 1;
+        }
+        if (!any) f = st, any = true;
+        prev = st;
+        i += L;
+        m = m + L > cnt ? cnt + 1 : m + L;
+    }
+    if (W && word) atomicOr(&mark[row], word);
+    *n = any ? m : UINT32_MAX; /* a piece without events: left to the serial walk */
+    *first = f;
+    *last = prev;
+    return q;
+}
+
+/* The segment's events decoded by the whole warp, its bits split into one
+ * piece a lane (at least kMinPieceBits each). No bit says where an event
+ * starts, so each lane guesses the first boundary past its piece's end by
+ * decoding from its piece's start (pass A; Huffman codes resynchronise
+ * within a few codewords). Lane 0's piece starts at bit 0; pass B decodes
+ * each piece from the boundary its left neighbour found and must end on
+ * the boundary it found itself, which by induction from lane 0 proves every
+ * start. Points are then summed across lanes and pass C writes each
+ * piece; the last piece is seg_events, which ends the segment as the CPU
+ * does. Returns 1 (decoded), 0 (the CPU fails on this segment) or 2 (not
+ * proven: a guess was wrong, a piece holds no event, or a piece before the
+ * last one reaches the segment's count, where the CPU's loop stops; the
+ * caller then walks it serially). Warp-uniform. */
+__device__ __forceinline__ unsigned seg_events_warp(const dec_tabs &T, const uint8_t (*lut)[kLut], unsigned on,
+                                                    const seg_global &sg, uint32_t bytes, uint32_t cnt,
+                                                    unsigned pieces, uint16_t *out, uint32_t *mark)
+{
+    const unsigned lane = threadIdx.x & 31, last = pieces - 1;
+    const uint64_t limit = 8ull * bytes;
+    const uint32_t p = (uint32_t)(limit * lane / pieces), pn = (uint32_t)(limit * (lane + 1) / pieces);
+    uint32_t e = 0;
+    if (lane < last) e = guess_boundary(T, lut, on, sg, p, pn);
+    uint32_t q = __shfl_up_sync(kFull, e, 1);
+    if (lane == 0) q = 0;
+    uint32_t n = 0;
+    unsigned f = 0, l = 0;
+    bool good = true;
+    if (lane < last) good = walk_piece<false>(T, lut, on, sg, q, pn, cnt, &n, &f, &l, nullptr, nullptr, 0) == e &&
+                            n != UINT32_MAX;
+    const unsigned lprev = __shfl_up_sync(kFull, l, 1);
+    if (lane >= 1 && lane < last && f && lprev == f) good = false; /* a run after a run of its kind */
+    const uint32_t v = lane < last ? n : 0; /* points before each piece: an inclusive scan less its own */
+    uint32_t inc = v;
+#pragma unroll
+    for (unsigned d = 1; d < 32; d <<= 1) {
+        const uint32_t u = __shfl_up_sync(kFull, inc, d);
+        if (lane >= d) inc += u;
+    }
+    const uint32_t i0 = inc - v;
+    if (lane < last && i0 + (uint64_t)n >= cnt) good = false;
+    if (!__all_sync(kFull, good)) return 2;
+    bool ok = true;
+    if (lane < last)
+        walk_piece<true>(T, lut, on, sg, q, pn, cnt, &n, &f, &l, out, mark, i0);
+    else if (lane == last)
+        ok = seg_events(T, lut, on, sg, bytes, cnt, out, mark, q, i0, lprev);
+    return __all_sync(kFull, ok) ? 1u : 0u;
 }
 
 __global__ void __launch_bounds__(kWarps * 32) k_runs(run_map m, const uint8_t *__restrict__ segtab, uint32_t n_seg,
@@ -168,15 +328,19 @@ __global__ void __launch_bounds__(kWarps * 32) k_runs(run_map m, const uint8_t *
     }
     const uint64_t s0 = (uint64_t)(seg - (pk ? m.seg0 : 0)) * kSyms, n = m.n[pk];
     const uint32_t cnt = n - s0 < kSyms ? (uint32_t)(n - s0) : kSyms;
-    unsigned ok = 1;
-    if (lane == 0)
-        ok = seg_events(dec_tabs_of(s_dec), s_lut, on, seg_global{in + off, bytes}, bytes, cnt, s_out[w], s_mark[w]);
-    ok = __shfl_sync(kFull, ok, 0);
+    const dec_tabs T = dec_tabs_of(s_dec);
+    const seg_global sg{in + off, bytes};
+    const unsigned pieces = m.rc[pk].walk_alone ? 1u : min(32u, 8 * bytes / kMinPieceBits);
+    unsigned ok = pieces > 1 ? seg_events_warp(T, s_lut, on, sg, bytes, cnt, pieces, s_out[w], s_mark[w]) : 2u;
+    if (ok == 2) {
+        ok = lane == 0 ? seg_events(T, s_lut, on, sg, bytes, cnt, s_out[w], s_mark[w], 0, 0, 0) : 1u;
+        ok = __shfl_sync(kFull, ok, 0);
+    }
     if (!ok) {
         if (lane == 0) atomicOr(err, 1u);
         return;
     }
-    __syncwarp(); /* lane 0's events visible to the warp */
+    __syncwarp(); /* the events visible to the warp */
     uint16_t *o = m.sym[pk] + s0;
     const uint32_t upto = kFull >> (31 - lane); /* bits 0 .. lane */
     unsigned carry = 0;                          /* the last event's symbol before the row; point 0 starts one */

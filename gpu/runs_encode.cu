@@ -6,15 +6,16 @@
  * glide_huff_encode does (GLIDE_SEG_SYMS points a segment, every point an
  * event).
  *
- * Simple rather than fast, as format 8 streams are written only where
- * runs pay: one block a segment, which finds its runs from its threads'
- * neighbours (plane_read.cuh) and counts its bits (seg_size_k, a run's
- * bits charged to its last point: no other event lies between its first
- * and last, so every event's bit offset stays the same); a CUB scan of the
- * sizes gives each segment's offset; the same blocks again code their
- * events into a shared-memory copy of the segment (at most
- * GLIDE_RUN_SEG_MAX_BYTES) and copy it out (seg_write_k). The existing
- * encoder (huff_encode.cu) keeps formats 5 and 6.
+ * One block codes one segment, in one pass: it finds its runs from its
+ * threads' neighbours (plane_read.cuh), counts its bits (a run's bits
+ * charged to its last point: no other event lies between its first and
+ * last, so every event's bit offset stays the same), learns its offset in
+ * the stream from the segments before it by a decoupled look-back (each
+ * segment publishes its byte count, then its inclusive prefix; blocks take
+ * segments in the order they start, so a block waits only on blocks
+ * already running), codes its events into a shared-memory copy of the
+ * segment (at most GLIDE_RUN_SEG_MAX_BYTES) and copies it out. The
+ * existing encoder (huff_encode.cu) keeps formats 5 and 6.
  *
  * As there, books are trusted to be valid prefix codes: lengths are
  * clamped and codewords masked so that a bad one gives wrong bytes, never
@@ -22,8 +23,6 @@
 #include "gg_huff.h"
 #include "enc_report.cuh"
 #include "plane_read.cuh"
-#include <climits>
-#include <cub/device/device_scan.cuh>
 
 namespace {
 
@@ -176,8 +175,8 @@ __device__ __forceinline__ unsigned block_scan(unsigned v, unsigned *total)
     return before;
 }
 
-/* The common start of both passes: the segment's plane, points, tables
- * and runs; every thread of the block calls it. */
+/* The common start: the segment's plane, points, tables and runs; every
+ * thread of the block calls it. */
 struct seg_view {
     unsigned p;
     bool rc;
@@ -185,12 +184,12 @@ struct seg_view {
     int start;
 };
 
-__device__ __forceinline__ seg_view seg_begin(const seg_plan &sp, const glide_huff_enc *enc, const glide_run_code *rcode,
-                                              tables &t, unsigned s[GG_RUN_SYMS])
+__device__ __forceinline__ seg_view seg_begin(const seg_plan &sp, uint64_t seg, const glide_huff_enc *enc,
+                                              const glide_run_code *rcode, tables &t, unsigned s[GG_RUN_SYMS])
 {
     seg_view v;
     uint64_t first;
-    v.p = seg_of(sp, blockIdx.x, v.rc, first);
+    v.p = seg_of(sp, seg, v.rc, first);
     seg_points(sp.src, v.p, v.rc, first, s);
     tables_load(t, enc + v.p, rcode + v.p);
     v.brk = v.end = 0;
@@ -200,57 +199,82 @@ __device__ __forceinline__ seg_view seg_begin(const seg_plan &sp, const glide_hu
     return v;
 }
 
-/* Pass 1: segment seg's byte count into sizes[seg] and its table entry
- * (u16 LE at the placed segment table); block 0 also zeroes sizes[n_seg],
- * so that the scan's last offset is the stream's size. */
-__global__ void __launch_bounds__(kThreads) seg_size_k(seg_plan sp, const glide_huff_enc *enc, const glide_run_code *rcode,
-                                                       uint8_t *buf, const gg_place *place, uint64_t *sizes)
+/* The look-back's words, one a segment, zeroed before the launch: a byte
+ * count (kAgg) or the bytes of every segment up to this one (kIncl). */
+constexpr unsigned long long kAgg = 1ull << 62, kIncl = 2ull << 62, kVal = kAgg - 1;
+
+__device__ __forceinline__ unsigned long long look(const unsigned long long *w)
 {
-    if (!place->ok) return;
-    __shared__ tables t;
-    unsigned s[GG_RUN_SYMS];
-    const seg_view v = seg_begin(sp, enc, rcode, t, s);
-    unsigned total;
-    block_scan(events<false>(t, s, v.rc, v.brk, v.end, v.start, nullptr), &total);
-    if (threadIdx.x == 0) {
-        const uint64_t seg = blockIdx.x;
-        const unsigned nbytes = (total + 7) >> 3;
-        uint8_t *e = buf + place->segtab_off + 2 * seg;
-        e[0] = (uint8_t)nbytes;
-        e[1] = (uint8_t)(nbytes >> 8);
-        sizes[seg] = nbytes;
-        if (seg == 0) sizes[sp.n_seg] = 0;
-    }
+    return *(const volatile unsigned long long *)w;
 }
 
-/* Pass 2: the segment's bits at its offset (offs: pass 1's sizes scanned,
- * offs[n_seg] the stream's size), where the whole stream fits the room;
- * block 0 reports the size (UINT64_MAX where it does not fit). */
-__global__ void __launch_bounds__(kThreads) seg_write_k(seg_plan sp, const glide_huff_enc *enc,
-                                                        const glide_run_code *rcode, uint8_t *buf,
-                                                        const gg_place *place, const uint64_t *offs, enc_out o)
+/* Warp 0's exclusive prefix of segment seg (bytes: its own, published
+ * first): 32 segments before it at a time, the nearest first, until one
+ * holds an inclusive prefix. */
+__device__ __forceinline__ uint64_t look_back(unsigned long long *state, uint64_t seg, unsigned bytes)
 {
-    const uint64_t seg = blockIdx.x;
+    const unsigned lane = threadIdx.x & 31;
+    if (lane == 0) atomicExch(state + seg, kAgg | bytes);
+    uint64_t excl = 0;
+    for (int64_t top = (int64_t)seg - 1; top >= 0; top -= 32) {
+        const int64_t j = top - (int64_t)lane;
+        unsigned long long v = j >= 0 ? look(state + j) : kIncl;
+        while (__any_sync(0xFFFFFFFFu, !(v >> 62)))
+            if (!(v >> 62)) v = look(state + j);
+        const unsigned incl = __ballot_sync(0xFFFFFFFFu, (v >> 62) == 2);
+        const unsigned upto = incl ? __ffs(incl) - 1 : 31; /* lanes 0 .. upto count */
+        uint64_t x = lane <= upto ? (v & kVal) : 0;
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xFFFFFFFFu, x, o);
+        excl += x;
+        if (incl) break;
+    }
+    if (lane == 0) atomicExch(state + seg, kIncl | (excl + bytes));
+    return excl;
+}
+
+/* Segment by segment in the order blocks start (state[n_seg] hands them
+ * out): its table entry (u16 LE at the placed segment table) and its bits
+ * at its offset, where they fit the room; the last segment's block reports
+ * the stream's size (UINT64_MAX where it does not fit). */
+__global__ void __launch_bounds__(kThreads) seg_code_k(seg_plan sp, const glide_huff_enc *enc,
+                                                       const glide_run_code *rcode, uint8_t *buf,
+                                                       const gg_place *place, unsigned long long *state, enc_out o)
+{
     if (!place->ok) {
-        if (seg == 0 && threadIdx.x == 0) enc_report(o, place, UINT64_MAX);
+        if (blockIdx.x == 0 && threadIdx.x == 0) enc_report(o, place, UINT64_MAX);
         return;
     }
     __shared__ tables t;
     __shared__ uint32_t s_buf[kBufWords];
-    for (unsigned k = threadIdx.x; k < kBufWords; k += kThreads) s_buf[k] = 0;
+    __shared__ uint64_t s_seg, s_base;
+    if (threadIdx.x == 0) s_seg = atomicAdd(state + sp.n_seg, 1ull);
+    __syncthreads();
+    const uint64_t seg = s_seg;
     unsigned s[GG_RUN_SYMS];
-    const seg_view v = seg_begin(sp, enc, rcode, t, s); /* its barrier orders the zeroing before the ORs */
+    const seg_view v = seg_begin(sp, seg, enc, rcode, t, s);
     unsigned total;
     const unsigned pos = block_scan(events<false>(t, s, v.rc, v.brk, v.end, v.start, nullptr), &total);
+    const unsigned nbytes = (total + 7) >> 3, words = (nbytes + 3) >> 2;
+    if (threadIdx.x < 32) {
+        const uint64_t base = look_back(state, seg, nbytes);
+        if (threadIdx.x == 0) {
+            s_base = base;
+            uint8_t *e = buf + place->segtab_off + 2 * seg;
+            e[0] = (uint8_t)nbytes;
+            e[1] = (uint8_t)(nbytes >> 8);
+            if (seg == sp.n_seg - 1) enc_report(o, place, base + nbytes > place->cap ? UINT64_MAX : base + nbytes);
+        }
+    }
+    for (unsigned k = threadIdx.x; k < words; k += kThreads) s_buf[k] = 0;
+    __syncthreads(); /* the zeroing before the ORs; s_base */
     bitw w = {s_buf, 0, pos & 31, pos >> 5};
     events<true>(t, s, v.rc, v.brk, v.end, v.start, &w);
     flush(w);
-    const uint64_t size = offs[sp.n_seg], base = offs[seg], cap = place->cap;
-    if (seg == 0 && threadIdx.x == 0) enc_report(o, place, size > cap ? UINT64_MAX : size);
+    const uint64_t base = s_base;
     __syncthreads(); /* the segment complete */
-    if (size > cap) return;
+    if (base + nbytes > place->cap) return;
     uint8_t *out = buf + place->stream_off + base;
-    const unsigned nbytes = (total + 7) >> 3;
     for (unsigned b = threadIdx.x; b < nbytes; b += kThreads) out[b] = (uint8_t)(s_buf[b >> 2] >> (24 - 8 * (b & 3)));
 }
 
@@ -259,22 +283,8 @@ __global__ void report_empty_k(enc_out o, const gg_place *place) { enc_report(o,
 
 inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
 
-/* Scratch: the n_seg + 1 sizes (scanned in place into offsets), then CUB's. */
-struct enc_layout {
-    size_t temp, temp_bytes, total;
-};
-
-cudaError_t layout_for(uint64_t n_seg, enc_layout *L)
-{
-    L->temp = align256((n_seg + 1) * sizeof(uint64_t));
-    L->temp_bytes = 0;
-    L->total = L->temp;
-    if (n_seg + 1 > (uint64_t)INT_MAX) return cudaErrorInvalidValue; /* CUB's int item count */
-    const cudaError_t e = cub::DeviceScan::ExclusiveSum(nullptr, L->temp_bytes, static_cast<uint64_t *>(nullptr),
-                                                        static_cast<uint64_t *>(nullptr), (int)(n_seg + 1));
-    L->total = L->temp + align256(L->temp_bytes);
-    return e;
-}
+/* Scratch: the look-back's words, one a segment, and the next segment to hand out. */
+size_t state_bytes(uint64_t n_seg) { return align256((n_seg + 1) * sizeof(unsigned long long)); }
 
 uint64_t segs(uint64_t n, bool rc)
 {
@@ -286,13 +296,7 @@ uint64_t segs(uint64_t n, bool rc)
 
 extern "C" size_t gg_runs_encode_scratch(uint64_t n)
 {
-    const uint64_t n_seg = n / GLIDE_SEG_SYMS + 2; /* the most: two plain planes, each ending in a short segment */
-    enc_layout L;
-    if (layout_for(n_seg, &L) != cudaSuccess) {
-        cudaGetLastError();
-        return L.temp + align256(16 * (size_t)n_seg + 4096); /* no device to ask: as huff_decode.cu */
-    }
-    return L.total;
+    return state_bytes(n / GLIDE_SEG_SYMS + 2); /* the most segments: two plain planes, each ending in a short one */
 }
 
 extern "C" cudaError_t gg_runs_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
@@ -316,17 +320,11 @@ extern "C" cudaError_t gg_runs_encode_placed(const uint16_t *d_sym0, uint64_t n0
         report_empty_k<<<1, 1, 0, s>>>(o, d_place);
         return cudaGetLastError();
     }
-    enc_layout L;
-    cudaError_t e = layout_for(sp.n_seg, &L);
+    const size_t sb = state_bytes(sp.n_seg);
+    if (scratch_bytes < sb || sp.n_seg > 0x7FFFFFFFu) return cudaErrorInvalidValue;
+    unsigned long long *state = static_cast<unsigned long long *>(d_scratch);
+    cudaError_t e = cudaMemsetAsync(state, 0, sb, s);
     if (e != cudaSuccess) return e;
-    if (scratch_bytes < L.total || sp.n_seg > 0x7FFFFFFFu) return cudaErrorInvalidValue;
-    char *base = static_cast<char *>(d_scratch);
-    uint64_t *offs = reinterpret_cast<uint64_t *>(base);
-    const unsigned grid = (unsigned)sp.n_seg;
-    seg_size_k<<<grid, kThreads, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, offs);
-    if ((e = cudaGetLastError()) != cudaSuccess) return e;
-    size_t tb = L.temp_bytes;
-    if ((e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, offs, offs, (int)(sp.n_seg + 1), s)) != cudaSuccess) return e;
-    seg_write_k<<<grid, kThreads, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, offs, o);
+    seg_code_k<<<(unsigned)sp.n_seg, kThreads, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
     return cudaGetLastError();
 }

@@ -216,20 +216,34 @@ unsigned gpu_runs(const run_codes &c, const std::vector<uint8_t> &tab, uint32_t 
     CK(cudaMemset(d_err, 0, sizeof(unsigned)));
     const size_t sb = gg_runs_decode_scratch(n);
     void *scr = dscratch(sb);
-    CK(gg_runs_decode(d_dec, &c.grc, d_tab + in_off, n_seg, d_st + in_off, st.size(), d_sym + out_off, n, d_err, scr,
-                      sb, 0));
-    CK(cudaDeviceSynchronize());
-    unsigned err;
-    CK(cudaMemcpy(&err, d_err, sizeof err, cudaMemcpyDeviceToHost));
-    out.resize(n);
-    CK(cudaMemcpy(out.data(), d_sym + out_off, n * 2, cudaMemcpyDeviceToHost));
+    /* the warp's parallel walk (the codec's), then one lane alone on every segment: the same verdict and symbols */
+    unsigned err[2];
+    std::vector<uint16_t> alone(n);
+    for (int a = 0; a < 2; a++) {
+        gg_run_code grc = c.grc;
+        grc.walk_alone = (uint8_t)a;
+        CK(cudaMemset(d_err, 0, sizeof(unsigned)));
+        CK(gg_runs_decode(d_dec, &grc, d_tab + in_off, n_seg, d_st + in_off, st.size(), d_sym + out_off, n, d_err,
+                          scr, sb, 0));
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(&err[a], d_err, sizeof(unsigned), cudaMemcpyDeviceToHost));
+        if (a == 0) {
+            out.resize(n);
+            CK(cudaMemcpy(out.data(), d_sym + out_off, n * 2, cudaMemcpyDeviceToHost));
+        } else {
+            CK(cudaMemcpy(alone.data(), d_sym + out_off, n * 2, cudaMemcpyDeviceToHost));
+        }
+    }
+    check((err[0] != 0) == (err[1] != 0) && (err[0] || alone == out),
+          "runs decode n=%llu: the warp's walk and one lane's agree (%s / %s%s)", (unsigned long long)n,
+          err[0] ? "error" : "ok", err[1] ? "error" : "ok", err[0] || alone == out ? "" : ", symbols DIFFER");
     CK(cudaFree(scr));
     CK(cudaFree(d_err));
     CK(cudaFree(d_sym));
     CK(cudaFree(d_st));
     CK(cudaFree(d_tab));
     CK(cudaFree(d_dec));
-    return err;
+    return err[0];
 }
 
 /* CPU and GPU on one (possibly damaged) plane: an error on one side iff on
@@ -583,15 +597,20 @@ void test_runs_decode(const glide_dictionary *d)
             CK(cudaMemset(d_err, 0, 4));
             const size_t sb = gg_runs_decode_scratch(n);
             void *scr = dscratch(sb);
-            const double us = time_us([&] {
-                CK(gg_runs_decode(d_dec, &c.grc, d_tab, (uint32_t)n_seg, d_st, st.size(), d_sym, n, d_err, scr, sb, 0));
-            }, 10);
-            std::vector<uint16_t> back(n);
-            CK(cudaMemcpy(back.data(), d_sym, n * 2, cudaMemcpyDeviceToHost));
-            const unsigned err = dread32(d_err);
-            printf("time runs decode %llu symbols, %s (%.3f bits/sym): %.1f us (%.2f Gsym/s)%s\n",
-                   (unsigned long long)n, rs_name[kind], 8.0 * st.size() / n, us, n / (1e3 * us),
-                   err || back != sym ? " WRONG RESULT" : "");
+            for (int a = 0; a < 2; a++) { /* the warp's walk, then one lane alone */
+                gg_run_code grc = c.grc;
+                grc.walk_alone = (uint8_t)a;
+                CK(cudaMemset(d_sym, 0, n * 2));
+                const double us = time_us([&] {
+                    CK(gg_runs_decode(d_dec, &grc, d_tab, (uint32_t)n_seg, d_st, st.size(), d_sym, n, d_err, scr, sb, 0));
+                }, 10);
+                std::vector<uint16_t> back(n);
+                CK(cudaMemcpy(back.data(), d_sym, n * 2, cudaMemcpyDeviceToHost));
+                const unsigned err = dread32(d_err);
+                printf("time runs decode %llu symbols, %s (%.3f bits/sym), %s: %.1f us (%.2f Gsym/s)%s\n",
+                       (unsigned long long)n, rs_name[kind], 8.0 * st.size() / n, a ? "one lane a segment" : "warp",
+                       us, n / (1e3 * us), err || back != sym ? " WRONG RESULT" : "");
+            }
             CK(cudaFree(scr));
             CK(cudaFree(d_err));
             CK(cudaFree(d_sym));
