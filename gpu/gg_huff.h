@@ -132,8 +132,10 @@ uint64_t gg_huff_encode_words(uint64_t n0, uint64_t n1);
  * GLIDE_RUN_SEG_SYMS, d_rc[p] its class codes), else as glide_huff_encode
  * does (GLIDE_SEG_SYMS). Symbols, placement, outputs and *d_stream_bytes
  * as gg_huff_encode_placed's (fin not NULL: the header's size, crc_len,
- * total); d_place->ok = 0 writes nothing and reports no stream. A few
- * launches: each segment's size, a scan of the sizes, the segments. */
+ * total); d_place->ok = 0 writes nothing and reports no stream; a stream
+ * over the room is reported as UINT64_MAX, and nothing past the room is
+ * written. Two launches: the scratch's look-back words zeroed, then one
+ * block a segment. */
 size_t gg_runs_encode_scratch(uint64_t n);
 cudaError_t gg_runs_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
                                   const gg_plane_runs *runs, unsigned run_planes, const glide_huff_enc *d_enc,

@@ -56,6 +56,9 @@ constexpr unsigned kFusedSegs = 2048; /* up to this many segments, offsets are s
 /* a lane's piece of a segment decoded in parallel: longer than any event
  * (a codeword, a class codeword, extra bits), so each holds a boundary */
 constexpr unsigned kMinPieceBits = 48;
+/* pass A's guess decodes this many bits before a piece's end: enough to
+ * fall into step with the true boundaries nearly always */
+constexpr unsigned kGuessBits = 256;
 static_assert(kMinPieceBits > GLIDE_HUFF_MAX_LEN + GLIDE_RUN_MAX_LEN + GLIDE_RUN_CLASSES - 1, "an event fits a piece");
 static_assert(kSyms % 32 == 0 && (kWarps * 32) % 2 == 0, "whole rows; the fused prefix's even stride");
 static_assert(GLIDE_RUN_CLASSES <= 16 && GLIDE_RUN_MAX_LEN <= 15, "a class entry is class | length << 4");
@@ -233,16 +236,16 @@ __device__ __forceinline__ uint32_t walk_piece(const dec_tabs &T, const uint8_t 
 /* The segment's events decoded by the whole warp, its bits split into one
  * piece a lane (at least kMinPieceBits each). No bit says where an event
  * starts, so each lane guesses the first boundary past its piece's end by
- * decoding from its piece's start (pass A; Huffman codes resynchronise
- * within a few codewords). Lane 0's piece starts at bit 0; pass B decodes
- * each piece from the boundary its left neighbour found and must end on
- * the boundary it found itself, which by induction from lane 0 proves every
- * start. Points are then summed across lanes and pass C writes each
- * piece; the last piece is seg_events, which ends the segment as the CPU
- * does. Returns 1 (decoded), 0 (the CPU fails on this segment) or 2 (not
- * proven: a guess was wrong, a piece holds no event, or a piece before the
- * last one reaches the segment's count, where the CPU's loop stops; the
- * caller then walks it serially). Warp-uniform. */
+ * decoding the bits before it from wherever (pass A; Huffman codes fall
+ * into step within a few codewords). Pass B decodes each piece from the
+ * boundary its left neighbour found, lane 0's from bit 0; a lane whose
+ * start moved decodes again, until none moves, which proves every start
+ * by induction from lane 0. Points are then summed across lanes and pass C
+ * writes each piece; the last piece is seg_events, which ends the segment
+ * as the CPU does. Returns 1 (decoded), 0 (the CPU fails on this segment)
+ * or 2 (not proven: a piece fails or holds no event, or one before the
+ * last reaches the segment's count, where the CPU's loop stops; the caller
+ * then walks it serially, which gives the verdict). Warp-uniform. */
 __device__ __forceinline__ unsigned seg_events_warp(const dec_tabs &T, const uint8_t (*lut)[kLut], unsigned on,
                                                     const seg_global &sg, uint32_t bytes, uint32_t cnt,
                                                     unsigned pieces, uint16_t *out, uint32_t *mark)
@@ -251,14 +254,23 @@ __device__ __forceinline__ unsigned seg_events_warp(const dec_tabs &T, const uin
     const uint64_t limit = 8ull * bytes;
     const uint32_t p = (uint32_t)(limit * lane / pieces), pn = (uint32_t)(limit * (lane + 1) / pieces);
     uint32_t e = 0;
-    if (lane < last) e = guess_boundary(T, lut, on, sg, p, pn);
+    if (lane < last) e = guess_boundary(T, lut, on, sg, pn - min(pn - p, kGuessBits), pn);
     uint32_t q = __shfl_up_sync(kFull, e, 1);
     if (lane == 0) q = 0;
     uint32_t n = 0;
     unsigned f = 0, l = 0;
-    bool good = true;
-    if (lane < last) good = walk_piece<false>(T, lut, on, sg, q, pn, cnt, &n, &f, &l, nullptr, nullptr, 0) == e &&
-                            n != UINT32_MAX;
+    /* pass B until no start moves: after round r the starts of lanes 0 .. r are proven */
+    bool redo = lane < last, settled = false;
+    for (unsigned round = 0; round < pieces && !settled; round++) {
+        if (redo) e = walk_piece<false>(T, lut, on, sg, q, pn, cnt, &n, &f, &l, nullptr, nullptr, 0);
+        uint32_t nq = __shfl_up_sync(kFull, e, 1);
+        if (lane == 0) nq = 0;
+        const bool moved = lane <= last && nq != q;
+        if (moved) q = nq;
+        redo = moved && lane < last;
+        settled = !__any_sync(kFull, moved);
+    }
+    bool good = settled && (lane >= last || (e != UINT32_MAX && n != UINT32_MAX));
     const unsigned lprev = __shfl_up_sync(kFull, l, 1);
     if (lane >= 1 && lane < last && f && lprev == f) good = false; /* a run after a run of its kind */
     const uint32_t v = lane < last ? n : 0; /* points before each piece: an inclusive scan less its own */

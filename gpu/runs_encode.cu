@@ -132,6 +132,7 @@ __device__ __forceinline__ unsigned events(const tables &t, const unsigned s[GG_
     unsigned bits = 0;
 #pragma unroll
     for (unsigned j = 0; j < GG_RUN_SYMS; j++) {
+        if (!rc && j == kPlainPer) break; /* a plain segment's thread holds no more */
         const unsigned sy = s[j], e = t.book[sy < GLIDE_NSYM ? sy : GLIDE_NSYM];
         const int k = !rc ? -1 : sy == GLIDE_SYM_ZERO ? 0 : sy == GLIDE_SYM_FILL ? 1 : -1;
         if (brk >> j & 1u) start = (int)(base + j);

@@ -135,10 +135,12 @@ static bool placed_runs(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_s
                            hsize == total && memcmp(g.data() + tab_off, ctab.data(), 2 * n_seg) == 0 &&
                            memcmp(g.data() + stream_off, cstream.data(), total) == 0
                      : w[0] == UINT64_MAX && w[1] == 0 && w[2] == 0 && hsize == 0;
-    /* nothing but the header's size, the table and the stream */
+    /* nothing but the header's size, the table and the stream; where the
+     * stream does not fit, segments may have been written within the room */
     for (uint64_t i = 0; i < size && same; i++) {
         const bool mine = (i >= GLIDE_HDR_STREAM_BYTES && i < GLIDE_HDR_STREAM_BYTES + 8) ||
-                          (ok && i >= tab_off && i < stream_off) || (fits && i >= stream_off && i < stream_off + total);
+                          (ok && i >= tab_off && i < stream_off) || (fits && i >= stream_off && i < stream_off + total) ||
+                          (ok && !fits && i >= stream_off && i < stream_off + cap);
         same = mine || g[i] == 0;
     }
     CK(cudaFree(scr));
