@@ -37,6 +37,7 @@ __global__ void __launch_bounds__(kThreads) run_stats_k(plane_src m, uint64_t se
         }
         /* one shared add per distinct key of the warp: lone zeros of a noisy
          * plane all fall on one counter */
+        if (!__any_sync(0xFFFFFFFFu, key != kNoKey)) continue; /* most points end no run */
         const unsigned peers = __match_any_sync(0xFFFFFFFFu, key);
         if (key != kNoKey && lane == (unsigned)__ffs(peers) - 1) atomicAdd(&s_cls[key], (unsigned)__popc(peers));
     }
