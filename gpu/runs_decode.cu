@@ -11,10 +11,12 @@
  * guesses where each piece's first event starts and proves the guesses
  * before writing (seg_events_warp); a segment too short to split, or whose
  * guesses fail, lane 0 walks alone. Each event's symbol goes to its first
- * point, and that point is marked in a bitmap. The warp then expands the
- * events a row of 32 points at a time (a point takes the symbol of the
- * last mark at or before it: within the row from the bitmap word, else
- * carried from the rows before) and stores the row coalesced.
+ * point in the output, and that point is marked in a bitmap in shared
+ * memory. The warp then expands the events a row of 32 points at a time (a
+ * point takes the symbol of the last mark at or before it: within the row
+ * from the bitmap word, else carried from the rows before). Holding the
+ * events' symbols in global memory rather than shared keeps a block small
+ * enough that a 256^3 chunk's segments are resident at once.
  *
  * Two planes both run-coded decode in one launch, as huff_decode.cu's
  * planes do: one prefix over the whole table, blocks of one plane each. A
@@ -56,6 +58,7 @@ constexpr unsigned kFusedSegs = 2048; /* up to this many segments, offsets are s
 /* a lane's piece of a segment decoded in parallel: longer than any event
  * (a codeword, a class codeword, extra bits), so each holds a boundary */
 constexpr unsigned kMinPieceBits = 48;
+constexpr unsigned kBatch = 8; /* rows of 32 points expanded per step */
 /* pass A's guess decodes this many bits before a piece's end: enough to
  * fall into step with the true boundaries nearly always */
 constexpr unsigned kGuessBits = 256;
@@ -297,7 +300,6 @@ __global__ void __launch_bounds__(kWarps * 32) k_runs(run_map m, const uint8_t *
 {
     __shared__ glide_huff_dec s_dec;
     __shared__ uint8_t s_lut[GLIDE_RUN_KINDS][kLut];
-    __shared__ uint16_t s_out[kWarps][kSyms]; /* an event's symbol at its first point; other points unset */
     __shared__ uint32_t s_mark[kWarps][kRows];
     __shared__ uint64_t s_red[kWarps];
     const unsigned pk = blockIdx.x >= m.blocks0; /* the block's plane */
@@ -343,24 +345,41 @@ __global__ void __launch_bounds__(kWarps * 32) k_runs(run_map m, const uint8_t *
     const dec_tabs T = dec_tabs_of(s_dec);
     const seg_global sg{in + off, bytes};
     const unsigned pieces = m.rc[pk].walk_alone ? 1u : min(32u, 8 * bytes / kMinPieceBits);
-    unsigned ok = pieces > 1 ? seg_events_warp(T, s_lut, on, sg, bytes, cnt, pieces, s_out[w], s_mark[w]) : 2u;
+    uint16_t *o = m.sym[pk] + s0;
+    unsigned ok = pieces > 1 ? seg_events_warp(T, s_lut, on, sg, bytes, cnt, pieces, o, s_mark[w]) : 2u;
     if (ok == 2) {
-        ok = lane == 0 ? seg_events(T, s_lut, on, sg, bytes, cnt, s_out[w], s_mark[w], 0, 0, 0) : 1u;
+        ok = lane == 0 ? seg_events(T, s_lut, on, sg, bytes, cnt, o, s_mark[w], 0, 0, 0) : 1u;
         ok = __shfl_sync(kFull, ok, 0);
     }
     if (!ok) {
         if (lane == 0) atomicOr(err, 1u);
         return;
     }
-    __syncwarp(); /* the events visible to the warp */
-    uint16_t *o = m.sym[pk] + s0;
-    const uint32_t upto = kFull >> (31 - lane); /* bits 0 .. lane */
-    unsigned carry = 0;                          /* the last event's symbol before the row; point 0 starts one */
-    for (uint32_t r = 0; r * 32 < cnt; r++) {
-        const uint32_t word = s_mark[w][r], mine = word & upto;
-        const unsigned v = mine ? s_out[w][32 * r + 31 - __clz(mine)] : carry;
-        if (32 * r + lane < cnt) o[32 * r + lane] = (uint16_t)v;
-        if (word) carry = s_out[w][32 * r + 31 - __clz(word)];
+    __syncwarp(); /* the events' symbols, written to o, visible to the warp */
+    /* Each point not an event takes the symbol of the last event before it:
+     * its index comes from the bitmap alone (within the row, else carried),
+     * so a batch of rows loads its symbols before storing any, and no
+     * event's own point is stored to. */
+    const uint32_t upto = kFull >> (31 - lane), rows = (cnt + 31) / 32; /* upto: bits 0 .. lane */
+    uint32_t carry = 0; /* the last event before the row; point 0 starts one */
+    for (uint32_t r0 = 0; r0 < rows; r0 += kBatch) {
+        uint32_t src[kBatch];
+        bool own[kBatch];
+#pragma unroll
+        for (unsigned b = 0; b < kBatch; b++) {
+            const uint32_t r = r0 + b, word = r < rows ? s_mark[w][r] : 0u, mine = word & upto;
+            src[b] = mine ? 32 * r + 31 - __clz(mine) : carry;
+            own[b] = word >> lane & 1u;
+            if (word) carry = 32 * r + 31 - __clz(word);
+        }
+        uint16_t v[kBatch];
+#pragma unroll
+        for (unsigned b = 0; b < kBatch; b++) v[b] = o[src[b]];
+#pragma unroll
+        for (unsigned b = 0; b < kBatch; b++) {
+            const uint32_t at = 32 * (r0 + b) + lane;
+            if (at < cnt && !own[b]) o[at] = v[b];
+        }
     }
 }
 
