@@ -1,5 +1,6 @@
 #include "book_select.h"
 #include <math.h>
+#include <string.h>
 
 uint64_t glide_book_bits(const uint8_t *len, const uint64_t *hist)
 {
@@ -50,6 +51,51 @@ unsigned glide_book_select(const glide_dictionary *d, const uint64_t *hist, glid
     }
     *bits = glide_book_bits(d->books[best].len, hist);
     return best;
+}
+
+void glide_book_select_variants(const glide_dictionary *d, const uint64_t *hist, glide_score score, unsigned want,
+                                const uint64_t zero[4], const uint64_t fill[4], unsigned book[4], uint64_t bits[4])
+{
+    if (!d->books[0].log2q) score = GLIDE_SCORE_SIZE;
+    if (score != GLIDE_SCORE_SIZE) { /* CE: the distributions' sums do not split as simply */
+        uint64_t h[GLIDE_NSYM];
+        memcpy(h, hist, sizeof h);
+        for (unsigned v = 0; v < 4; v++) {
+            if (!(want >> v & 1u)) continue;
+            h[GLIDE_SYM_ZERO] = zero[v];
+            h[GLIDE_SYM_FILL] = fill[v];
+            book[v] = glide_book_select(d, h, score, &bits[v]);
+        }
+        return;
+    }
+    /* the symbols other than ZERO and FILL, in glide_book_select's order */
+    unsigned nz[GLIDE_NSYM], m = 0;
+    if (hist[GLIDE_SYM_OUTLIER]) nz[m++] = GLIDE_SYM_OUTLIER;
+    for (unsigned q = 1; q < GLIDE_RADIUS; q++) {
+        if (hist[GLIDE_SYM_ZERO - q]) nz[m++] = GLIDE_SYM_ZERO - q;
+        if (hist[GLIDE_SYM_ZERO + q]) nz[m++] = GLIDE_SYM_ZERO + q;
+    }
+    uint64_t best[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+    for (unsigned v = 0; v < 4; v++) book[v] = 0;
+    for (unsigned b = 0; b < d->n_books; b++) {
+        const uint8_t *len = d->books[b].len;
+        /* each variant's ZERO and FILL bits; the rest is common, and the
+         * book is out for every variant once it reaches the largest gap */
+        uint64_t head[4], gap = 0;
+        for (unsigned v = 0; v < 4; v++) {
+            if (!(want >> v & 1u)) continue;
+            head[v] = zero[v] * len[GLIDE_SYM_ZERO] + fill[v] * len[GLIDE_SYM_FILL];
+            if (head[v] < best[v] && best[v] - head[v] > gap) gap = best[v] - head[v];
+        }
+        if (!gap) continue;
+        uint64_t c = 0;
+        unsigned k = 0;
+        for (; k < m && c < gap; k++) c += hist[nz[k]] * len[nz[k]];
+        if (k < m) continue;
+        for (unsigned v = 0; v < 4; v++)
+            if ((want >> v & 1u) && head[v] + c < best[v]) best[v] = head[v] + c, book[v] = b;
+    }
+    for (unsigned v = 0; v < 4; v++) bits[v] = want >> v & 1u ? best[v] : 0;
 }
 
 double glide_hist_entropy_bits(const uint64_t *hist)

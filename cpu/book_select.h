@@ -13,6 +13,13 @@ typedef enum { GLIDE_SCORE_SIZE = 0, GLIDE_SCORE_CE = 1 } glide_score;
 /* Best book of the dictionary; *bits gets its exact encoded size in bits. */
 unsigned glide_book_select(const glide_dictionary *d, const uint64_t *hist, glide_score score, uint64_t *bits);
 
+/* glide_book_select for up to four histograms that differ from hist only
+ * at ZERO and FILL: variant v (bit v of want) counts zero[v] ZERO and
+ * fill[v] FILL symbols. One pass over the books gives each variant what
+ * its own call would give (format 8 weighs a plane with and without runs). */
+void glide_book_select_variants(const glide_dictionary *d, const uint64_t *hist, glide_score score, unsigned want,
+                                const uint64_t zero[4], const uint64_t fill[4], unsigned book[4], uint64_t bits[4]);
+
 /* Total bits of the chunk at its own empirical entropy. */
 double glide_hist_entropy_bits(const uint64_t *hist);
 

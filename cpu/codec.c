@@ -135,15 +135,32 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
 {
     *on = 0;
     memset(run_len, 0, GLIDE_RUN_KINDS * GLIDE_RUN_CLASSES);
-    size_t r = plan_book(p, o, hist, n, given, b, len, packed);
-    if (glide_is_error(r) || !st || !o->runs || !n) return r;
+    if (!st || !o->runs || !n) return plan_book(p, o, hist, n, given, b, len, packed);
+    unsigned present = 0;
+    for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++)
+        if (st->runs[k]) present |= 1u << k;
+    _Static_assert(GLIDE_RUN_KINDS == 2, "four sets of run-coded kinds");
+    /* the dictionary's best book for the plane as it is and for each set of
+     * run-coded kinds, in one pass over the books */
+    glide_book_choice choice[4];
+    {
+        uint64_t zero[4], fill[4], bits[4];
+        unsigned book[4], want = given ? 0u : 1u;
+        for (unsigned set = 0; set < 4; set++) {
+            if (set && (set & present) == set) want |= 1u << set;
+            zero[set] = set & 1u ? st->runs[0] : hist[GLIDE_SYM_ZERO];
+            fill[set] = set & 2u ? st->runs[1] : hist[GLIDE_SYM_FILL];
+        }
+        glide_book_select_variants(o->dict, hist, o->score, want, zero, fill, book, bits);
+        for (unsigned set = 0; set < 4; set++) choice[set] = (glide_book_choice){book[set], bits[set]};
+    }
+    size_t r = plan_book(p, o, hist, n, given ? given : &choice[0], b, len, packed);
+    if (glide_is_error(r)) return r;
     uint64_t best = plane_cost(b->bits, b->bytes, glide_plane_segments(n, 0));
     uint8_t cls_len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES];
     uint64_t cls_bits[GLIDE_RUN_KINDS] = {0, 0};
-    unsigned present = 0;
     for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++) {
-        if (!st->runs[k]) continue;
-        present |= 1u << k;
+        if (!(present >> k & 1u)) continue;
         if (glide_huff_lengths(st->cls[k], GLIDE_RUN_CLASSES, GLIDE_RUN_MAX_LEN, cls_len[k]) != 0)
             return GLIDE_ERROR(GENERIC);
         for (unsigned c = 0; c < GLIDE_RUN_CLASSES; c++) cls_bits[k] += st->cls[k][c] * cls_len[k][c];
@@ -162,7 +179,7 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
                 extra += cls_bits[k];
             }
         glide_plan_book b2;
-        r = plan_book(p, o, h2, events, NULL, &b2, len2, packed2);
+        r = plan_book(p, o, h2, events, &choice[set], &b2, len2, packed2);
         if (glide_is_error(r)) return r;
         /* FILL's classes take a second half of the run book */
         const uint64_t rb = GLIDE_RUN_SUBBOOK_BYTES * (set & 2u ? 2u : 1u);

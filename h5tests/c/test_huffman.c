@@ -75,9 +75,57 @@ static void book_select_exact(void)
     CHECK(bad == 0, "book selection with early exit equals a full scan (%d of %d histograms differ)", bad, trials);
 }
 
+/* glide_book_select_variants (format 8's planning) must give each variant
+ * what glide_book_select gives its own histogram, under both scores. */
+static void book_select_variants(void)
+{
+    const glide_dictionary *dicts[2] = {glide_dict_get(1), glide_dict_get(2)};
+    uint64_t hist[GLIDE_NSYM], h[GLIDE_NSYM];
+    int bad = 0, trials = 0;
+    for (int dv = 0; dv < 2; dv++)
+        for (int t = 0; t < 300; t++) {
+            const glide_dictionary *d = dicts[dv];
+            memset(hist, 0, sizeof hist);
+            const unsigned w = 1 + rnd() % 100;
+            for (int k = 0; k < 2000; k++) {
+                int q = (int)(rnd() % (2 * w + 1)) - (int)w;
+                q = q * (int)(rnd() % 4) / 3;
+                hist[GLIDE_SYM_ZERO + (q < -511 ? -511 : q > 511 ? 511 : q)] += 1 + rnd() % 9;
+            }
+            if (t % 3) hist[GLIDE_SYM_ZERO] += rnd() % 200000;
+            if (t % 4 == 1) hist[GLIDE_SYM_FILL] = rnd() % 100000;
+            if (t % 5 == 2) hist[GLIDE_SYM_OUTLIER] = rnd() % 50;
+            if (t % 7 == 3) memset(hist, 0, sizeof hist); /* empty: book 0 */
+            uint64_t zero[4], fill[4], bits[4];
+            unsigned book[4];
+            const unsigned want = 1 + rnd() % 15; /* any non-empty set of variants */
+            for (unsigned v = 0; v < 4; v++) {
+                /* ZERO and FILL as runs count them: fewer, sometimes none */
+                zero[v] = v & 1u ? (hist[GLIDE_SYM_ZERO] ? rnd() % (hist[GLIDE_SYM_ZERO] + 1) : 0) : hist[GLIDE_SYM_ZERO];
+                fill[v] = v & 2u ? (hist[GLIDE_SYM_FILL] ? rnd() % (hist[GLIDE_SYM_FILL] + 1) : 0) : hist[GLIDE_SYM_FILL];
+            }
+            for (int score = 0; score < 2; score++) {
+                trials++;
+                glide_book_select_variants(d, hist, (glide_score)score, want, zero, fill, book, bits);
+                memcpy(h, hist, sizeof h);
+                for (unsigned v = 0; v < 4; v++) {
+                    if (!(want >> v & 1u)) continue;
+                    h[GLIDE_SYM_ZERO] = zero[v];
+                    h[GLIDE_SYM_FILL] = fill[v];
+                    uint64_t b1 = 0;
+                    const unsigned k1 = glide_book_select(d, h, (glide_score)score, &b1);
+                    if (k1 != book[v] || b1 != bits[v]) { bad++; break; }
+                }
+            }
+        }
+    CHECK(bad == 0, "book selection of up to four ZERO/FILL variants in one pass equals a call each (%d of %d "
+          "differ)", bad, trials);
+}
+
 int main(void)
 {
     book_select_exact();
+    book_select_variants();
     uint64_t freq[GLIDE_NSYM];
     uint8_t len[GLIDE_NSYM];
 
