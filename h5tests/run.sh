@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole CPU test suite: C unit tests (ctest, also under ASan/UBSan), and
 # the h5py tests of the plugin under both Debian's h5py (HDF5 1.10, with
-# h5repack/h5dump/h5diff) and h5py from a wheel (bundled HDF5), and a short
-# libFuzzer pass over the decoder and the round trip (h5tests/fuzz/run.sh).
+# h5repack/h5dump/h5diff) and h5py from a wheel (bundled HDF5), a short
+# libFuzzer pass over the decoder and the round trip (h5tests/fuzz/run.sh),
+# and parallel HDF5 under MPI (h5tests/mpi/run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install-deps
@@ -34,5 +35,6 @@ echo "== libFuzzer: hostile streams and arbitrary values/parameters (clang, 30 s
 bash h5tests/fuzz/run.sh 30
 bash h5tests/netcdf/run.sh
 bash h5tests/filter_paths.sh
+bash h5tests/mpi/run.sh
 bash h5tests/cli.sh
 bash h5tests/install.sh
