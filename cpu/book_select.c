@@ -13,33 +13,15 @@ unsigned glide_book_select(const glide_dictionary *d, const uint64_t *hist, glid
 {
     /* CE needs the books' own distributions, which only v1 stores */
     if (!d->books[0].log2q) score = GLIDE_SCORE_SIZE;
-    /* only symbols that occur matter; typically a few dozen */
-    unsigned nz[GLIDE_NSYM], m = 0, best = 0;
-    if (score == GLIDE_SCORE_SIZE) {
-        /* Every term is positive, so a book whose partial sum reaches the best
-         * size so far can no longer beat it (a tie keeps the earlier book):
-         * stopping there still gives the exact first minimum. The symbols go
-         * where the counts usually are largest first (fill, outliers, then
-         * outwards from the zero code), so most books stop within a few. */
-        const unsigned first[2] = {GLIDE_SYM_FILL, GLIDE_SYM_OUTLIER};
-        for (unsigned i = 0; i < 2; i++)
-            if (hist[first[i]]) nz[m++] = first[i];
-        if (hist[GLIDE_SYM_ZERO]) nz[m++] = GLIDE_SYM_ZERO;
-        for (unsigned q = 1; q < GLIDE_RADIUS; q++) {
-            if (hist[GLIDE_SYM_ZERO - q]) nz[m++] = GLIDE_SYM_ZERO - q;
-            if (hist[GLIDE_SYM_ZERO + q]) nz[m++] = GLIDE_SYM_ZERO + q;
-        }
-        uint64_t best_bits = UINT64_MAX;
-        for (unsigned b = 0; b < d->n_books; b++) {
-            const uint8_t *len = d->books[b].len;
-            uint64_t c = 0;
-            unsigned k = 0;
-            for (; k < m && c < best_bits; k++) c += hist[nz[k]] * len[nz[k]];
-            if (k == m && c < best_bits) { best_bits = c; best = b; }
-        }
-        *bits = best_bits; /* the first book always completes its sum */
-        return best;
+    if (score == GLIDE_SCORE_SIZE) { /* one variant: the histogram as it is */
+        const uint64_t zero[4] = {hist[GLIDE_SYM_ZERO]}, fill[4] = {hist[GLIDE_SYM_FILL]};
+        unsigned book[4];
+        uint64_t b4[4];
+        glide_book_select_variants(d, hist, score, 1u, zero, fill, book, b4);
+        *bits = b4[0];
+        return book[0];
     }
+    unsigned nz[GLIDE_NSYM], m = 0, best = 0;
     for (unsigned i = 0; i < GLIDE_NSYM; i++)
         if (hist[i]) nz[m++] = i;
     double best_cost = INFINITY;
@@ -68,7 +50,11 @@ void glide_book_select_variants(const glide_dictionary *d, const uint64_t *hist,
         }
         return;
     }
-    /* the symbols other than ZERO and FILL, in glide_book_select's order */
+    /* Every term is positive, so a book whose partial sum reaches the best
+     * size so far can no longer beat it (a tie keeps the earlier book):
+     * stopping there still gives the exact first minimum. ZERO and FILL,
+     * where the counts usually are largest, come first; then outliers and
+     * outwards from the zero code, so most books stop within a few. */
     unsigned nz[GLIDE_NSYM], m = 0;
     if (hist[GLIDE_SYM_OUTLIER]) nz[m++] = GLIDE_SYM_OUTLIER;
     for (unsigned q = 1; q < GLIDE_RADIUS; q++) {
