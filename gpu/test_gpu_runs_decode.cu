@@ -211,9 +211,7 @@ unsigned gpu_runs(const run_codes &c, const std::vector<uint8_t> &tab, uint32_t 
     CK(cudaMemcpy(d_tab + in_off, tab.data(), 2 * (size_t)n_seg, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(d_st + in_off, st.data(), st.size(), cudaMemcpyHostToDevice));
     uint16_t *d_sym = dalloc<uint16_t>(n + out_off);
-    CK(cudaMemset(d_sym, 0xFF, (n + out_off) * 2));
     unsigned *d_err = dalloc<unsigned>(1);
-    CK(cudaMemset(d_err, 0, sizeof(unsigned)));
     const size_t sb = gg_runs_decode_scratch(n);
     void *scr = dscratch(sb);
     /* the warp's parallel walk (the codec's), then one lane alone on every segment: the same verdict and symbols */
@@ -222,6 +220,7 @@ unsigned gpu_runs(const run_codes &c, const std::vector<uint8_t> &tab, uint32_t 
     for (int a = 0; a < 2; a++) {
         gg_run_code grc = c.grc;
         grc.walk_alone = (uint8_t)a;
+        CK(cudaMemset(d_sym, 0xFF, (n + out_off) * 2)); /* each walk from an output it has not seen */
         CK(cudaMemset(d_err, 0, sizeof(unsigned)));
         CK(gg_runs_decode(d_dec, &grc, d_tab + in_off, n_seg, d_st + in_off, st.size(), d_sym + out_off, n, d_err,
                           scr, sb, 0));
@@ -594,13 +593,13 @@ void test_runs_decode(const glide_dictionary *d)
             CK(cudaMemcpy(d_st, st.data(), st.size(), cudaMemcpyHostToDevice));
             uint16_t *d_sym = dalloc<uint16_t>(n);
             unsigned *d_err = dalloc<unsigned>(1);
-            CK(cudaMemset(d_err, 0, 4));
             const size_t sb = gg_runs_decode_scratch(n);
             void *scr = dscratch(sb);
             for (int a = 0; a < 2; a++) { /* the warp's walk, then one lane alone */
                 gg_run_code grc = c.grc;
                 grc.walk_alone = (uint8_t)a;
                 CK(cudaMemset(d_sym, 0, n * 2));
+                CK(cudaMemset(d_err, 0, 4));
                 const double us = time_us([&] {
                     CK(gg_runs_decode(d_dec, &grc, d_tab, (uint32_t)n_seg, d_st, st.size(), d_sym, n, d_err, scr, sb, 0));
                 }, 10);
