@@ -316,17 +316,6 @@ def gpu_name():
         return "unknown GPU (no nvidia-smi)"
 
 
-def short(name):
-    m = re.match(r"generated/nyx_(\w+)_(\d+)", name)
-    if m:
-        return f"Nyx {m.group(1)} {m.group(2)}^3"
-    if name.startswith("wrf_python/"):
-        return "WRF " + name.rsplit("/", 1)[1]
-    if name.startswith("iris_sample_data/"):
-        return "UM theta"
-    return name.rsplit("/", 1)[-1]
-
-
 def fmt(v, f):
     return "-" if v is None else format(v, f)
 
@@ -438,7 +427,7 @@ def main():
                 if args.deadline and time.time() - t0 > args.deadline:
                     rows.append({"compressor": comp, "field": name, "dims": list(shape), "rel": rel, **key,
                                  "ok": False, "error": "not run: --deadline passed", "device": device})
-                    print(f"{short(name):26s} {rel:7.0e} {tag:>3s} not run (--deadline)", flush=True)
+                    print(f"{G.short(name):26s} {rel:7.0e} {tag:>3s} not run (--deadline)", flush=True)
                     continue
                 if x is None:
                     x, lo, hi = stats(path, int(np.prod(shape)))
@@ -454,13 +443,13 @@ def main():
                 rows.append(r)
                 save(rows, args.out)
                 if not r["ok"]:
-                    print(f"{short(name):26s} {rel:7.0e} {tag:>3s} FAILED: {r.get('error')}", flush=True)
+                    print(f"{G.short(name):26s} {rel:7.0e} {tag:>3s} FAILED: {r.get('error')}", flush=True)
                 elif comp == "cuszhi":
-                    print(f"{short(name):26s} {rel:7.0e} {tag:>3s} {r['cr']:8.2f} {fmt(r['max_err_over_eb'], '8.4f')} "
+                    print(f"{G.short(name):26s} {rel:7.0e} {tag:>3s} {r['cr']:8.2f} {fmt(r['max_err_over_eb'], '8.4f')} "
                           f"{fmt(r['psnr'], '6.1f')} {fmt(r['comp_GBps'], '9.1f')} {fmt(r['decomp_GBps'], '9.1f')}",
                           flush=True)
                 else:
-                    print(f"{short(name):26s} {rel:7.0e} {tag:>3s} {r['cr']:8.2f} {fmt(r['max_err_over_eb'], '8.4f')} "
+                    print(f"{G.short(name):26s} {rel:7.0e} {tag:>3s} {r['cr']:8.2f} {fmt(r['max_err_over_eb'], '8.4f')} "
                           f"{fmt(r['psnr'], '6.1f')} {r['write_MBps']:7.0f}MB/s {r['read_MBps']:7.0f}MB/s "
                           f"{r['n_chunks']} chunk(s), GPU: {r['gpu_used'].split(':')[0].split(' (')[0]}", flush=True)
         del x
