@@ -25,6 +25,15 @@ GLIDE = 45123
 
 
 def worker(i, backend, args, barrier, queue):
+    """Always answers on the queue, an error included, so the parent never waits for a dead process."""
+    try:
+        queue.put((i, measure(i, backend, args, barrier)))
+    except Exception as e:  # noqa: BLE001 (any failure is reported, the barrier broken for the others)
+        barrier.abort()
+        queue.put((i, {"error": f"{type(e).__name__}: {e}"}))
+
+
+def measure(i, backend, args, barrier):
     os.environ["GLIDE_DEVICE"] = str(i)
     if backend != "none":
         os.environ["GLIDE_BACKEND"] = backend
@@ -66,20 +75,21 @@ def worker(i, backend, args, barrier, queue):
     finally:
         if os.path.exists(path):
             os.remove(path)
-    queue.put((i, res))
+    return res
 
 
 def run(procs, backend, args):
     ctx = mp.get_context("spawn")
-    barrier, queue = ctx.Barrier(procs), ctx.Queue()
+    barrier, queue = ctx.Barrier(procs, timeout=1800), ctx.Queue()
     ps = [ctx.Process(target=worker, args=(i, backend, args, barrier, queue)) for i in range(procs)]
     for p in ps:
         p.start()
     out = dict(queue.get() for _ in ps)
     for p in ps:
         p.join()
-    if any(p.exitcode for p in ps):
-        sys.exit(f"a worker failed ({backend}, {procs} processes)")
+    errors = [f"process {i}: {out[i]['error']}" for i in sorted(out) if "error" in out[i]]
+    if errors or any(p.exitcode for p in ps):
+        sys.exit(f"a worker failed ({backend}, {procs} processes): " + "; ".join(errors))
     raw = os.path.getsize(args.field)
     # per round, the slowest process sets the aggregate time
     w = statistics.median(max(out[i]["write"][r] for i in out) for r in range(args.reps))
