@@ -362,7 +362,7 @@ static void gpu_stage_runs(stageset *C, stageset *D, float **chunks, int nchunks
     }
     glide_gpu_time_stages(1);
     gg_test_use_graphs(graphs);
-    size_t r = glide_gpu_compress(&p, &o, chunks[0], st[0], cap);
+    size_t r = glide_gpu_compress(&p, &o, chunks[0], 0, st[0], cap);
     if (glide_is_error(r)) {
         snprintf(C->why, sizeof C->why, "skipped: GPU compress failed (%s)", glide_error_name(r));
         snprintf(D->why, sizeof D->why, "skipped: nothing to decompress");
@@ -371,7 +371,7 @@ static void gpu_stage_runs(stageset *C, stageset *D, float **chunks, int nchunks
     for (int i = 0; i < runs; i++) {
         int c = i % nchunks;
         double t0 = now();
-        r = glide_gpu_compress(&p, &o, chunks[c], st[c], cap);
+        r = glide_gpu_compress(&p, &o, chunks[c], 0, st[c], cap);
         double t1 = now();
         if (glide_is_error(r)) {
             snprintf(C->why, sizeof C->why, "GPU compress failed at run %d (%s)", i, glide_error_name(r));
@@ -387,7 +387,7 @@ static void gpu_stage_runs(stageset *C, stageset *D, float **chunks, int nchunks
     glide_header h;
     glide_layout lay;
     r = glide_header_read(st[0], sz[0], &h, &lay);
-    if (!glide_is_error(r)) r = glide_gpu_decompress(&h, &lay, st[0], sz[0], back); /* warm-up */
+    if (!glide_is_error(r)) r = glide_gpu_decompress(&h, &lay, st[0], sz[0], back, 0); /* warm-up */
     if (glide_is_error(r)) {
         snprintf(D->why, sizeof D->why, "skipped: GPU decompress failed (%s)", glide_error_name(r));
         goto off;
@@ -397,7 +397,7 @@ static void gpu_stage_runs(stageset *C, stageset *D, float **chunks, int nchunks
         int c = i % nchunks;
         double t0 = now();
         r = glide_header_read(st[c], sz[c], &h, &lay);
-        if (!glide_is_error(r)) r = glide_gpu_decompress(&h, &lay, st[c], sz[c], back);
+        if (!glide_is_error(r)) r = glide_gpu_decompress(&h, &lay, st[c], sz[c], back, 0);
         double t1 = now();
         if (glide_is_error(r)) {
             snprintf(D->why, sizeof D->why, "GPU decompress failed at run %d (%s)", i, glide_error_name(r));
@@ -574,7 +574,7 @@ static void latency(lat_res *R, const float *src, size_t s, glide_backend b, int
     if (b == GLIDE_BACKEND_GPU) {
         /* the GPU itself, once, so a failure shows instead of the API's silent CPU fallback */
         glide_encode_opts o = glide_default_encode_opts();
-        sz = glide_gpu_compress(&p, &o, src, dst, cap);
+        sz = glide_gpu_compress(&p, &o, src, 0, dst, cap);
         if (glide_is_error(sz)) {
             snprintf(R->why, sizeof R->why, "GPU compress failed (%s)", glide_error_name(sz));
             goto out;
@@ -583,7 +583,7 @@ static void latency(lat_res *R, const float *src, size_t s, glide_backend b, int
         glide_header h;
         glide_layout lay;
         size_t r = glide_header_read(dst, sz, &h, &lay);
-        if (!glide_is_error(r)) r = glide_gpu_decompress(&h, &lay, dst, sz, back);
+        if (!glide_is_error(r)) r = glide_gpu_decompress(&h, &lay, dst, sz, back, 0);
         if (glide_is_error(r)) {
             snprintf(R->why, sizeof R->why, "GPU decompress failed (%s)", glide_error_name(r));
             goto out;

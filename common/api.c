@@ -82,25 +82,22 @@ const char *glide_backend_name(glide_backend b)
     return b == GLIDE_BACKEND_GPU ? "gpu" : b == GLIDE_BACKEND_CPU ? "cpu" : "auto";
 }
 
-size_t glide_compress(const glide_params *p, const void *src, size_t src_size, void *dst, size_t cap)
-{
-    uint64_t count = 0;
-    size_t r = check_params(p, &count);
-    if (glide_is_error(r)) return r;
-    if (!src || !dst) return GLIDE_ERROR(PARAM);
-    if (src_size != count * glide_dtype_size(p->dtype)) return GLIDE_ERROR(SIZE);
-    r = pick_backend(p->backend);
-    if (glide_is_error(r)) return r;
+/* The GPU's first try, from host or device memory (src_dev): the stream
+ * or an error, or GLIDE_ERROR(GPU) where the host must scan the values
+ * first (*gpu_failed set where the device failed). */
 #ifdef GLIDE_HAVE_GPU
-    int gpu_failed = 0;
-    if (r == GLIDE_BACKEND_GPU && p->sentinel != GLIDE_SENTINEL_VALUE) {
+static size_t gpu_first(const glide_params *p, const void *src, int src_dev, void *dst, size_t cap, int *gpu_failed)
+{
+    size_t g = GLIDE_ERROR(GPU);
+    *gpu_failed = 0;
+    if (p->sentinel != GLIDE_SENTINEL_VALUE) {
         /* The device's range scan reports the extremes the sentinel rule
          * needs, so the host scans the chunk only where the rule finds one
          * (and then compresses again with it masked). */
         glide_encode_opts go = glide_default_encode_opts();
         glide_range_report rr = {0};
         go.range_out = &rr;
-        size_t g = glide_gpu_compress(p, &go, src, dst, cap);
+        g = glide_gpu_compress(p, &go, src, src_dev, dst, cap);
         if (glide_get_error(g) != GLIDE_ERR_GPU) {
             const int open[2] = {1, 1};
             const int side = rr.valid && rr.any ? glide_sentinel_side(&rr.e, open) : -1;
@@ -119,14 +116,33 @@ size_t glide_compress(const glide_params *p, const void *src, size_t src_size, v
                 } else {
                     memcpy(&q.fill_bits, &s, 8);
                 }
-                g = glide_gpu_compress(&q, &go, src, dst, cap);
+                g = glide_gpu_compress(&q, &go, src, src_dev, dst, cap);
                 if (glide_get_error(g) != GLIDE_ERR_GPU) return g;
+            } else {
+                return GLIDE_ERROR(GPU); /* fill points beside a sentinel, or no report: the host scans the chunk */
             }
         }
-        if (glide_get_error(g) == GLIDE_ERR_GPU) {
-            gpu_failed = 1;
-            pthread_once(&g_gpu_warn, warn_gpu);
-        }
+        *gpu_failed = 1;
+        pthread_once(&g_gpu_warn, warn_gpu);
+    }
+    return g;
+}
+#endif
+
+size_t glide_compress(const glide_params *p, const void *src, size_t src_size, void *dst, size_t cap)
+{
+    uint64_t count = 0;
+    size_t r = check_params(p, &count);
+    if (glide_is_error(r)) return r;
+    if (!src || !dst) return GLIDE_ERROR(PARAM);
+    if (src_size != count * glide_dtype_size(p->dtype)) return GLIDE_ERROR(SIZE);
+    r = pick_backend(p->backend);
+    if (glide_is_error(r)) return r;
+#ifdef GLIDE_HAVE_GPU
+    int gpu_failed = 0;
+    if (r == GLIDE_BACKEND_GPU) {
+        const size_t g = gpu_first(p, src, 0, dst, cap, &gpu_failed);
+        if (glide_get_error(g) != GLIDE_ERR_GPU) return g;
     }
 #endif
     /* the scan and the predictors read elements directly: give them an aligned copy */
@@ -149,7 +165,7 @@ size_t glide_compress(const glide_params *p, const void *src, size_t src_size, v
 #ifdef GLIDE_HAVE_GPU
     /* format 7 (a sentinel beside fill points) is the CPU codec's alone */
     if (r == GLIDE_BACKEND_GPU && !v.has_fill2 && !gpu_failed) {
-        r = glide_gpu_compress(&q, &o, src, dst, cap);
+        r = glide_gpu_compress(&q, &o, src, 0, dst, cap);
         if (glide_get_error(r) != GLIDE_ERR_GPU) {
             free(a);
             return r;
@@ -209,7 +225,7 @@ size_t glide_decompress_with(glide_backend backend, const void *src, size_t src_
     const int gpu_reads = h.method != GLIDE_METHOD_RAW && h.format_version != GLIDE_FORMAT_FILL2 &&
                           !(h.flags & GLIDE_FLAG_HAS_FILL2);
     if (r == GLIDE_BACKEND_GPU && gpu_reads) {
-        r = glide_gpu_decompress(&h, &lay, src, src_size, dst);
+        r = glide_gpu_decompress(&h, &lay, src, src_size, dst, 0);
         if (glide_get_error(r) != GLIDE_ERR_GPU) return glide_is_error(r) ? r : out;
         pthread_once(&g_gpu_warn, warn_gpu);
     }
@@ -230,4 +246,63 @@ size_t glide_decompress_with(glide_backend backend, const void *src, size_t src_
 size_t glide_decompress(const void *src, size_t src_size, void *dst, size_t cap)
 {
     return glide_decompress_with(GLIDE_BACKEND_AUTO, src, src_size, dst, cap);
+}
+
+size_t glide_compress_device(const glide_params *p, const void *d_src, size_t src_size, void *dst, size_t cap)
+{
+    uint64_t count = 0;
+    size_t r = check_params(p, &count);
+    if (glide_is_error(r)) return r;
+    if (!d_src || !dst) return GLIDE_ERROR(PARAM);
+    if (src_size != count * glide_dtype_size(p->dtype)) return GLIDE_ERROR(SIZE);
+#ifdef GLIDE_HAVE_GPU
+    r = pick_backend(p->backend);
+    if (glide_is_error(r)) return r;
+    if (r == GLIDE_BACKEND_GPU) {
+        int gpu_failed = 0;
+        const size_t g = gpu_first(p, d_src, 1, dst, cap, &gpu_failed);
+        if (glide_get_error(g) != GLIDE_ERR_GPU) return g;
+    }
+    /* the host's turn (the CPU backend, a sentinel beside fill points, a
+     * failed device): the values come over first */
+    void *h = malloc(src_size ? src_size : 1);
+    if (!h) return GLIDE_ERROR(NOMEM);
+    r = glide_gpu_copy(h, d_src, src_size, 0) ? GLIDE_ERROR(GPU) : glide_compress(p, h, src_size, dst, cap);
+    free(h);
+    return r;
+#else
+    (void)cap;
+    return GLIDE_ERROR(BACKEND);
+#endif
+}
+
+size_t glide_decompress_device(const void *src, size_t src_size, void *d_dst, size_t cap)
+{
+    glide_header h;
+    glide_layout lay;
+    if (!src || !d_dst) return GLIDE_ERROR(PARAM);
+    size_t out = glide_header_read(src, src_size, &h, &lay);
+    if (glide_is_error(out)) return out;
+    if (out > cap) return GLIDE_ERROR(DST_TOO_SMALL);
+#ifdef GLIDE_HAVE_GPU
+    if (!glide_gpu_usable()) return GLIDE_ERROR(BACKEND);
+    const int gpu_reads = h.method != GLIDE_METHOD_RAW && h.format_version != GLIDE_FORMAT_FILL2 &&
+                          !(h.flags & GLIDE_FLAG_HAS_FILL2);
+    size_t r = GLIDE_ERROR(GPU);
+    if (gpu_reads) {
+        r = glide_gpu_decompress(&h, &lay, src, src_size, d_dst, 1);
+        if (glide_get_error(r) != GLIDE_ERR_GPU) return glide_is_error(r) ? r : out;
+        pthread_once(&g_gpu_warn, warn_gpu);
+    }
+    /* decoded on the host, then copied over */
+    void *a = malloc(out ? out : 1);
+    if (!a) return GLIDE_ERROR(NOMEM);
+    r = glide_decompress_with(GLIDE_BACKEND_CPU, src, src_size, a, out);
+    if (!glide_is_error(r) && glide_gpu_copy(d_dst, a, out, 1)) r = GLIDE_ERROR(GPU);
+    free(a);
+    return glide_is_error(r) ? r : out;
+#else
+    (void)lay;
+    return GLIDE_ERROR(BACKEND);
+#endif
 }

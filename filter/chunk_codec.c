@@ -6,6 +6,7 @@
 
 #include "backend.h"
 #include "byteswap.h"
+#include "chunk_params.h"
 #include "glide.h"
 
 static const char *dtype_name(unsigned dtype)
@@ -52,21 +53,7 @@ size_t gf_compress_chunk(const h5_api_t *api, const gf_config *cfg, size_t nbyte
     }
 
     glide_params p;
-    uint64_t dims[GF_MAX_RANK];
-    for (unsigned i = 0; i < cfg->rank; i++)
-        dims[i] = cfg->dims[i];
-    /* gf_parse validated every field, and cd_values use glide.h's numbers */
-    glide_params_init(&p, (glide_dtype)cfg->dtype, cfg->rank, dims);
-    p.mode = (glide_mode)cfg->mode;
-    p.eb = gf_error_bound(cfg);
-    p.predictor = (glide_predictor)cfg->predictor;
-    p.codebook = (glide_codebook)cfg->codebook;
-    p.backend = gf_backend();
-    p.has_fill = cfg->has_fill ? 1 : 0;
-    p.fill_bits = cfg->has_fill ? cfg->fill_bits : 0;
-    p.block_log2 = cfg->stride_log2;
-    p.sentinel = (glide_sentinel)cfg->sentinel;
-    p.sentinel_bits = cfg->sentinel_bits;
+    gf_chunk_params(cfg, gf_backend(), &p);
 
     /* The caller's buffer must survive a failure untouched (HDF5 may store it
      * raw when the filter is optional), so swap into a scratch copy. */

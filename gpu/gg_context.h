@@ -176,9 +176,18 @@ typedef struct {
     glide_gpu_stages last;
 } gg_ctx;
 
-/* The process's context (gpu_context.c); not exported from libglide.so. */
-extern gg_ctx gg_G;
-/* The same for the tests' hooks, set up (glide_gpu_usable) first. */
+/* Contexts on the one device: up to this many calls run at once. */
+#define GG_MAX_CONTEXTS 8
+/* The context of this thread's call (gpu_context.c); outside a call, the
+ * first one. Not exported from libglide.so. */
+extern _Thread_local gg_ctx *gg_cur;
+#define gg_G (*gg_cur)
+/* A call's context, locked and made gg_cur: a free one, a new one while
+ * fewer than GG_MAX_CONTEXTS exist, else one waited for; NULL without a
+ * usable GPU. gg_release unlocks it. */
+gg_ctx *gg_acquire(void);
+void gg_release(gg_ctx *c);
+/* The first context, for the tests' hooks, set up (glide_gpu_usable) first. */
 gg_ctx *gg_context(void);
 
 /* Stage timing (glide_gpu_time_stages): an event after each step. */

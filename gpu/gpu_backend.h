@@ -22,9 +22,22 @@ extern "C" {
 int glide_gpu_usable(void);
 
 /* Both return GLIDE_ERROR(GPU) when the device failed, and the caller redoes
- * the work on the CPU; other errors are the stream's (CORRUPT, ...). */
-size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src, void *dst, size_t cap);
-size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, const void *src, size_t size, void *dst);
+ * the work on the CPU; other errors are the stream's (CORRUPT, ...). The
+ * values (src, dst) are in device memory where src_dev / dst_dev is set,
+ * else in host memory; the stream is always in host memory. Calls from
+ * several threads run at once, each on a context of its own. */
+size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src, int src_dev, void *dst,
+                          size_t cap);
+size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, const void *src, size_t size, void *dst,
+                            int dst_dev);
+
+/* The device the backend uses, or -1 without a usable one. */
+int glide_gpu_device(void);
+
+/* A plain copy between host and device memory (to_device: host to
+ * device, else device to host), for the API's host fallbacks of device
+ * values: 0, or -1 where it failed. */
+int glide_gpu_copy(void *dst, const void *src, size_t bytes, int to_device);
 
 /* Stage times (ms) of the last call on this process, for the benchmarks:
  * CUDA events around each stage (a captured graph is one stage); names[i]

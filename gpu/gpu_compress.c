@@ -19,6 +19,7 @@
 #include "huff_codec.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Chunks of at most this many points speculate in the block trial
@@ -126,7 +127,7 @@ static int buffers_grow(const chunk *c)
 }
 
 /* Queues the header (where the device plans) and the values. */
-static int values_upload(chunk *c, const void *src, size_t *out)
+static int values_upload(chunk *c, const void *src, int src_dev, size_t *out)
 {
     gg_ctx *g = &gg_G;
     size_t r = 0;
@@ -148,9 +149,10 @@ static int values_upload(chunk *c, const void *src, size_t *out)
         g->rng_reset = 0;
     }
     const size_t bytes = c->j.n * c->j.esz;
-    const int gated = gg_gate_arm(g->x.p, src, bytes);
+    const int gated = src_dev ? 0 : gg_gate_arm(g->x.p, src, bytes);
     if (gated < 0) { r = gg_fail(cudaGetLastError(), "gated upload"); goto done; }
-    if (!gated) CK(gg_upload_values(g->x.p, src, bytes), "upload");
+    if (src_dev) CK(cudaMemcpyAsync(g->x.p, src, bytes, cudaMemcpyDeviceToDevice, g->s), "copy in");
+    else if (!gated) CK(gg_upload_values(g->x.p, src, bytes), "upload");
     gg_stage("upload");
     if (g->test.inject_late > 0) { /* the test hook: a failure with the upload queued, gated or not */
         g->test.inject_late--;
@@ -414,15 +416,24 @@ done:
     return STEP_DONE;
 }
 
-/* Incompressible: the host writes the same raw stream the CPU codec would. */
-static size_t raw_write(chunk *c, const void *src, void *dst, size_t cap)
+/* Incompressible: the host writes the same raw stream the CPU codec would
+ * (values in device memory come to the host first). */
+static size_t raw_write(chunk *c, const void *src, int src_dev, void *dst, size_t cap)
 {
     size_t r = 0;
+    void *h = NULL;
     gg_plan_gate_open(0);                       /* the queued tail runs empty */
     CK(cudaStreamSynchronize(gg_G.s), "sync"); /* nothing of this chunk left running */
     if (c->j.raw_total > cap) return GLIDE_ERROR(DST_TOO_SMALL);
+    if (src_dev) {
+        const size_t bytes = c->j.n * c->j.esz;
+        if (!(h = malloc(bytes ? bytes : 1))) return GLIDE_ERROR(NOMEM);
+        CK(cudaMemcpy(h, src, bytes, cudaMemcpyDeviceToHost), "download values");
+        src = h;
+    }
     r = glide_write_raw(&c->hh, src, c->j.n, dst, cap);
 done:
+    free(h);
     return r;
 }
 
@@ -437,33 +448,34 @@ static void chunk_end(const chunk *c)
     if (c->early_state) cudaEventSynchronize(gg_G.ev_st); /* nothing writes h_st after the call */
 }
 
-static size_t compress_chunk(chunk *c, const glide_params *p, const glide_encode_opts *o, const void *src, void *dst,
-                             size_t cap)
+static size_t compress_chunk(chunk *c, const glide_params *p, const glide_encode_opts *o, const void *src, int src_dev,
+                             void *dst, size_t cap)
 {
     if (cudaSetDevice(gg_G.device) != cudaSuccess) return gg_fail(cudaGetLastError(), "set device");
     chunk_make(c, p, o);
     if (!buffers_grow(c)) return gg_fail(cudaErrorMemoryAllocation, "allocation");
     size_t r = 0;
-    if (values_upload(c, src, &r) == STEP_DONE) return r;
+    if (values_upload(c, src, src_dev, &r) == STEP_DONE) return r;
     if ((r = front_queue(c))) return r;
     int step = STEP_ON;
     c->hh = c->h;
     if (c->device_plans) step = device_plan(c, dst, cap, &r);
     else step = gate_behind(c, &r);
     if (step == STEP_ON) step = host_planned(c, dst, cap, &r);
-    if (step == STEP_RAW) r = raw_write(c, src, dst, cap);
+    if (step == STEP_RAW) r = raw_write(c, src, src_dev, dst, cap);
     return r;
 }
 
-size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src, void *dst, size_t cap)
+size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, const void *src, int src_dev, void *dst,
+                          size_t cap)
 {
-    if (!glide_gpu_usable()) return GLIDE_ERROR(GPU);
+    gg_ctx *g = gg_acquire();
+    if (!g) return GLIDE_ERROR(GPU);
     chunk c;
-    pthread_mutex_lock(&gg_G.lock);
     gg_G.last_h0_made = -1; /* none until this chunk's state is back */
     c.early_state = 0;
-    const size_t r = compress_chunk(&c, p, o, src, dst, cap);
+    const size_t r = compress_chunk(&c, p, o, src, src_dev, dst, cap);
     chunk_end(&c);
-    pthread_mutex_unlock(&gg_G.lock);
+    gg_release(g);
     return r;
 }

@@ -13,7 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
-gg_ctx gg_G = {.lock = PTHREAD_MUTEX_INITIALIZER};
+/* The contexts: the first is made on the first call; another is made
+ * when a call finds every one busy (calls from several threads at once,
+ * such as glide_io's workers), so their small chunks' kernels overlap on
+ * the device instead of queuing behind one lock. */
+static gg_ctx g_pool[GG_MAX_CONTEXTS] = {{.lock = PTHREAD_MUTEX_INITIALIZER}};
+static unsigned g_made;                 /* contexts set up, the first included; read and grown under g_make */
+static pthread_mutex_t g_make = PTHREAD_MUTEX_INITIALIZER;
+_Thread_local gg_ctx *gg_cur = &g_pool[0];
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 /* How long idle copy helpers spin for the next chunk before they sleep
@@ -226,26 +233,15 @@ static int streams_create(void)
 }
 
 
-static void ctx_init(void)
+/* Sets up gg_cur's context on device dev: 1 if it is ready. */
+static int ctx_setup(int dev, const struct cudaDeviceProp *prop)
 {
     gg_ctx *c = &gg_G;
-    const gg_env env = env_read();
-    c->debug = env.debug;
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count <= 0) {
-        cudaGetLastError();
-        return;
-    }
-    c->device = pick_device(&env, count);
-    struct cudaDeviceProp prop;
-    if (cudaSetDevice(c->device) != cudaSuccess || cudaGetDeviceProperties(&prop, c->device) != cudaSuccess) goto fail;
-    snprintf(c->name, sizeof c->name, "%s (device %d)", prop.name, c->device);
+    c->device = dev;
+    snprintf(c->name, sizeof c->name, "%s (device %d)", prop->name, c->device);
     c->dict = glide_dict_get(GLIDE_DICT_VERSION);
     c->n_books = c->dict->n_books;
-    if (!streams_create() || !dict_upload(c->dict) || !state_alloc()) goto fail;
-    /* the copy helpers (0: pageable copies), spinning when idle (a host
-     * whose cores the simulation needs may want less) */
-    c->copy_helpers = env.helpers > 0 ? gg_copy_start((unsigned)env.helpers, env.spin_us * 1000) : 0;
+    if (!streams_create() || !dict_upload(c->dict) || !state_alloc()) return 0;
     c->stage_refused = SIZE_MAX;
     memset(c->h_gate, 0, GG_GATE_WORDS * sizeof(uint32_t));
     c->wait32 = value_op_entry("cuStreamWaitValue32"); /* NULL: uploads stay pageable */
@@ -253,32 +249,96 @@ static void ctx_init(void)
     c->spec_large = 1;
     /* the first chunk launches its blended instances first: Nyx-like fields blend their finest levels */
     c->last_blend = 1;
-    c->launch = (gg_launch){prop.major >= 9 ? (unsigned)GG_PDL_ALL : 0u, -1, 1, 0, 1};
+    c->launch = (gg_launch){prop->major >= 9 ? (unsigned)GG_PDL_ALL : 0u, -1, 1, 0, 1};
     c->test.graphs = 1;
     c->test.hist0_kernel = 1;
     c->last_h0_made = -1;
     c->ok = 1;
-    return;
-fail:
-    cudaGetLastError();
-    fprintf(stderr, "glide: GPU found but its setup failed; using the CPU\n");
+    return 1;
+}
+
+static struct cudaDeviceProp g_prop;
+
+static void ctx_init(void)
+{
+    gg_ctx *c = &g_pool[0];
+    const gg_env env = env_read();
+    c->debug = env.debug;
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count <= 0) {
+        cudaGetLastError();
+        return;
+    }
+    const int dev = pick_device(&env, count);
+    if (cudaSetDevice(dev) != cudaSuccess || cudaGetDeviceProperties(&g_prop, dev) != cudaSuccess ||
+        !ctx_setup(dev, &g_prop)) {
+        c->ok = 0;
+        cudaGetLastError();
+        fprintf(stderr, "glide: GPU found but its setup failed; using the CPU\n");
+        return;
+    }
+    /* the copy helpers (0: pageable copies), spinning when idle (a host
+     * whose cores the simulation needs may want less); the first context's
+     * alone: they run one job at a time */
+    c->copy_helpers = env.helpers > 0 ? gg_copy_start((unsigned)env.helpers, env.spin_us * 1000) : 0;
+    g_made = 1;
 }
 
 int glide_gpu_usable(void)
 {
     pthread_once(&g_once, ctx_init);
-    return gg_G.ok && !gg_G.broken;
+    return g_pool[0].ok && !g_pool[0].broken;
+}
+
+gg_ctx *gg_acquire(void)
+{
+    if (!glide_gpu_usable()) return NULL;
+    pthread_mutex_lock(&g_make);
+    unsigned made = g_made;
+    pthread_mutex_unlock(&g_make);
+    for (unsigned i = 0; i < made; i++)
+        if (pthread_mutex_trylock(&g_pool[i].lock) == 0) return gg_cur = &g_pool[i];
+    pthread_mutex_lock(&g_make);
+    gg_ctx *n = NULL;
+    if (g_made < GG_MAX_CONTEXTS) {
+        n = &g_pool[g_made];
+        pthread_mutex_init(&n->lock, NULL);
+        n->debug = g_pool[0].debug;
+        gg_ctx *prev = gg_cur;
+        gg_cur = n;
+        const int ok = cudaSetDevice(g_pool[0].device) == cudaSuccess && ctx_setup(g_pool[0].device, &g_prop);
+        gg_cur = prev;
+        if (ok) g_made++;
+        else {
+            cudaGetLastError();
+            n = NULL; /* its partial setup stays allocated; the next try reuses the slot */
+        }
+    }
+    made = g_made;
+    pthread_mutex_unlock(&g_make);
+    /* no new one: wait for one, spread by thread */
+    if (!n) n = &g_pool[(unsigned)((uintptr_t)&gg_cur >> 6) % made];
+    pthread_mutex_lock(&n->lock);
+    return gg_cur = n;
+}
+
+void gg_release(gg_ctx *c)
+{
+    gg_cur = &g_pool[0];
+    pthread_mutex_unlock(&c->lock);
 }
 
 gg_ctx *gg_context(void)
 {
     glide_gpu_usable();
-    return &gg_G;
+    return &g_pool[0];
 }
 
-const char *glide_gpu_device_name(void) { return glide_gpu_usable() ? gg_G.name : "none"; }
+int glide_gpu_device(void) { return glide_gpu_usable() ? g_pool[0].device : -1; }
 
-unsigned glide_gpu_copy_threads(void) { return glide_gpu_usable() ? gg_G.copy_helpers : 0; }
+const char *glide_gpu_device_name(void) { return glide_gpu_usable() ? g_pool[0].name : "none"; }
+
+unsigned glide_gpu_copy_threads(void) { return glide_gpu_usable() ? g_pool[0].copy_helpers : 0; }
 
 void glide_gpu_time_stages(int on)
 {
@@ -356,7 +416,7 @@ size_t gg_fail(cudaError_t e, const char *what)
     gg_gate_fill();      /* a gated upload's waits would hold the synchronisation forever */
     gg_plan_gate_open(0); /* and so would the host plan's */
     cudaError_t sticky = cudaDeviceSynchronize();
-    if (sticky != cudaSuccess && sticky != cudaErrorMemoryAllocation) gg_G.broken = 1;
+    if (sticky != cudaSuccess && sticky != cudaErrorMemoryAllocation) gg_G.broken = g_pool[0].broken = 1; /* the device's, not one context's */
     gg_G.rng_reset = 1; /* a launch that failed may have left st->rng as it was: zeroed before the next range_k */
     cudaGetLastError();
     if (gg_G.debug)

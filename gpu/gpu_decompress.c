@@ -69,16 +69,17 @@ static int run_codes_find(const glide_header *h, const glide_layout *lay, const 
     return 1;
 }
 
-size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, const void *src, size_t size, void *dst)
+size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, const void *src, size_t size, void *dst,
+                            int dst_dev)
 {
     /* the second fill value (format 7, and format 8 with HAS_FILL2) is the
      * CPU decoder's alone (glide_decompress routes it there) */
     if (h->format_version == GLIDE_FORMAT_FILL2 || (h->flags & GLIDE_FLAG_HAS_FILL2)) return GLIDE_ERROR(VERSION);
     if (!glide_gpu_usable()) return GLIDE_ERROR(GPU);
-    gg_ctx *const c = &gg_G;
+    gg_ctx *const c = gg_acquire();
+    if (!c) return GLIDE_ERROR(GPU);
     size_t r = GLIDE_ERROR(GPU);
     int forked = 0; /* the CRC check is queued on a side stream */
-    pthread_mutex_lock(&c->lock);
     if (cudaSetDevice(c->device) != cudaSuccess) { r = gg_fail(cudaGetLastError(), "set device"); goto done; }
     glide_shape sh;
     glide_shape_from_dims(h->rank, h->dims, h->format_version, &sh);
@@ -198,7 +199,12 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     gg_stage("reconstruct");
     if (forked) CK(cudaStreamWaitEvent(c->s, c->par.join[0], 0), "join");
     forked = 0;
-    CK(gg_download_values(dst, c->x.p, n * esz, hs, st, sizeof *st), "download");
+    if (dst_dev) {
+        CK(cudaMemcpyAsync(dst, c->x.p, n * esz, cudaMemcpyDeviceToDevice, c->s), "copy out");
+        CK(cudaMemcpyAsync(hs, st, sizeof *st, cudaMemcpyDeviceToHost, c->s), "download");
+    } else {
+        CK(gg_download_values(dst, c->x.p, n * esz, hs, st, sizeof *st), "download");
+    }
     CK(cudaStreamSynchronize(c->s), "sync");
     gg_stage("download");
     gg_stages_end();
@@ -207,6 +213,6 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     else r = 0;
 done:
     if (forked) cudaStreamWaitEvent(c->s, c->par.join[0], 0); /* the next chunk reuses the scratch and state */
-    pthread_mutex_unlock(&c->lock);
+    gg_release(c);
     return r;
 }

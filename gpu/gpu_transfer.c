@@ -218,3 +218,13 @@ uint64_t gg_deliver_limit(uint64_t raw_total)
     if (gg_G.timing || raw_total / 16 > GG_DELIVER_MAX) return 0;
     return GG_DELIVER_MAX < gg_G.h_out.cap ? GG_DELIVER_MAX : gg_G.h_out.cap;
 }
+
+int glide_gpu_copy(void *dst, const void *src, size_t bytes, int to_device)
+{
+    if (!glide_gpu_usable() || cudaSetDevice(gg_context()->device) != cudaSuccess ||
+        cudaMemcpy(dst, src, bytes, to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost) != cudaSuccess) {
+        cudaGetLastError();
+        return -1;
+    }
+    return 0;
+}

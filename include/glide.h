@@ -107,6 +107,16 @@ size_t glide_decompress(const void *src, size_t src_size, void *dst, size_t dst_
 size_t glide_decompress_with(glide_backend backend, const void *src, size_t src_size,
                              void *dst, size_t dst_capacity);
 
+/* The same from and into device memory: d_src and d_dst are CUDA device
+ * pointers (on the GPU the backend uses: GLIDE_DEVICE, else the node-local
+ * MPI rank), the stream stays in host memory. The same bytes and values as
+ * the host calls. Where the device cannot do the work (the CPU backend
+ * asked for, a failed GPU) the values cross to the host and back. Without
+ * a GPU build, GLIDE_ERR_BACKEND. */
+size_t glide_compress_device(const glide_params *p, const void *d_src, size_t src_size, void *dst,
+                             size_t dst_capacity);
+size_t glide_decompress_device(const void *src, size_t src_size, void *d_dst, size_t dst_capacity);
+
 /* The backend a request resolves to in this build and on this machine
  * (GLIDE_BACKEND_AUTO resolves to the GPU when one is built and present). */
 glide_backend glide_backend_resolve(glide_backend requested);

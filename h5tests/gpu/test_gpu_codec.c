@@ -147,7 +147,7 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
      * and the path of chunks after one with a custom book): replaying the
      * same tail, it can queue that tail behind the plan's gate */
     gg_test_planner(GG_PLANNER_DEVICE);
-    size_t lg = glide_gpu_compress(p, &o, x, sg, cap);
+    size_t lg = glide_gpu_compress(p, &o, x, 0, sg, cap);
     gg_test_planner(GG_PLANNER_AUTO);
     const int plan = gg_test_last_plan();
     static uint64_t h0k[GLIDE_NSYM], h0p[GLIDE_NSYM];
@@ -159,7 +159,7 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
     if (!same && !glide_is_error(lc) && !glide_is_error(lg)) explain(sc, lc, sg, lg);
     uint8_t *sh = malloc(cap);
     gg_test_planner(GG_PLANNER_HOST);
-    const size_t lh = glide_gpu_compress(p, &o, x, sh, cap);
+    const size_t lh = glide_gpu_compress(p, &o, x, 0, sh, cap);
     gg_test_planner(GG_PLANNER_AUTO);
     const int same_h = !glide_is_error(lc) && lc == lh && memcmp(sc, sh, lc) == 0;
     CHECK(same_h, "%s: GPU stream (host plan) equals CPU stream (cpu %zu%s, gpu %zu%s)", name, lc,
@@ -179,7 +179,7 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
     if (h0_kernel >= 1) {
         gg_test_hist0_in_kernel(0);
         uint8_t *s2 = malloc(cap);
-        const size_t l2 = glide_gpu_compress(p, &o, x, s2, cap);
+        const size_t l2 = glide_gpu_compress(p, &o, x, 0, s2, cap);
         gg_test_hist0_in_kernel(1);
         const int who = gg_test_last_hist0(h0p);
         const int same2 = !glide_is_error(l2) && l2 == lg && memcmp(s2, sg, lg) == 0;
@@ -200,7 +200,7 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
     size_t dc = glide_decompress_with(GLIDE_BACKEND_CPU, sg, lg, yc, n * esz);
     const int gpu_dec = h.method != GLIDE_METHOD_RAW && h.format_version < GLIDE_FORMAT_FILL2;
     size_t dg = h.method == GLIDE_METHOD_RAW ? glide_decompress_with(GLIDE_BACKEND_CPU, sg, lg, yg, n * esz)
-                : gpu_dec                    ? glide_gpu_decompress(&h, &lay, sg, lg, yg)
+                : gpu_dec                    ? glide_gpu_decompress(&h, &lay, sg, lg, yg, 0)
                                              : glide_decompress_with(GLIDE_BACKEND_GPU, sg, lg, yg, n * esz);
     if (gpu_dec && !glide_is_error(dg)) dg = n * esz;
     CHECK(dc == n * esz && dg == n * esz && memcmp(yc, yg, n * esz) == 0,
@@ -285,7 +285,7 @@ static void damage(const char *name, const uint8_t *s, size_t len, uint64_t n, s
             else {
                 size_t out = rg;
                 rg = h.method == GLIDE_METHOD_RAW ? glide_decompress_with(GLIDE_BACKEND_CPU, m, len, yg, n * esz)
-                     : h.format_version < GLIDE_FORMAT_FILL2 ? glide_gpu_decompress(&h, &lay, m, len, yg)
+                     : h.format_version < GLIDE_FORMAT_FILL2 ? glide_gpu_decompress(&h, &lay, m, len, yg, 0)
                                                               : glide_decompress_with(GLIDE_BACKEND_GPU, m, len, yg, n * esz);
                 if (!glide_is_error(rg)) rg = out;
             }
@@ -370,7 +370,7 @@ static void blend_decode(void)
                               "%s: the CPU writes format 4", name);
                         if (!glide_is_error(lc) && h.format_version == GLIDE_FORMAT_BLEND) {
                             size_t dc = glide_decompress_with(GLIDE_BACKEND_CPU, sc, lc, yc, n * esz);
-                            size_t dg = glide_gpu_decompress(&h, &lay, sc, lc, yg);
+                            size_t dg = glide_gpu_decompress(&h, &lay, sc, lc, yg, 0);
                             CHECK(dc == n * esz && !glide_is_error(dg) && memcmp(yc, yg, n * esz) == 0,
                                   "%s: GPU decode equals CPU decode bit for bit (cpu %s, gpu %s)", name,
                                   glide_is_error(dc) ? glide_error_name(dc) : "ok",
@@ -412,7 +412,7 @@ static void runs_stream(const char *name, const glide_params *p, const void *x, 
         rs->fill_runs += (h.flags & GLIDE_FLAG_FILLRUNS) != 0; /* a run book with FILL's half */
         const size_t dc = glide_decompress_with(GLIDE_BACKEND_CPU, s, len, yc, n * esz);
         const size_t da = glide_decompress_with(GLIDE_BACKEND_GPU, s, len, ya, n * esz);
-        const size_t dg = glide_gpu_decompress(&h, &lay, s, len, yg);
+        const size_t dg = glide_gpu_decompress(&h, &lay, s, len, yg, 0);
         if (h.flags & GLIDE_FLAG_HAS_FILL2) {
             rs->fill2++;
             CHECK(dc == n * esz && da == n * esz && !memcmp(yc, ya, n * esz) && dg == GLIDE_ERROR(VERSION),
@@ -840,7 +840,7 @@ static void runs_paths(void)
                 /* the noise of kind 5 takes a dictionary book, so that the device plans the chunk after it */
                 p.codebook = seq[si][i].kind == 5 ? GLIDE_BOOK_DICT : GLIDE_BOOK_AUTO;
                 p.fill_bits = p.has_fill ? 0xC479C000u : 0;
-                const size_t lc = glide_cpu_compress(&p, &o, x, sc, cap), lg = glide_gpu_compress(&p, &o, x, sg, cap);
+                const size_t lc = glide_cpu_compress(&p, &o, x, sc, cap), lg = glide_gpu_compress(&p, &o, x, 0, sg, cap);
                 const int same = !glide_is_error(lc) && lc == lg && !memcmp(sc, sg, lc);
                 const int plan = gg_test_last_plan(), gated = gg_test_last_plan_gated(), rq = gg_test_last_tail_requeued();
                 glide_header h;
@@ -907,7 +907,7 @@ static void dict_versions(void)
             glide_layout lay;
             size_t dc = glide_decompress_with(GLIDE_BACKEND_CPU, s, len, yc, n * 4);
             size_t dg = glide_header_read(s, len, &h, &lay);
-            if (!glide_is_error(dg)) dg = glide_gpu_decompress(&h, &lay, s, len, yg);
+            if (!glide_is_error(dg)) dg = glide_gpu_decompress(&h, &lay, s, len, yg, 0);
             CHECK(dc == n * 4 && !glide_is_error(dg) && !memcmp(yc, yg, n * 4),
                   "a v1 book named as v2's: the GPU decodes it as the CPU does");
         }
@@ -954,15 +954,15 @@ static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
     CHECK(la == lb && !memcmp(a, b, la), "API: compress falls back to the CPU when the GPU fails mid-call");
     glide_encode_opts o = glide_default_encode_opts();
     gg_test_inject_late_failures(1);
-    CHECK(glide_gpu_compress(&p, &o, x, a, cap) == GLIDE_ERROR(GPU), "backend: a failure mid-call is reported");
+    CHECK(glide_gpu_compress(&p, &o, x, 0, a, cap) == GLIDE_ERROR(GPU), "backend: a failure mid-call is reported");
     memset(a, 0, cap);
-    la = glide_gpu_compress(&p, &o, x, a, cap);
+    la = glide_gpu_compress(&p, &o, x, 0, a, cap);
     CHECK(la == lb && !memcmp(a, b, la), "backend: the next call runs on the GPU, same stream");
     /* a driver that refuses stream waits: the gated upload turns itself
      * off and the chunk still runs on the GPU, pageable */
     gg_test_refuse_stream_waits(1);
     memset(a, 0, cap);
-    la = glide_gpu_compress(&p, &o, x, a, cap);
+    la = glide_gpu_compress(&p, &o, x, 0, a, cap);
     CHECK(la == lb && !memcmp(a, b, la), "backend: stream waits refused, the chunk still runs on the GPU");
     gg_test_refuse_stream_waits(0);
     /* the host's plan with its tail queued behind the plan's gate: a
@@ -971,29 +971,29 @@ static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
      * memory operation */
     gg_test_planner(GG_PLANNER_HOST);
     memset(a, 0, cap);
-    la = glide_gpu_compress(&p, &o, x, a, cap); /* the process's first host plan, if it is, launches apply_plan_k */
+    la = glide_gpu_compress(&p, &o, x, 0, a, cap); /* the process's first host plan, if it is, launches apply_plan_k */
     CHECK(la == lb && !memcmp(a, b, la), "backend: the host's plan, same stream");
     memset(a, 0, cap);
-    la = glide_gpu_compress(&p, &o, x, a, cap);
+    la = glide_gpu_compress(&p, &o, x, 0, a, cap);
     CHECK(la == lb && !memcmp(a, b, la) && gg_test_last_plan_gated(),
           "backend: the host's plan, its tail queued behind the gate, same stream");
     gg_test_inject_plan_failures(1);
-    CHECK(glide_gpu_compress(&p, &o, x, a, cap) == GLIDE_ERROR(GPU), "backend: a failure behind the plan's gate is reported");
+    CHECK(glide_gpu_compress(&p, &o, x, 0, a, cap) == GLIDE_ERROR(GPU), "backend: a failure behind the plan's gate is reported");
     gg_test_inject_plan_failures(1);
     memset(a, 0, cap);
     la = glide_compress(&p, x, n * 4, a, cap);
     CHECK(la == lb && !memcmp(a, b, la), "API: a failure behind the plan's gate falls back to the CPU");
     memset(a, 0, cap);
-    la = glide_gpu_compress(&p, &o, x, a, cap);
+    la = glide_gpu_compress(&p, &o, x, 0, a, cap);
     CHECK(la == lb && !memcmp(a, b, la) && gg_test_last_plan_gated(), "backend: the next host plan runs gated, same stream");
     gg_test_plan_gate(0);
     memset(a, 0, cap);
-    la = glide_gpu_compress(&p, &o, x, a, cap);
+    la = glide_gpu_compress(&p, &o, x, 0, a, cap);
     CHECK(la == lb && !memcmp(a, b, la) && !gg_test_last_plan_gated(), "backend: the plan's gate off, same stream");
     gg_test_plan_gate(1);
     gg_test_refuse_stream_waits(1);
     memset(a, 0, cap);
-    la = glide_gpu_compress(&p, &o, x, a, cap);
+    la = glide_gpu_compress(&p, &o, x, 0, a, cap);
     CHECK(la == lb && !memcmp(a, b, la) && gg_test_last_plan_gated(),
           "backend: stream waits refused, the host's plan still queues its tail behind its gate (a kernel), same "
           "stream");
