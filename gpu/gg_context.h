@@ -182,9 +182,8 @@ typedef struct {
  * first one. Not exported from libglide.so. */
 extern _Thread_local gg_ctx *gg_cur;
 #define gg_G (*gg_cur)
-/* A call's context, locked and made gg_cur: a free one, a new one while
- * fewer than GG_MAX_CONTEXTS exist, else one waited for; NULL without a
- * usable GPU. gg_release unlocks it. */
+/* A call's context, locked and made gg_cur: a free one, else one waited
+ * for; NULL without a usable GPU. gg_release unlocks it. */
 gg_ctx *gg_acquire(void);
 void gg_release(gg_ctx *c);
 /* The first context, for the tests' hooks, set up (glide_gpu_usable) first. */

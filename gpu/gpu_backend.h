@@ -31,6 +31,11 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
 size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, const void *src, size_t size, void *dst,
                             int dst_dev);
 
+/* Makes up to n contexts (at most 8), so that n threads' calls run at once,
+ * each context without the streams that wait for the host; returns how
+ * many there are. Call it before the threads start. */
+unsigned glide_gpu_reserve(unsigned n);
+
 /* The device the backend uses, or -1 without a usable one. */
 int glide_gpu_device(void);
 

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The contexts: the first is made on the first call; another is made
- * when a call finds every one busy (calls from several threads at once,
- * such as glide_io's workers), so their small chunks' kernels overlap on
- * the device instead of queuing behind one lock. */
+/* The contexts: the first is made on the first call, more by
+ * glide_gpu_reserve (glide_h5.h's workers), so that calls from several
+ * threads run their chunks' kernels side by side instead of queuing behind
+ * one lock. */
 static gg_ctx g_pool[GG_MAX_CONTEXTS] = {{.lock = PTHREAD_MUTEX_INITIALIZER}};
 static unsigned g_made;                 /* contexts set up, the first included; read and grown under g_make */
 static pthread_mutex_t g_make = PTHREAD_MUTEX_INITIALIZER;
@@ -290,34 +290,58 @@ int glide_gpu_usable(void)
     return g_pool[0].ok && !g_pool[0].broken;
 }
 
+/* Streams that wait for a word the host writes (the gated upload, the host
+ * plan's gate) cannot share the device with other threads' calls: a call
+ * that synchronises the device (cudaFree, a module's first load) would
+ * wait for a stream that waits for a thread stuck behind it. */
+static void gates_off(gg_ctx *c)
+{
+    c->wait32 = NULL;
+    c->pgate.on = 0;
+}
+
+unsigned glide_gpu_reserve(unsigned n)
+{
+    if (!glide_gpu_usable()) return 0;
+    if (n > GG_MAX_CONTEXTS) n = GG_MAX_CONTEXTS;
+    pthread_mutex_lock(&g_make);
+    if (n > 1 && g_made < n) {
+        for (unsigned i = 0; i < g_made; i++) { /* each waits for its call in flight, if any */
+            pthread_mutex_lock(&g_pool[i].lock);
+            gates_off(&g_pool[i]);
+            pthread_mutex_unlock(&g_pool[i].lock);
+        }
+        gg_ctx *prev = gg_cur;
+        while (g_made < n) {
+            gg_ctx *c = &g_pool[g_made];
+            pthread_mutex_init(&c->lock, NULL);
+            c->debug = g_pool[0].debug;
+            gg_cur = c;
+            const int ok = cudaSetDevice(g_pool[0].device) == cudaSuccess && ctx_setup(g_pool[0].device, &g_prop);
+            if (!ok) {
+                cudaGetLastError(); /* its partial setup stays allocated; the contexts made serve */
+                break;
+            }
+            gates_off(c);
+            g_made++;
+        }
+        gg_cur = prev;
+    }
+    n = g_made;
+    pthread_mutex_unlock(&g_make);
+    return n;
+}
+
 gg_ctx *gg_acquire(void)
 {
     if (!glide_gpu_usable()) return NULL;
     pthread_mutex_lock(&g_make);
-    unsigned made = g_made;
+    const unsigned made = g_made;
     pthread_mutex_unlock(&g_make);
     for (unsigned i = 0; i < made; i++)
         if (pthread_mutex_trylock(&g_pool[i].lock) == 0) return gg_cur = &g_pool[i];
-    pthread_mutex_lock(&g_make);
-    gg_ctx *n = NULL;
-    if (g_made < GG_MAX_CONTEXTS) {
-        n = &g_pool[g_made];
-        pthread_mutex_init(&n->lock, NULL);
-        n->debug = g_pool[0].debug;
-        gg_ctx *prev = gg_cur;
-        gg_cur = n;
-        const int ok = cudaSetDevice(g_pool[0].device) == cudaSuccess && ctx_setup(g_pool[0].device, &g_prop);
-        gg_cur = prev;
-        if (ok) g_made++;
-        else {
-            cudaGetLastError();
-            n = NULL; /* its partial setup stays allocated; the next try reuses the slot */
-        }
-    }
-    made = g_made;
-    pthread_mutex_unlock(&g_make);
-    /* no new one: wait for one, spread by thread */
-    if (!n) n = &g_pool[(unsigned)((uintptr_t)&gg_cur >> 6) % made];
+    /* all busy: wait for one, spread by thread */
+    gg_ctx *n = &g_pool[(unsigned)((uintptr_t)&gg_cur >> 6) % made];
     pthread_mutex_lock(&n->lock);
     return gg_cur = n;
 }

@@ -16,6 +16,9 @@
 #include "cd_values.h"
 #include "chunk_params.h"
 #include "format.h"
+#ifdef GLIDE_HAVE_GPU
+#include "gpu_backend.h"
+#endif
 #include "h5_bind.h"
 
 /* Worker threads by default: the GPU backend runs up to this many chunks
@@ -530,6 +533,9 @@ static size_t run(int64_t dset, int64_t dxpl, const uint64_t *start, const uint6
     }
     if (nt > s.n) nt = (unsigned)s.n;
     if (nt > GH_MAX_THREADS) nt = GH_MAX_THREADS;
+#ifdef GLIDE_HAVE_GPU
+    if (nt > 1 && glide_backend_resolve(be) == GLIDE_BACKEND_GPU) glide_gpu_reserve(nt);
+#endif
 
     pipe_t q;
     memset(&q, 0, sizeof q);
