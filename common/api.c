@@ -63,6 +63,12 @@ static void warn_gpu(void) { fprintf(stderr, "glide: the GPU failed on a chunk; 
 static int glide_gpu_usable(void) { return 0; }
 #endif
 
+/* Chunks of fewer values than these take the CPU under GLIDE_BACKEND_AUTO:
+ * below them one CPU thread beat a GPU call, transfers included
+ * (docs/PERFORMANCE.md, "Small chunks"). */
+#define GLIDE_AUTO_GPU_MIN_COMPRESS 4096
+#define GLIDE_AUTO_GPU_MIN_DECOMPRESS 8192
+
 /* GLIDE_BACKEND_AUTO prefers the GPU where one is built and present. */
 static size_t pick_backend(glide_backend b)
 {
@@ -136,7 +142,8 @@ size_t glide_compress(const glide_params *p, const void *src, size_t src_size, v
     if (glide_is_error(r)) return r;
     if (!src || !dst) return GLIDE_ERROR(PARAM);
     if (src_size != count * glide_dtype_size(p->dtype)) return GLIDE_ERROR(SIZE);
-    r = pick_backend(p->backend);
+    r = p->backend == GLIDE_BACKEND_AUTO && count < GLIDE_AUTO_GPU_MIN_COMPRESS ? GLIDE_BACKEND_CPU
+                                                                                : pick_backend(p->backend);
     if (glide_is_error(r)) return r;
 #ifdef GLIDE_HAVE_GPU
     int gpu_failed = 0;
@@ -217,7 +224,8 @@ size_t glide_decompress_with(glide_backend backend, const void *src, size_t src_
     size_t out = glide_header_read(src, src_size, &h, &lay);
     if (glide_is_error(out)) return out;
     if (out > cap) return GLIDE_ERROR(DST_TOO_SMALL);
-    size_t r = pick_backend(backend);
+    const int small = out / glide_dtype_size(h.dtype) < GLIDE_AUTO_GPU_MIN_DECOMPRESS;
+    size_t r = backend == GLIDE_BACKEND_AUTO && small ? GLIDE_BACKEND_CPU : pick_backend(backend);
     if (glide_is_error(r)) return r;
 #ifdef GLIDE_HAVE_GPU
     /* RAW streams are a copy, and the second fill value (format 7, and

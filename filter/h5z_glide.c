@@ -281,3 +281,18 @@ __attribute__((noinline)) const void *H5PLget_plugin_info(void)
     const int slot = h5_api_bind(__builtin_return_address(0));
     return slot < 0 ? NULL : &glide_classes[slot];
 }
+
+/* For a caller that registers the filter itself (H5Zregister) and is not
+ * inside the HDF5 it registers with: Python's ctypes, whose return address
+ * lies in libffi, while h5py's wheel loads its libhdf5 RTLD_LOCAL, out of the
+ * global namespace. `addr_in_hdf5` is any code address inside that libhdf5
+ * (say, its H5open); returns the filter class bound to that copy, or NULL
+ * with the reason on stderr. Exported for the h5glide Python package. */
+__attribute__((visibility("default"))) const void *glide_h5z_class_for(const void *addr_in_hdf5)
+{
+    /* no address would mean the global namespace: possibly another HDF5 */
+    if (!addr_in_hdf5)
+        return NULL;
+    const int slot = h5_api_bind(addr_in_hdf5);
+    return slot < 0 ? NULL : &glide_classes[slot];
+}

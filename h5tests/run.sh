@@ -3,7 +3,8 @@
 # the h5py tests of the plugin under both Debian's h5py (HDF5 1.10, with
 # h5repack/h5dump/h5diff) and h5py from a wheel (bundled HDF5), a short
 # libFuzzer pass over the decoder and the round trip (h5tests/fuzz/run.sh),
-# and parallel HDF5 under MPI (h5tests/mpi/run.sh).
+# parallel HDF5 under MPI (h5tests/mpi/run.sh), and the pip-installed Python
+# package in a fresh venv (h5tests/python/run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/install-deps
@@ -38,3 +39,4 @@ bash h5tests/filter_paths.sh
 bash h5tests/mpi/run.sh
 bash h5tests/cli.sh
 bash h5tests/install.sh
+bash h5tests/python/run.sh
