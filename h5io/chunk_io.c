@@ -491,7 +491,9 @@ static void read_main(pipe_t *q, const gh_api *a, hid_t dset, hid_t dxpl)
                 }
             }
             uint32_t mask = 0;
-            if (!m[0] && a->Dread_chunk(dset, dxpl, off, &mask, sl->buf) < 0)
+            size_t got = sl->cap;
+            if (!m[0] && (a->Dread_chunk ? a->Dread_chunk(dset, dxpl, off, &mask, sl->buf)
+                                         : a->Dread_chunk2(dset, dxpl, off, &mask, sl->buf, &got)) < 0)
                 snprintf(m, sizeof m, "glide: H5Dread_chunk failed for chunk %llu (see HDF5's error stack)",
                          (unsigned long long)k);
             sl->size = nbytes;

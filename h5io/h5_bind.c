@@ -22,7 +22,7 @@ int gh_bind(const void *addr, gh_api *out, char *msg, size_t len)
 #define S(f, n) {#n, (void **)&out->f}
         S(open, H5open), S(Dget_space, H5Dget_space), S(Dget_type, H5Dget_type),
         S(Dget_create_plist, H5Dget_create_plist), S(Dget_chunk_info_by_coord, H5Dget_chunk_info_by_coord),
-        S(Dwrite_chunk, H5Dwrite_chunk), S(Dread_chunk, H5Dread_chunk),
+        S(Dwrite_chunk, H5Dwrite_chunk),
         S(Sget_simple_extent_ndims, H5Sget_simple_extent_ndims), S(Sget_simple_extent_dims, H5Sget_simple_extent_dims),
         S(Sclose, H5Sclose), S(Tequal, H5Tequal), S(Tclose, H5Tclose), S(Pget_layout, H5Pget_layout),
         S(Pget_chunk, H5Pget_chunk), S(Pget_nfilters, H5Pget_nfilters), S(Pget_filter2, H5Pget_filter2),
@@ -40,6 +40,15 @@ int gh_bind(const void *addr, gh_api *out, char *msg, size_t len)
                      syms[i].name, addr ? "the library given to glide_h5_bind" : "the process");
             return -1;
         }
+    }
+    static const char *reads[] = {"H5Dread_chunk", "H5Dread_chunk1"};
+    out->Dread_chunk = NULL;
+    out->Dread_chunk2 = NULL;
+    for (size_t i = 0; i < 2 && !out->Dread_chunk; i++) *(void **)&out->Dread_chunk = dlsym(h, reads[i]);
+    if (!out->Dread_chunk) *(void **)&out->Dread_chunk2 = dlsym(h, "H5Dread_chunk2");
+    if (!out->Dread_chunk && !out->Dread_chunk2) {
+        snprintf(msg, len, "glide: no H5Dread_chunk in the HDF5 found (HDF5 >= 1.10.5 needed)");
+        return -1;
     }
     if (out->open() < 0) {
         snprintf(msg, len, "glide: H5open failed");

@@ -14,7 +14,10 @@ typedef struct {
     __typeof__(H5Dget_create_plist) *Dget_create_plist;
     __typeof__(H5Dget_chunk_info_by_coord) *Dget_chunk_info_by_coord;
     __typeof__(H5Dwrite_chunk) *Dwrite_chunk;
-    __typeof__(H5Dread_chunk) *Dread_chunk;
+    /* H5Dread_chunk (1.10-1.14), named H5Dread_chunk1 from HDF5 2.0 on; else
+     * 2.0's H5Dread_chunk2, which takes the buffer's size too */
+    herr_t (*Dread_chunk)(hid_t, hid_t, const hsize_t *, uint32_t *, void *);
+    herr_t (*Dread_chunk2)(hid_t, hid_t, const hsize_t *, uint32_t *, void *, size_t *);
     __typeof__(H5Sget_simple_extent_ndims) *Sget_simple_extent_ndims;
     __typeof__(H5Sget_simple_extent_dims) *Sget_simple_extent_dims;
     __typeof__(H5Sclose) *Sclose;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Parallel HDF5 (MPI-IO) through the GLIDE plugin, with Debian's openmpi,
-# libhdf5-openmpi and python3-h5py-mpi (.ci/install-deps): the C test and the
-# h5py test with 2 and 4 ranks (oversubscribed where the machine has fewer
-# cores), the example writer, and its file read back by the serial h5dump.
+# libhdf5-openmpi and python3-h5py-mpi (.ci/install-deps): the C test, the
+# h5py test and direct chunk reads (glide_h5.h) under MPI-IO, with 2 and 4
+# ranks (oversubscribed where the machine has fewer cores), the example
+# writer, and its file read back by the serial h5dump.
 # The plugin is build/plugin unless GLIDE_PLUGIN_DIR says otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,10 +18,16 @@ flags=$(pkg-config --cflags --libs hdf5-openmpi)
 mpicc -O2 -Wall -Wextra -Werror -o "$tmp/test_mpi" h5tests/mpi/test_mpi.c $flags -lm
 # shellcheck disable=SC2086
 mpicc -O2 -Wall -Wextra -Werror -Iexamples -o "$tmp/mpi_writer" examples/mpi_writer.c examples/nyx_field.c $flags -lm
+# direct chunk I/O (glide_h5.h) beside MPI-IO: libglide from the same build as the plugin
+lib=$(dirname "$plugin")
+# shellcheck disable=SC2086
+mpicc -O2 -Wall -Wextra -Werror -Iinclude -o "$tmp/test_mpi_h5io" h5tests/mpi/test_mpi_h5io.c $flags \
+    -L"$lib" -lglide -Wl,-rpath,"$lib" -lm
 echo "== parallel HDF5: $(mpirun --version | head -1), $(pkg-config --modversion hdf5-openmpi) (openmpi)"
 for np in 2 4; do
     timeout 300 mpirun -np $np "$tmp/test_mpi" "$tmp/c$np.h5"
     timeout 300 mpirun -np $np /usr/bin/python3 h5tests/mpi/test_h5py_mpi.py "$tmp/py$np.h5"
+    timeout 300 mpirun -np $np "$tmp/test_mpi_h5io" "$tmp/d$np.h5"
 done
 timeout 300 mpirun -np 2 "$tmp/mpi_writer" -n 48 -t 2 -o "$tmp/writer.h5"
 # the parallel file read by the serial tools and library

@@ -17,7 +17,7 @@ from ._lib import GlideError, backend_name
 from ._options import FILTER_ID
 
 __all__ = ["FILTER_ID", "PLUGIN_PATH", "Glide", "GlideCodec", "GlideSerializer", "GlideError",
-           "backend_name", "register"]
+           "backend_name", "register", "write_direct", "read_direct"]
 
 try:
     from importlib.metadata import version as _version
@@ -33,6 +33,10 @@ def __getattr__(name):
         from .codec import GlideCodec
 
         return GlideCodec
+    if name in ("write_direct", "read_direct"):  # needs h5py
+        from . import direct
+
+        return getattr(direct, name)
     if name == "GlideSerializer":
         from .zarr3 import GlideSerializer
 

@@ -1,0 +1,55 @@
+"""h5glide.write_direct / read_direct (glide_h5.h through ctypes, bound to
+h5py's own libhdf5): the filter's chunk bytes, the bound, boxes, refusals."""
+import h5py
+import numpy as np
+import pytest
+
+import h5glide
+from conftest import check_rel, field
+
+
+def test_direct_is_the_filters_bytes(tmp_path):
+    a = field((70, 64, 50), "f4")
+    with h5py.File(tmp_path / "d.h5", "w") as f:
+        opts = h5glide.Glide(rel=1e-3)
+        ref = f.create_dataset("ref", data=a, chunks=(32, 32, 32), **opts)
+        ds = f.create_dataset("d", shape=a.shape, dtype="f4", chunks=(32, 32, 32), **opts)
+        h5glide.write_direct(ds, a, backend="cpu", threads=2)
+        n = 0
+        for idx in np.ndindex(3, 2, 2):
+            off = tuple(i * 32 for i in idx)
+            m1, b1 = ref.id.read_direct_chunk(off)
+            m2, b2 = ds.id.read_direct_chunk(off)
+            assert (m1, b1) == (m2, b2), off
+            n += 1
+        assert n == 12 and ds.id.get_storage_size() * 5 < a.nbytes  # compressed, not skipped
+        b = ds[...]
+        check_rel(a, b, 1e-3, (32, 32, 32))
+        assert np.array_equal(h5glide.read_direct(ds), b)
+        # a box of whole chunks reaching the edge
+        part = h5glide.read_direct(ds, start=(32, 0, 32), count=(38, 64, 18))
+        assert np.array_equal(part, b[32:, :, 32:])
+
+
+def test_direct_box_write_leaves_the_rest_to_fill(tmp_path):
+    a = field((64, 64), "f8")
+    with h5py.File(tmp_path / "b.h5", "w") as f:
+        ds = f.create_dataset("d", shape=(96, 64), dtype="f8", chunks=(32, 32), fillvalue=-5.0,
+                              **h5glide.Glide(abs=1e-4))
+        h5glide.write_direct(ds, a, start=(32, 0))
+        b = ds[...]
+        assert np.all(b[:32] == -5.0)
+        assert np.abs(b[32:] - a).max() <= 1e-4
+        assert np.array_equal(h5glide.read_direct(ds), b)
+
+
+def test_direct_refusals(tmp_path):
+    with h5py.File(tmp_path / "r.h5", "w") as f:
+        plain = f.create_dataset("plain", shape=(64, 64), dtype="f4")
+        with pytest.raises(h5glide.GlideError, match="not chunked"):
+            h5glide.write_direct(plain, np.zeros((64, 64), "f4"))
+        ds = f.create_dataset("d", shape=(64, 64), dtype="f4", chunks=(32, 32), **h5glide.Glide(rel=1e-3))
+        with pytest.raises(h5glide.GlideError, match="whole chunks"):
+            h5glide.write_direct(ds, np.zeros((16, 64), "f4"), start=(8, 0))
+        with pytest.raises(TypeError):
+            h5glide.write_direct(ds, np.zeros((64, 64), "f8"))  # no conversion
