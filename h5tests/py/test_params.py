@@ -104,18 +104,18 @@ def test_options(tmp_path, dtype, options, shape, chunks):
                 assert f["x"].id.get_storage_size() < x.nbytes * 0.7
 
 
-def _subprocess_roundtrip(tmp_path, backend, **extra_env):
+def _subprocess_roundtrip(tmp_path, backend, shape=(40, 40), chunks=(16, 16), **extra_env):
     """Write and read back in a fresh process with GLIDE_BACKEND set (it is
     read once per process)."""
     code = r"""
 import sys, h5py, numpy as np
 sys.path.insert(0, %r)
 import glide_check as gc
-x = gc.smooth((40, 40), np.float32, seed=2)
-y, fill = gc.roundtrip(%r, x, (16, 16), (1, 1, 3))
-gc.check_bound(x, y, (16, 16), 1, 1e-3, fill)
+x = gc.smooth(%r, np.float32, seed=2)
+y, fill = gc.roundtrip(%r, x, %r, (1, 1, 3))
+gc.check_bound(x, y, %r, 1, 1e-3, fill)
 print("ROUNDTRIP-OK")
-""" % (os.path.dirname(os.path.abspath(__file__)), str(tmp_path / "b.h5"))
+""" % (os.path.dirname(os.path.abspath(__file__)), shape, str(tmp_path / "b.h5"), chunks, chunks)
     env = dict(os.environ, GLIDE_BACKEND=backend, **extra_env)
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                           timeout=60)
@@ -148,7 +148,8 @@ def test_gpu_env_bad_values(tmp_path):
     plugin = (gc.PLUGIN_DIR / "libh5z_glide.so").read_bytes()
     if b"GLIDE_GPU_COPY_THREADS" not in plugin:
         pytest.skip("plugin built without the GPU backend")
-    r = _subprocess_roundtrip(tmp_path, "auto", **BAD_GPU_ENV)
+    # chunks of 9216 values: under auto, smaller ones never reach the GPU backend (common/api.c)
+    r = _subprocess_roundtrip(tmp_path, "auto", shape=(100, 100), chunks=(96, 96), **BAD_GPU_ENV)
     assert r.returncode == 0 and "ROUNDTRIP-OK" in r.stdout, r.stderr
     for name, value in BAD_GPU_ENV.items():
         said = 'ignoring %s="%s"' % (name, value)
