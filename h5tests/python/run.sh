@@ -23,7 +23,10 @@ fi
 vpy=$work/venv/bin/python
 # The build prints only on failure; netCDF4 brings a second HDF5 for the test
 # of two copies in one process.
-"$vpy" -m pip install -q --disable-pip-version-check "$root[test]" netCDF4
+# pip builds the GPU backend wherever nvcc is found; without a GPU here, for one architecture only (time)
+cuda=()
+nvidia-smi -L >/dev/null 2>&1 || cuda=(-Ccmake.define.GLIDE_CUDA_ARCHITECTURES=90)
+"$vpy" -m pip install -q --disable-pip-version-check "${cuda[@]}" "$root[test]" netCDF4
 # From outside the checkout, so only the installed package can be imported,
 # and with an empty plugin path, so h5py can get GLIDE from h5glide alone.
 cd "$work"
