@@ -304,6 +304,22 @@ static void refusals(hid_t f)
     r = glide_h5_read(d, 0, NULL, NULL, y, NULL);
     CHECK(glide_is_error(r) && strstr(glide_h5_last_error(), "could not be read"), "corrupt chunk: %s",
           glide_h5_last_error());
+    /* a valid GLIDE stream of another shape in that chunk's place, and a truncated one */
+    {
+        glide_params p;
+        const uint64_t other[2] = {8, 32};
+        glide_params_init(&p, GLIDE_FLOAT32, 2, other);
+        const size_t cap = glide_compress_bound(&p);
+        unsigned char *st = malloc(cap);
+        const size_t len = glide_compress(&p, x, 8 * 32 * sizeof(float), st, cap);
+        CHECK(!glide_is_error(len) && H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, len, st) >= 0, "other shape written");
+        r = glide_h5_read(d, 0, NULL, NULL, y, NULL);
+        CHECK(glide_get_error(r) == GLIDE_ERR_CORRUPT, "a stream of another shape is refused: %s", glide_h5_last_error());
+        H5Dwrite_chunk(d, H5P_DEFAULT, 0, off, len / 2, st);
+        r = glide_h5_read(d, 0, NULL, NULL, y, NULL);
+        CHECK(glide_is_error(r), "a truncated stream is refused: %s", glide_h5_last_error());
+        free(st);
+    }
     H5Dclose(d);
     H5Pclose(dcpl);
     /* device memory without a usable GPU */
