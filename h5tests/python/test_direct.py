@@ -53,3 +53,25 @@ def test_direct_refusals(tmp_path):
             h5glide.write_direct(ds, np.zeros((16, 64), "f4"), start=(8, 0))
         with pytest.raises(TypeError):
             h5glide.write_direct(ds, np.zeros((64, 64), "f8"))  # no conversion
+
+
+class _FakeDeviceArray:
+    """An object that says it is a CUDA array (its pointer is host memory, never used without a GPU)."""
+
+    def __init__(self, a, strides=None):
+        self._a = a
+        self.__cuda_array_interface__ = {"shape": a.shape, "typestr": a.dtype.str, "data": (a.ctypes.data, False),
+                                         "strides": strides, "version": 3}
+
+
+def test_device_arrays_checked(tmp_path):
+    if h5glide.backend_name("gpu") == "gpu":
+        pytest.skip("a GPU is usable here: the fake device pointer would be used")
+    with h5py.File(tmp_path / "g.h5", "w") as f:
+        ds = f.create_dataset("d", shape=(64, 64), dtype="f4", chunks=(32, 32), **h5glide.Glide(rel=1e-3))
+        with pytest.raises(h5glide.GlideError, match="device memory needs the GPU backend"):
+            h5glide.write_direct(ds, _FakeDeviceArray(np.zeros((64, 64), "f4")))
+        with pytest.raises(TypeError, match="float64"):
+            h5glide.write_direct(ds, _FakeDeviceArray(np.zeros((64, 64), "f8")))
+        with pytest.raises(ValueError, match="C-contiguous"):
+            h5glide.write_direct(ds, _FakeDeviceArray(np.zeros((64, 64), "f4"), strides=(4, 256)))
