@@ -21,9 +21,13 @@
 #endif
 #include "h5_bind.h"
 
-/* Worker threads by default: the GPU backend runs up to this many chunks
- * at once (gpu/gg_context.h GG_MAX_CONTEXTS is the ceiling) */
+/* Worker threads by default on the GPU (gpu/gg_context.h GG_MAX_CONTEXTS is
+ * the ceiling): 8 for chunks of up to GH_SMALL_CHUNK values, whose kernel
+ * chains leave the device idle between them, 4 above, where 8 measured
+ * slower (docs/PERFORMANCE.md, "Direct chunk I/O") */
+#define GH_GPU_THREADS_SMALL 8
 #define GH_GPU_THREADS 4
+#define GH_SMALL_CHUNK ((uint64_t)1 << 18)
 #define GH_MAX_THREADS 64
 
 static _Thread_local char g_err[512];
@@ -531,7 +535,9 @@ static size_t run(int64_t dset, int64_t dxpl, const uint64_t *start, const uint6
     unsigned nt = o->threads;
     if (!nt) {
         const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        nt = glide_backend_resolve(be) == GLIDE_BACKEND_GPU ? GH_GPU_THREADS : cores > 0 ? (unsigned)cores : 1;
+        nt = glide_backend_resolve(be) != GLIDE_BACKEND_GPU ? (cores > 0 ? (unsigned)cores : 1)
+             : d.chunk_points <= GH_SMALL_CHUNK                  ? GH_GPU_THREADS_SMALL
+                                                                 : GH_GPU_THREADS;
     }
     if (nt > s.n) nt = (unsigned)s.n;
     if (nt > GH_MAX_THREADS) nt = GH_MAX_THREADS;
