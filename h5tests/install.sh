@@ -29,8 +29,10 @@ HDF5_PLUGIN_PATH=$plugindir python3 -c 'import h5py, sys; sys.exit(0 if h5py.h5z
 # the serial HDF5's compiler wrapper (-shlib: glide_h5 finds HDF5's
 # functions among the process's symbols)
 test -f "$prefix/include/glide_h5.h"
+# (in the scratch prefix: h5cc leaves its object files in the current folder)
+src=$PWD/examples
 # shellcheck disable=SC2046
-h5cc -shlib -Wall -Wextra -Iexamples -o "$prefix/direct_io" examples/direct_io.c examples/nyx_field.c \
-  $(pkg-config --cflags --libs glide) -lm -Wl,-rpath,"$libdir"
+(cd "$prefix" && h5cc -shlib -Wall -Wextra -I"$src" -o "$prefix/direct_io" "$src/direct_io.c" "$src/nyx_field.c" \
+  $(pkg-config --cflags --libs glide) -lm -Wl,-rpath,"$libdir")
 HDF5_PLUGIN_PATH=$plugindir "$prefix/direct_io" -n 48 -c 16 -t 1 -o "$prefix/direct_io.h5"
 echo "install: ok ($plugindir)"
