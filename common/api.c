@@ -59,6 +59,13 @@ static uint32_t get_crc(const void *src, const glide_layout *lay)
 #include <stdio.h>
 static pthread_once_t g_gpu_warn = PTHREAD_ONCE_INIT;
 static void warn_gpu(void) { fprintf(stderr, "glide: the GPU failed on a chunk; this and any further failing chunk run on the CPU\n"); }
+/* RAW streams are a copy, and the second fill value (format 7, and format
+ * 8 with HAS_FILL2) is the CPU codec's alone: the host decodes those. */
+static int gpu_decodes(const glide_header *h)
+{
+    return h->method != GLIDE_METHOD_RAW && h->format_version != GLIDE_FORMAT_FILL2 &&
+           !(h->flags & GLIDE_FLAG_HAS_FILL2);
+}
 #else
 static int glide_gpu_usable(void) { return 0; }
 #endif
@@ -135,6 +142,48 @@ static size_t gpu_first(const glide_params *p, const void *src, int src_dev, voi
 }
 #endif
 
+/* After the GPU's first try (or without one): the host scans the values
+ * (host: host memory) for the fill value, a sentinel and the range, once for
+ * either backend; then backend `be` compresses, the GPU from gsrc (device
+ * memory where gsrc_dev) unless it failed before or format 7 needs the CPU. */
+static size_t compress_scanned(const glide_params *p, const void *host, size_t src_size, uint64_t count,
+                               const void *gsrc, int gsrc_dev, void *dst, size_t cap, size_t be, int gpu_failed)
+{
+    /* the scan and the predictors read elements directly: give them an aligned copy */
+    const void *x = host;
+    void *a = NULL;
+    if ((uintptr_t)host % glide_dtype_size(p->dtype)) {
+        if (!(a = malloc(src_size))) return GLIDE_ERROR(NOMEM);
+        memcpy(a, host, src_size);
+        x = a;
+    }
+    glide_values v;
+    if (p->dtype == GLIDE_FLOAT32) glide_values_scan_f32(p, x, count, &v);
+    else glide_values_scan_f64(p, x, count, &v);
+    glide_params q = *p;
+    q.has_fill = v.has_fill;
+    q.fill_bits = v.fill_bits;
+    glide_encode_opts o = glide_default_encode_opts();
+    o.values = &v;
+    size_t r;
+#ifdef GLIDE_HAVE_GPU
+    /* format 7 (a sentinel beside fill points) is the CPU codec's alone */
+    if (be == GLIDE_BACKEND_GPU && !v.has_fill2 && !gpu_failed) {
+        r = glide_gpu_compress(&q, &o, gsrc, gsrc_dev, dst, cap);
+        if (glide_get_error(r) != GLIDE_ERR_GPU) {
+            free(a);
+            return r;
+        }
+        pthread_once(&g_gpu_warn, warn_gpu);
+    }
+#else
+    (void)gsrc, (void)gsrc_dev, (void)be, (void)gpu_failed;
+#endif
+    r = glide_cpu_compress(&q, &o, x, dst, cap);
+    free(a);
+    return r;
+}
+
 size_t glide_compress(const glide_params *p, const void *src, size_t src_size, void *dst, size_t cap)
 {
     uint64_t count = 0;
@@ -145,44 +194,14 @@ size_t glide_compress(const glide_params *p, const void *src, size_t src_size, v
     r = p->backend == GLIDE_BACKEND_AUTO && count < GLIDE_AUTO_GPU_MIN_COMPRESS ? GLIDE_BACKEND_CPU
                                                                                 : pick_backend(p->backend);
     if (glide_is_error(r)) return r;
-#ifdef GLIDE_HAVE_GPU
     int gpu_failed = 0;
+#ifdef GLIDE_HAVE_GPU
     if (r == GLIDE_BACKEND_GPU) {
         const size_t g = gpu_first(p, src, 0, dst, cap, &gpu_failed);
         if (glide_get_error(g) != GLIDE_ERR_GPU) return g;
     }
 #endif
-    /* the scan and the predictors read elements directly: give them an aligned copy */
-    const void *x = src;
-    void *a = NULL;
-    if ((uintptr_t)src % glide_dtype_size(p->dtype)) {
-        if (!(a = malloc(src_size))) return GLIDE_ERROR(NOMEM);
-        memcpy(a, src, src_size);
-        x = a;
-    }
-    /* the fill value, a sentinel and the range, decided once for either backend */
-    glide_values v;
-    if (p->dtype == GLIDE_FLOAT32) glide_values_scan_f32(p, x, count, &v);
-    else glide_values_scan_f64(p, x, count, &v);
-    glide_params q = *p;
-    q.has_fill = v.has_fill;
-    q.fill_bits = v.fill_bits;
-    glide_encode_opts o = glide_default_encode_opts();
-    o.values = &v;
-#ifdef GLIDE_HAVE_GPU
-    /* format 7 (a sentinel beside fill points) is the CPU codec's alone */
-    if (r == GLIDE_BACKEND_GPU && !v.has_fill2 && !gpu_failed) {
-        r = glide_gpu_compress(&q, &o, src, 0, dst, cap);
-        if (glide_get_error(r) != GLIDE_ERR_GPU) {
-            free(a);
-            return r;
-        }
-        pthread_once(&g_gpu_warn, warn_gpu);
-    }
-#endif
-    r = glide_cpu_compress(&q, &o, x, dst, cap);
-    free(a);
-    return r;
+    return compress_scanned(p, src, src_size, count, src, 0, dst, cap, r, gpu_failed);
 }
 
 size_t glide_stream_info(const void *src, size_t src_size, glide_params *p)
@@ -228,11 +247,7 @@ size_t glide_decompress_with(glide_backend backend, const void *src, size_t src_
     size_t r = backend == GLIDE_BACKEND_AUTO && small ? GLIDE_BACKEND_CPU : pick_backend(backend);
     if (glide_is_error(r)) return r;
 #ifdef GLIDE_HAVE_GPU
-    /* RAW streams are a copy, and the second fill value (format 7, and
-     * format 8 with HAS_FILL2) is the CPU codec's alone: the host does them */
-    const int gpu_reads = h.method != GLIDE_METHOD_RAW && h.format_version != GLIDE_FORMAT_FILL2 &&
-                          !(h.flags & GLIDE_FLAG_HAS_FILL2);
-    if (r == GLIDE_BACKEND_GPU && gpu_reads) {
+    if (r == GLIDE_BACKEND_GPU && gpu_decodes(&h)) {
         r = glide_gpu_decompress(&h, &lay, src, src_size, dst, 0);
         if (glide_get_error(r) != GLIDE_ERR_GPU) return glide_is_error(r) ? r : out;
         pthread_once(&g_gpu_warn, warn_gpu);
@@ -266,16 +281,18 @@ size_t glide_compress_device(const glide_params *p, const void *d_src, size_t sr
 #ifdef GLIDE_HAVE_GPU
     r = pick_backend(p->backend);
     if (glide_is_error(r)) return r;
+    int gpu_failed = 0;
     if (r == GLIDE_BACKEND_GPU) {
-        int gpu_failed = 0;
         const size_t g = gpu_first(p, d_src, 1, dst, cap, &gpu_failed);
         if (glide_get_error(g) != GLIDE_ERR_GPU) return g;
     }
-    /* the host's turn (the CPU backend, a sentinel beside fill points, a
-     * failed device): the values come over first */
+    /* the host scans (the CPU backend, a sentinel beside fill points, a
+     * failed device): the values come over, the GPU compresses again from
+     * device memory unless it failed */
     void *h = malloc(src_size ? src_size : 1);
     if (!h) return GLIDE_ERROR(NOMEM);
-    r = glide_gpu_copy(h, d_src, src_size, 0) ? GLIDE_ERROR(GPU) : glide_compress(p, h, src_size, dst, cap);
+    r = glide_gpu_copy(h, d_src, src_size, 0) ? GLIDE_ERROR(GPU)
+                                               : compress_scanned(p, h, src_size, count, d_src, 1, dst, cap, r, gpu_failed);
     free(h);
     return r;
 #else
@@ -294,10 +311,8 @@ size_t glide_decompress_device(const void *src, size_t src_size, void *d_dst, si
     if (out > cap) return GLIDE_ERROR(DST_TOO_SMALL);
 #ifdef GLIDE_HAVE_GPU
     if (!glide_gpu_usable()) return GLIDE_ERROR(BACKEND);
-    const int gpu_reads = h.method != GLIDE_METHOD_RAW && h.format_version != GLIDE_FORMAT_FILL2 &&
-                          !(h.flags & GLIDE_FLAG_HAS_FILL2);
     size_t r = GLIDE_ERROR(GPU);
-    if (gpu_reads) {
+    if (gpu_decodes(&h)) {
         r = glide_gpu_decompress(&h, &lay, src, src_size, d_dst, 1);
         if (glide_get_error(r) != GLIDE_ERR_GPU) return glide_is_error(r) ? r : out;
         pthread_once(&g_gpu_warn, warn_gpu);
