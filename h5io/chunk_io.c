@@ -274,6 +274,22 @@ static int pop_ready(pipe_t *q)
     return i;
 }
 
+/* Slot i handed on to the next stage, or back to the idle ones (mu not held). */
+static void hand_on(pipe_t *q, int i)
+{
+    pthread_mutex_lock(&q->mu);
+    push_ready(q, i);
+    pthread_mutex_unlock(&q->mu);
+}
+
+static void release(pipe_t *q, int i)
+{
+    pthread_mutex_lock(&q->mu);
+    q->free_[q->nfree++] = i;
+    pthread_cond_broadcast(&q->cv);
+    pthread_mutex_unlock(&q->mu);
+}
+
 /* A worker's own chunk buffers: host, or device with the pad chunk on the host. */
 typedef struct {
     pipe_t *q;
@@ -348,10 +364,8 @@ static void *write_worker(void *arg)
             pipe_fail(q, r, m);
             break;
         }
-        pthread_mutex_lock(&q->mu);
         q->slots[i].size = r;
-        push_ready(q, i);
-        pthread_mutex_unlock(&q->mu);
+        hand_on(q, i);
     }
     return NULL;
 }
@@ -415,10 +429,7 @@ static void *read_worker(void *arg)
             pipe_fail(q, r, m);
             break;
         }
-        pthread_mutex_lock(&q->mu);
-        q->free_[q->nfree++] = i;
-        pthread_cond_broadcast(&q->cv);
-        pthread_mutex_unlock(&q->mu);
+        release(q, i);
     }
     return NULL;
 }
@@ -447,10 +458,7 @@ static void write_main(pipe_t *q, const gh_api *a, hid_t dset, hid_t dxpl)
             return;
         }
         done++;
-        pthread_mutex_lock(&q->mu);
-        q->free_[q->nfree++] = i;
-        pthread_cond_broadcast(&q->cv);
-        pthread_mutex_unlock(&q->mu);
+        release(q, i);
     }
 }
 
@@ -507,9 +515,7 @@ static void read_main(pipe_t *q, const gh_api *a, hid_t dset, hid_t dxpl)
             pipe_fail(q, code, m);
             return;
         }
-        pthread_mutex_lock(&q->mu);
-        push_ready(q, i);
-        pthread_mutex_unlock(&q->mu);
+        hand_on(q, i);
     }
 }
 
