@@ -13,7 +13,7 @@ import ctypes
 import numpy as np
 
 from ._h5py import _h5py_hdf5
-from ._lib import LIB, GlideError
+from ._lib import BACKENDS, LIB, GlideError
 
 MEM_HOST, MEM_DEVICE = 0, 1
 
@@ -72,10 +72,10 @@ def _box(ds, start, shape):
     return (ctypes.c_uint64 * ds.ndim)(*start), (ctypes.c_uint64 * ds.ndim)(*shape)
 
 
-def _run(fn, ds, start, a, memory_shape_ptr, backend, threads):
-    ptr, mem, shape = memory_shape_ptr
+def _run(fn, ds, start, buffer, backend, threads):
+    ptr, mem, shape = buffer
     st, cnt = _box(ds, start, shape)
-    o = Opts(mem, {"auto": 0, "cpu": 1, "gpu": 2}[backend], threads)
+    o = Opts(mem, BACKENDS[backend], threads)
     r = fn(ds.id.id, 0, st, cnt, ptr, ctypes.byref(o))
     if LIB.glide_is_error(r):
         raise GlideError(LIB.glide_h5_last_error().decode(), r)
@@ -85,7 +85,7 @@ def write_direct(ds, data, start=None, *, backend="auto", threads=0):
     """Writes `data` into `ds` (a GLIDE dataset of h5py) at `start` (default
     the origin): a box of whole chunks, which may end at the dataset's edge."""
     _bind()
-    _run(LIB.glide_h5_write, ds, start, data, _buffer(data, ds.dtype, False), backend, threads)
+    _run(LIB.glide_h5_write, ds, start, _buffer(data, ds.dtype, False), backend, threads)
 
 
 def read_direct(ds, start=None, count=None, *, out=None, backend="auto", threads=0):
@@ -97,5 +97,5 @@ def read_direct(ds, start=None, count=None, *, out=None, backend="auto", threads
         if shape is None:
             raise ValueError("h5glide: give count (or out) with start")
         out = np.empty(shape, ds.dtype)
-    _run(LIB.glide_h5_read, ds, start, out, _buffer(out, ds.dtype, True), backend, threads)
+    _run(LIB.glide_h5_read, ds, start, _buffer(out, ds.dtype, True), backend, threads)
     return out
