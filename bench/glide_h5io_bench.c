@@ -2,8 +2,9 @@
  * filter, from host and from device memory (docs/PERFORMANCE.md, "Direct
  * chunk I/O"), and the GPU call against the CPU's by chunk size (the
  * small-chunk crossover). Markdown on stdout.
- *   glide_h5io_bench [-n side] [-r rounds] [-d dir] [-k 1]   (default 512, 3, /dev/shm)
- * -k 1 keeps the last table's two files (glide_h5io_filter.h5, glide_h5io_direct.h5) for other readers.
+ *   glide_h5io_bench [-n side] [-r rounds] [-d dir] [-t threads] [-k 1] [-x 1]   (default 512, 3, /dev/shm, 0)
+ * -t sets glide_h5's threads (0: its default); -k 1 keeps the last table's two files (glide_h5io_filter.h5,
+ * glide_h5io_direct.h5) for other readers; -x 1 skips the small-chunk table.
  * Needs HDF5_PLUGIN_PATH for the filter rows and a GPU for the device rows.
  * The Nyx-like density, REL 1e-3, chunks 64^3 and 128^3; every direct chunk
  * is compared with the filter's bytes and every value with the bound. */
@@ -42,14 +43,17 @@ static hid_t open_ds(const char *path, hid_t *file)
     return H5Dopen2(*file, "density", H5P_DEFAULT);
 }
 
-enum { FILTER_HOST, FILTER_DEV, DIRECT_HOST, DIRECT_DEV, DIRECT_DEV8, WAYS };
+enum { FILTER_HOST, FILTER_DEV, DIRECT_HOST, DIRECT_DEV, WAYS };
 static const char *way_name[WAYS] = {"H5Dwrite / H5Dread through the filter, host memory",
                                      "the same from / into device memory (+ cudaMemcpy)",
                                      "glide_h5_write / glide_h5_read, host memory",
-                                     "glide_h5_write / glide_h5_read, device memory",
-                                     "the same, 8 threads"};
+                                     "glide_h5_write / glide_h5_read, device memory"};
 
 static int g_fail, g_keep;
+static unsigned g_threads;
+#ifdef GLIDE_HAVE_GPU
+static size_t g_free0; /* free device memory before GLIDE's first call */
+#endif
 
 /* max err / bound with the bound per chunk (REL: 1e-3 x the chunk's range) */
 static double worst(const float *x, const float *y, size_t n, size_t c)
@@ -110,17 +114,17 @@ static void io_table(const float *x, size_t n, size_t c, int rounds, const char 
                 cudaMemcpy(dx, x, bytes, cudaMemcpyHostToDevice) != cudaSuccess))
         gpu = 0;
 #endif
-    double tw[WAYS][16], tr[WAYS][16], stored = 0;
+    double tw[WAYS][16], tr[WAYS][16], stored = 0, first = 0;
     char pf[512], pd[512];
     snprintf(pf, sizeof pf, "%s/glide_h5io_filter.h5", dir);
     snprintf(pd, sizeof pd, "%s/glide_h5io_direct.h5", dir);
     for (int way = 0; way < WAYS; way++) {
-        const int dev = way == FILTER_DEV || way == DIRECT_DEV || way == DIRECT_DEV8;
+        const int dev = way == FILTER_DEV || way == DIRECT_DEV;
         if (dev && !gpu) continue;
         glide_h5_opts o;
         glide_h5_opts_init(&o);
         o.memory = dev ? GLIDE_MEM_DEVICE : GLIDE_MEM_HOST;
-        o.threads = way == DIRECT_DEV8 ? 8 : 0;
+        o.threads = g_threads;
         const char *path = way <= FILTER_DEV ? pf : pd;
         for (int r = 0; r <= rounds; r++) { /* round 0 warms up */
             hid_t f, d = create(path, n, c, &f);
@@ -157,6 +161,7 @@ static void io_table(const float *x, size_t n, size_t c, int rounds, const char 
             H5Fclose(f);
             if (!ok) g_fail = 1;
             if (r) tw[way][r - 1] = t1 - t0, tr[way][r - 1] = t3 - t2;
+            else if (way == DIRECT_HOST) first = t1 - t0;
         }
 #ifdef GLIDE_HAVE_GPU
         if (dev && way != FILTER_DEV) cudaMemcpy(y, dy, bytes, cudaMemcpyDeviceToHost);
@@ -177,15 +182,22 @@ static void io_table(const float *x, size_t n, size_t c, int rounds, const char 
     }
     printf("| %zu^3 chunks | write GB/s | read GB/s |\n|---|---|---|\n", c);
     for (int way = 0; way < WAYS; way++) {
-        const int dev = way == FILTER_DEV || way == DIRECT_DEV || way == DIRECT_DEV8;
+        const int dev = way == FILTER_DEV || way == DIRECT_DEV;
         if (dev && !gpu) continue;
         printf("| %s | %.2f | %.2f |\n", way_name[way], bytes / median(tw[way], rounds) / 1e9,
                bytes / median(tr[way], rounds) / 1e9);
     }
-    printf("\n");
+    /* the warm-up's write: the process's first glide_h5 call makes the contexts and the workers' buffers */
+    printf("\nglide_h5_write from host memory, the warm-up call (buffers grown for these chunks; before the "
+           "64^3 table also the GPU contexts made): %.1f ms, then %.1f ms (median).\n\n",
+           first * 1e3, median(tw[DIRECT_HOST], rounds) * 1e3);
 #ifdef GLIDE_HAVE_GPU
     cudaFree(dx);
     cudaFree(dy);
+    size_t avail = 0, total = 0;
+    if (gpu && cudaMemGetInfo(&avail, &total) == cudaSuccess && g_free0 >= avail)
+        printf("Device memory GLIDE keeps for the next call (contexts, workers' buffers): %.0f MiB.\n\n",
+               (double)(g_free0 - avail) / 1048576.0);
 #endif
     if (!g_keep || c != 128) remove(pf), remove(pd);
     free(y), free(ref);
@@ -242,26 +254,36 @@ static void crossover(const float *x, size_t n)
 int main(int argc, char **argv)
 {
     size_t n = 512;
-    int rounds = 3;
+    int rounds = 3, cross = 1;
     const char *dir = "/dev/shm";
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "-n")) n = (size_t)atol(argv[i + 1]);
         else if (!strcmp(argv[i], "-r")) rounds = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "-d")) dir = argv[i + 1];
         else if (!strcmp(argv[i], "-k")) g_keep = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "-t")) g_threads = (unsigned)atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "-x")) cross = !atoi(argv[i + 1]);
     }
-    if (rounds < 1 || rounds > 15 || n < 128 || n % 128) {
-        fprintf(stderr, "usage: glide_h5io_bench [-n side, a multiple of 128] [-r rounds 1-15] [-d dir]\n");
+    if (rounds < 1 || rounds > 15 || n < 128 || n % 128 || g_threads > 64) {
+        fprintf(stderr, "usage: glide_h5io_bench [-n side, a multiple of 128] [-r rounds 1-15] [-d dir] "
+                        "[-t threads 0-64] [-k 1] [-x 1]\n");
         return 2;
     }
     float *x = malloc(n * n * n * sizeof *x);
     if (!x || nyx_field(x, n, NYX_DENSITY, 1)) return 1;
+#ifdef GLIDE_HAVE_GPU
+    size_t total = 0;
+    if (cudaMemGetInfo(&g_free0, &total) != cudaSuccess) cudaGetLastError(); /* before GLIDE's first call */
+#endif
     const int gpu = glide_backend_resolve(GLIDE_BACKEND_GPU) == GLIDE_BACKEND_GPU;
-    printf("Nyx-like density %zu^3 float32 (%.1f MB), REL 1e-3, files in %s, median of %d rounds; GPU: %s\n\n", n,
-           n * n * n * 4 / 1e6, dir, rounds, gpu ? "yes" : "none (device rows skipped)");
+    char th[16] = "default";
+    if (g_threads) snprintf(th, sizeof th, "%u", g_threads);
+    printf("Nyx-like density %zu^3 float32 (%.1f MB), REL 1e-3, files in %s, median of %d rounds, glide_h5 threads: "
+           "%s; GPU: %s\n\n",
+           n, n * n * n * 4 / 1e6, dir, rounds, th, gpu ? "yes" : "none (device rows skipped)");
     io_table(x, n, 64, rounds, dir, gpu);
     io_table(x, n, 128, rounds, dir, gpu);
-    crossover(x, n);
+    if (cross) crossover(x, n);
     free(x);
     if (g_fail) printf("FAILED: a call failed, a bound was broken or a result differed\n");
     return g_fail;

@@ -177,7 +177,7 @@ typedef struct {
 } gg_ctx;
 
 /* Contexts on the one device: up to this many calls run at once. */
-#define GG_MAX_CONTEXTS 8
+#define GG_MAX_CONTEXTS 16
 /* The context of this thread's call (gpu_context.c); outside a call, the
  * first one. Not exported from libglide.so. */
 extern _Thread_local gg_ctx *gg_cur;

@@ -11,7 +11,8 @@
  * - uploads from 1 MiB to 16 MiB take the gated upload (gg_gate_arm): the
  *   helpers copy while the caller queues the whole pipeline.
  * Transfers below these sizes or too large to stage, and a host whose
- * pinned buffer cannot be had, take the pageable copy. */
+ * pinned buffer cannot be had, take the pageable copy; host memory that is
+ * pinned already moves by one DMA. */
 #include "gg_context.h"
 
 #include <stdio.h>
@@ -38,10 +39,24 @@
  * beyond noise. */
 #define GG_DELIVER_MAX ((uint64_t)256 << 10)
 
-/* 1 if a transfer of bytes goes through the pinned buffer (from `from` bytes on) */
-static int staged(size_t bytes, size_t from)
+/* 1 if host memory p is pinned (glide_h5's workers pin theirs): the DMA
+ * reads and writes it at full speed, where staging would only add a copy */
+static int pinned(const void *p)
 {
-    if (!gg_G.copy_helpers || bytes < from || bytes > GG_STAGE_MAX || bytes >= gg_G.stage_refused) return 0;
+    struct cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost;
+}
+
+/* 1 if a transfer of bytes from or to host memory h goes through the
+ * pinned buffer (from `from` bytes on) */
+static int staged(const void *h, size_t bytes, size_t from)
+{
+    if (!gg_G.copy_helpers || bytes < from || bytes > GG_STAGE_MAX || bytes >= gg_G.stage_refused || pinned(h))
+        return 0;
     if (gg_grow_host(&gg_G.h_stage, bytes)) return 1;
     gg_G.stage_refused = bytes;
     return 0;
@@ -75,7 +90,7 @@ static int down_before(void *ctx, size_t k)
  * that the DMA finds them in memory rather than dirty in a core's cache. */
 cudaError_t gg_upload_values(void *d, const void *src, size_t bytes)
 {
-    if (!staged(bytes, GG_STAGE_UP_MIN)) return cudaMemcpyAsync(d, src, bytes, cudaMemcpyHostToDevice, gg_G.s);
+    if (!staged(src, bytes, GG_STAGE_UP_MIN)) return cudaMemcpyAsync(d, src, bytes, cudaMemcpyHostToDevice, gg_G.s);
     xfer x = {d, bytes, gg_copy_piece(bytes, (size_t)64 << 10), cudaSuccess};
     gg_copy_job j = {gg_G.h_stage.p, src, bytes, x.piece, NULL, up_after, &x, NULL, GG_COPY_STREAM};
     if (gg_copy_run(&j)) return x.err != cudaSuccess ? x.err : cudaErrorUnknown;
@@ -123,7 +138,7 @@ int gg_gate_arm(void *d, const void *src, size_t bytes)
 {
     gg_ctx *c = &gg_G;
     if (!c->wait32 || !c->copy_helpers || c->timing || bytes < GG_GATE_MIN || bytes >= GG_STAGE_UP_MIN ||
-        !gg_grow_host(&c->h_stage, bytes))
+        pinned(src) || !gg_grow_host(&c->h_stage, bytes))
         return 0;
     const size_t piece = gg_copy_piece(bytes, GG_GATE_PIECE);
     size_t per = GG_GATE_DMA / piece;
@@ -167,7 +182,7 @@ cudaError_t gg_download_values(void *dst, const void *d, size_t bytes, void *tai
                                size_t tail_bytes)
 {
     cudaError_t e;
-    if (!staged(bytes, GG_STAGE_DOWN_MIN)) {
+    if (!staged(dst, bytes, GG_STAGE_DOWN_MIN)) {
         e = cudaMemcpyAsync(dst, d, bytes, cudaMemcpyDeviceToHost, gg_G.s);
         return e == cudaSuccess ? cudaMemcpyAsync(tail_dst, tail_src, tail_bytes, cudaMemcpyDeviceToHost, gg_G.s) : e;
     }

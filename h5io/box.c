@@ -51,22 +51,28 @@ void gh_scatter(const gh_box *b, void *big, const void *chunk)
 
 #ifndef GLIDE_HAVE_GPU
 #include <stdio.h>
-gh_dev *gh_dev_new(size_t chunk_bytes, char *msg, size_t len)
+gh_dev *gh_dev_get(size_t chunk_bytes, int dev_chunk, char *msg, size_t len)
 {
-    (void)chunk_bytes;
+    (void)chunk_bytes, (void)dev_chunk;
     snprintf(msg, len, "glide: device memory needs the GPU backend, which this build of GLIDE lacks");
     return NULL;
 }
-void gh_dev_free(gh_dev *d) { (void)d; }
+void gh_dev_put(gh_dev *d) { (void)d; }
 void *gh_dev_chunk(gh_dev *d) { (void)d; return NULL; }
-int gh_dev_gather(gh_dev *d, const gh_box *b, const void *big, const void *pad_chunk)
+void *gh_dev_host(gh_dev *d) { (void)d; return NULL; }
+int gh_dev_gather(gh_dev *d, const gh_box *b, const void *big, uint64_t pad_bits)
 {
-    (void)d, (void)b, (void)big, (void)pad_chunk;
+    (void)d, (void)b, (void)big, (void)pad_bits;
     return -1;
 }
 int gh_dev_scatter(gh_dev *d, const gh_box *b, void *big, const void *chunk)
 {
     (void)d, (void)b, (void)big, (void)chunk;
+    return -1;
+}
+int gh_dev_fill(gh_dev *d, const gh_box *b, void *big, uint64_t fill_bits)
+{
+    (void)d, (void)b, (void)big, (void)fill_bits;
     return -1;
 }
 #endif

@@ -1,44 +1,125 @@
 /* The boxes' copies on the device: one cudaMemcpy3DAsync per box of rank
  * up to 3 (the last three axes of higher ranks, once per outer index),
- * cudaMemcpyDefault so the other side may be host or device memory. */
+ * cudaMemcpyDefault so the other side may be host or device memory; and
+ * the pool of the workers' GPU resources (box.h). */
 #include "box.h"
 #include "gpu_backend.h"
 
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 struct gh_dev {
+    int device;
     cudaStream_t s;
-    void *chunk;
-    size_t bytes;
+    size_t bytes; /* this call's chunk */
+    void *chunk, *pad, *host;
+    size_t chunk_cap, pad_cap, host_cap;
+    size_t pad_esz, pad_made; /* the pad holds pad_made bytes of pad_bits in values of pad_esz bytes */
+    uint64_t pad_bits;
 };
 
-gh_dev *gh_dev_new(size_t chunk_bytes, char *msg, size_t len)
-{
-    gh_dev *d = calloc(1, sizeof *d);
-    const int dev = glide_gpu_device();
-    if (!d || dev < 0 || cudaSetDevice(dev) != cudaSuccess ||
-        cudaStreamCreateWithFlags(&d->s, cudaStreamNonBlocking) != cudaSuccess ||
-        cudaMalloc(&d->chunk, chunk_bytes ? chunk_bytes : 1) != cudaSuccess) {
-        snprintf(msg, len, "glide: %s", dev < 0 ? "no usable GPU for device memory" : "GPU setup failed (stream or chunk buffer)");
-        cudaGetLastError();
-        gh_dev_free(d);
-        return NULL;
-    }
-    d->bytes = chunk_bytes;
-    return d;
-}
+/* Idle resources, kept for the next call: as many as workers ever ran at once, up to this many */
+#define GH_POOL 64
+static gh_dev *g_pool[GH_POOL];
+static unsigned g_pooled;
+static pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void gh_dev_free(gh_dev *d)
+static void destroy(gh_dev *d)
 {
     if (!d) return;
+    cudaSetDevice(d->device);
     if (d->chunk) cudaFree(d->chunk);
+    if (d->pad) cudaFree(d->pad);
+    if (d->host) cudaFreeHost(d->host);
     if (d->s) cudaStreamDestroy(d->s);
+    cudaGetLastError();
     free(d);
 }
 
+/* *p of at least need bytes (device, or pinned host), its contents dropped where it grows */
+static int grow(void **p, size_t *cap, size_t need, int host)
+{
+    if (*cap >= need && *p) return 0;
+    if (*p) host ? cudaFreeHost(*p) : cudaFree(*p);
+    *p = NULL, *cap = 0;
+    if ((host ? cudaHostAlloc(p, need ? need : 1, cudaHostAllocDefault) : cudaMalloc(p, need ? need : 1)) !=
+        cudaSuccess) {
+        *p = NULL;
+        return -1;
+    }
+    *cap = need;
+    return 0;
+}
+
+gh_dev *gh_dev_get(size_t chunk_bytes, int dev_chunk, char *msg, size_t len)
+{
+    const int dev = glide_gpu_device();
+    if (dev < 0) {
+        snprintf(msg, len, "glide: no usable GPU");
+        return NULL;
+    }
+    gh_dev *d = NULL;
+    pthread_mutex_lock(&g_pool_lock);
+    if (g_pooled) d = g_pool[--g_pooled];
+    pthread_mutex_unlock(&g_pool_lock);
+    int bad = cudaSetDevice(dev) != cudaSuccess;
+    if (!d && !bad) {
+        bad = !(d = calloc(1, sizeof *d));
+        if (!bad) {
+            d->device = dev;
+            bad = cudaStreamCreateWithFlags(&d->s, cudaStreamNonBlocking) != cudaSuccess;
+        }
+    }
+    if (!bad) {
+        d->bytes = chunk_bytes;
+        bad = dev_chunk ? grow(&d->chunk, &d->chunk_cap, chunk_bytes, 0) : grow(&d->host, &d->host_cap, chunk_bytes, 1);
+    }
+    if (bad) {
+        snprintf(msg, len, "glide: GPU setup failed (a worker's stream or %s chunk buffer)",
+                 dev_chunk ? "device" : "pinned host");
+        cudaGetLastError();
+        destroy(d);
+        return NULL;
+    }
+    return d;
+}
+
+void gh_dev_put(gh_dev *d)
+{
+    if (!d) return;
+    pthread_mutex_lock(&g_pool_lock);
+    const int kept = g_pooled < GH_POOL;
+    if (kept) g_pool[g_pooled++] = d;
+    pthread_mutex_unlock(&g_pool_lock);
+    if (!kept) destroy(d);
+}
+
 void *gh_dev_chunk(gh_dev *d) { return d->chunk; }
+
+void *gh_dev_host(gh_dev *d) { return d->host; }
+
+/* The device pad: a whole chunk of bits, made once for each value */
+static int pad_make(gh_dev *d, size_t esz, uint64_t bits)
+{
+    if (d->pad_made >= d->bytes && d->pad_esz == esz && d->pad_bits == bits) return 0;
+    d->pad_made = 0;
+    if (grow(&d->pad, &d->pad_cap, d->bytes, 0)) return -1;
+    int bad;
+    if (!bits) {
+        bad = cudaMemsetAsync(d->pad, 0, d->bytes, d->s) != cudaSuccess;
+    } else {
+        void *h = malloc(d->bytes ? d->bytes : 1);
+        if (!h) return -1;
+        gh_fill(h, d->bytes / esz, esz, bits);
+        bad = cudaMemcpy(d->pad, h, d->bytes, cudaMemcpyHostToDevice) != cudaSuccess;
+        free(h);
+    }
+    if (bad) return -1;
+    d->pad_made = d->bytes, d->pad_esz = esz, d->pad_bits = bits;
+    return 0;
+}
 
 /* to_chunk: big -> chunk, else chunk -> big */
 static int copy_box(gh_dev *d, const gh_box *b, void *big, void *chunk, int to_chunk)
@@ -76,17 +157,32 @@ static int copy_box(gh_dev *d, const gh_box *b, void *big, void *chunk, int to_c
     return 0;
 }
 
-int gh_dev_gather(gh_dev *d, const gh_box *b, const void *big, const void *pad_chunk)
+static int ended(int bad)
 {
-    int bad = b->partial && cudaMemcpyAsync(d->chunk, pad_chunk, d->bytes, cudaMemcpyHostToDevice, d->s) != cudaSuccess;
-    bad = bad || copy_box(d, b, (void *)big, d->chunk, 1) || cudaStreamSynchronize(d->s) != cudaSuccess;
     if (bad) cudaGetLastError();
     return bad ? -1 : 0;
 }
 
+int gh_dev_gather(gh_dev *d, const gh_box *b, const void *big, uint64_t pad_bits)
+{
+    int bad = cudaSetDevice(d->device) != cudaSuccess;
+    if (!bad && b->partial)
+        bad = pad_make(d, b->esz, pad_bits) ||
+              cudaMemcpyAsync(d->chunk, d->pad, d->bytes, cudaMemcpyDeviceToDevice, d->s) != cudaSuccess;
+    bad = bad || copy_box(d, b, (void *)big, d->chunk, 1) || cudaStreamSynchronize(d->s) != cudaSuccess;
+    return ended(bad);
+}
+
 int gh_dev_scatter(gh_dev *d, const gh_box *b, void *big, const void *chunk)
 {
-    const int bad = copy_box(d, b, big, (void *)chunk, 0) || cudaStreamSynchronize(d->s) != cudaSuccess;
-    if (bad) cudaGetLastError();
-    return bad ? -1 : 0;
+    const int bad = cudaSetDevice(d->device) != cudaSuccess || copy_box(d, b, big, (void *)chunk, 0) ||
+                    cudaStreamSynchronize(d->s) != cudaSuccess;
+    return ended(bad);
+}
+
+int gh_dev_fill(gh_dev *d, const gh_box *b, void *big, uint64_t fill_bits)
+{
+    const int bad = cudaSetDevice(d->device) != cudaSuccess || pad_make(d, b->esz, fill_bits) ||
+                    copy_box(d, b, big, d->pad, 0) || cudaStreamSynchronize(d->s) != cudaSuccess;
+    return ended(bad);
 }

@@ -21,13 +21,10 @@
 #endif
 #include "h5_bind.h"
 
-/* Worker threads by default on the GPU (gpu/gg_context.h GG_MAX_CONTEXTS is
- * the ceiling): 8 for chunks of up to GH_SMALL_CHUNK values, whose kernel
- * chains leave the device idle between them, 4 above, where 8 measured
- * slower (docs/PERFORMANCE.md, "Direct chunk I/O") */
-#define GH_GPU_THREADS_SMALL 8
-#define GH_GPU_THREADS 4
-#define GH_SMALL_CHUNK ((uint64_t)1 << 18)
+/* Worker threads by default on the GPU, each with its own context: as many
+ * as gpu/gg_context.h's GG_MAX_CONTEXTS, up to the cores; fewer measured
+ * slower at 64^3 and 128^3 (docs/PERFORMANCE.md, "Direct chunk I/O") */
+#define GH_GPU_THREADS 16
 #define GH_MAX_THREADS 64
 
 static _Thread_local char g_err[512];
@@ -290,41 +287,41 @@ static void release(pipe_t *q, int i)
     pthread_mutex_unlock(&q->mu);
 }
 
-/* A worker's own chunk buffers: host, or device with the pad chunk on the host. */
+/* A worker's own chunk buffer: on the device (device memory), pinned on
+ * the host (host memory through the GPU backend), or plain host memory. */
 typedef struct {
     pipe_t *q;
-    void *host;   /* a chunk of values (host memory) */
-    void *pad;    /* a whole chunk of the pad (write) or fill (read) value, for device copies */
+    void *host; /* a chunk of values in host memory */
     gh_dev *dev;
 } worker;
 
 static void worker_free(worker *w)
 {
-    free(w->host);
-    free(w->pad);
-    gh_dev_free(w->dev);
+    if (w->dev) gh_dev_put(w->dev);
+    else free(w->host);
 }
 
-static int worker_init(worker *w, pipe_t *q, int writing)
+static int worker_init(worker *w, pipe_t *q)
 {
     char msg[256];
     memset(w, 0, sizeof *w);
     w->q = q;
     const size_t cb = q->d->chunk_bytes;
     if (q->mem == GLIDE_MEM_DEVICE) {
-        if (!(w->dev = gh_dev_new(cb, msg, sizeof msg))) {
+        if (!(w->dev = gh_dev_get(cb, 1, msg, sizeof msg))) {
             pipe_fail(q, GLIDE_ERROR(BACKEND), msg);
             return -1;
         }
-        if (!(w->pad = malloc(cb))) goto nomem;
-        gh_fill(w->pad, q->d->chunk_points, q->d->esz, writing ? q->d->pad_bits : q->d->fill_bits);
-    } else if (!(w->host = malloc(cb))) {
-        goto nomem;
+        return 0;
+    }
+    /* pinned where the GPU codes the chunk; plain memory serves where it can't be had */
+    if (glide_backend_resolve(q->p.backend) == GLIDE_BACKEND_GPU && (w->dev = gh_dev_get(cb, 0, msg, sizeof msg)))
+        w->host = gh_dev_host(w->dev);
+    else if (!(w->host = malloc(cb))) {
+        pipe_fail(q, GLIDE_ERROR(NOMEM), "glide: out of memory (a worker's chunk buffer)");
+        return -1;
     }
     return 0;
-nomem:
-    pipe_fail(q, GLIDE_ERROR(NOMEM), "glide: out of memory (a worker's chunk buffer)");
-    return -1;
 }
 
 static size_t compress_one(worker *w, slot *sl)
@@ -335,7 +332,7 @@ static size_t compress_one(worker *w, slot *sl)
     chunk_at(q->d, q->s, sl->k, &b, off);
     glide_params p = q->p;
     if (q->mem == GLIDE_MEM_DEVICE) {
-        if (gh_dev_gather(w->dev, &b, q->src, w->pad)) return GLIDE_ERROR(GPU);
+        if (gh_dev_gather(w->dev, &b, q->src, q->d->pad_bits)) return GLIDE_ERROR(GPU);
         return glide_compress_device(&p, gh_dev_chunk(w->dev), q->d->chunk_bytes, sl->buf, sl->cap);
     }
     gh_gather(&b, w->host, q->src, q->d->pad_bits);
@@ -379,7 +376,7 @@ static size_t decode_one(worker *w, slot *sl)
     chunk_at(d, q->s, sl->k, &b, off);
     const int dev = q->mem == GLIDE_MEM_DEVICE;
     if (sl->kind == SLOT_EMPTY) {
-        if (dev) return gh_dev_scatter(w->dev, &b, q->dst, w->pad) ? GLIDE_ERROR(GPU) : 0;
+        if (dev) return gh_dev_fill(w->dev, &b, q->dst, d->fill_bits) ? GLIDE_ERROR(GPU) : 0;
         gh_fill(w->host, d->chunk_points, d->esz, d->fill_bits);
         gh_scatter(&b, q->dst, w->host);
         return 0;
@@ -541,9 +538,8 @@ static size_t run(int64_t dset, int64_t dxpl, const uint64_t *start, const uint6
     unsigned nt = o->threads;
     if (!nt) {
         const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        nt = glide_backend_resolve(be) != GLIDE_BACKEND_GPU ? (cores > 0 ? (unsigned)cores : 1)
-             : d.chunk_points <= GH_SMALL_CHUNK                  ? GH_GPU_THREADS_SMALL
-                                                                 : GH_GPU_THREADS;
+        nt = cores > 0 ? (unsigned)cores : 1;
+        if (glide_backend_resolve(be) == GLIDE_BACKEND_GPU && nt > GH_GPU_THREADS) nt = GH_GPU_THREADS;
     }
     if (nt > s.n) nt = (unsigned)s.n;
     if (nt > GH_MAX_THREADS) nt = GH_MAX_THREADS;
@@ -577,7 +573,7 @@ static size_t run(int64_t dset, int64_t dxpl, const uint64_t *start, const uint6
     if (!ok) pipe_fail(&q, GLIDE_ERROR(NOMEM), "glide: out of memory (the pipeline's buffers)");
     unsigned started = 0;
     for (; ok && started < nt; started++) {
-        if (worker_init(&w[started], &q, writing) ||
+        if (worker_init(&w[started], &q) ||
             pthread_create(&th[started], NULL, writing ? write_worker : read_worker, &w[started])) {
             worker_free(&w[started]);
             pipe_fail(&q, GLIDE_ERROR(GENERIC), "glide: could not start a worker thread");

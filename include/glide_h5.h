@@ -46,8 +46,7 @@ typedef enum {
 typedef struct {
     glide_memory memory;
     glide_backend backend; /* as glide_params.backend: AUTO takes the GPU where one is usable */
-    unsigned threads;      /* chunks in flight at once; 0: the default (GPU: 8 for chunks of up to 2^18
-                              values, else 4; CPU: the cores) */
+    unsigned threads;      /* chunks in flight at once; 0: the default (the cores, with the GPU at most 16) */
 } glide_h5_opts;
 
 /* memory HOST, backend AUTO, threads 0 */

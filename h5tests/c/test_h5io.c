@@ -187,6 +187,21 @@ static void roundtrip(const cfg *c, hid_t f, int gpu)
         CHECK(r == 0 && !memcmp(y, z, n * esz), "%s: device read gives the filter's values: %s", c->name,
               glide_h5_last_error());
         H5Dclose(d);
+        /* device memory, CPU backend: the values come to the host, the same bytes */
+        snprintf(nb, sizeof nb, "%s_device_cpu", c->name);
+        d = make_dset(f, nb, c, 1);
+        o.backend = GLIDE_BACKEND_CPU;
+        r = glide_h5_write(d, 0, NULL, NULL, dx, &o);
+        CHECK(r == 0 && same_chunks(a, d), "%s: device write, CPU backend, gives the filter's chunks: %s", c->name,
+              glide_h5_last_error());
+        cudaMemset(dz, 0x55, n * esz);
+        r = glide_h5_read(d, 0, NULL, NULL, dz, &o);
+        memset(z, 0, n * esz);
+        cudaMemcpy(z, dz, n * esz, cudaMemcpyDeviceToHost);
+        CHECK(r == 0 && !memcmp(y, z, n * esz), "%s: device read, CPU backend, gives the filter's values: %s",
+              c->name, glide_h5_last_error());
+        o.backend = GLIDE_BACKEND_GPU;
+        H5Dclose(d);
         cudaFree(dx);
         cudaFree(dz);
         o.memory = GLIDE_MEM_HOST;
@@ -198,7 +213,7 @@ static void roundtrip(const cfg *c, hid_t f, int gpu)
 }
 
 /* A box of whole chunks ending at the edge: written; the rest reads as HDF5 reads it (fill). */
-static void sub_box(const cfg *c, hid_t f)
+static void sub_box(const cfg *c, hid_t f, int gpu)
 {
     const size_t esz = H5Tget_size(c->type);
     uint64_t start[3] = {0, 0, 0}, count[3];
@@ -225,6 +240,25 @@ static void sub_box(const cfg *c, hid_t f)
     CHECK(r == 0 && !memcmp((char *)all + from * esz, (char *)z + from * esz, (npoints(c) - from) * esz),
           "%s: glide_h5_read of a partly written dataset is HDF5's: %s", c->name, glide_h5_last_error());
     if (c->fill_never) CHECK(get(z, esz, 0) == -999.0, "%s: a chunk never written reads as the fill value", c->name);
+#ifdef GLIDE_HAVE_GPU
+    if (gpu) { /* into device memory: chunks never written filled there */
+        const size_t nb = npoints(c) * esz;
+        void *dz = NULL, *h = malloc(nb);
+        cudaMalloc(&dz, nb);
+        cudaMemset(dz, 0x55, nb);
+        glide_h5_opts o;
+        glide_h5_opts_init(&o);
+        o.memory = GLIDE_MEM_DEVICE;
+        r = glide_h5_read(b, 0, NULL, NULL, dz, &o);
+        cudaMemcpy(h, dz, nb, cudaMemcpyDeviceToHost);
+        CHECK(r == 0 && !memcmp(h, z, nb), "%s: a partly written dataset read into device memory: %s", c->name,
+              glide_h5_last_error());
+        cudaFree(dz);
+        free(h);
+    }
+#else
+    (void)gpu;
+#endif
     /* the written part against x, ABS bound */
     double w = 0;
     const double eb = c->cd[1] * pow(10.0, -(double)c->cd[2]);
@@ -359,7 +393,7 @@ int main(void)
     for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
         roundtrip(&cs[i], f, 0);
         if (gpu) roundtrip(&cs[i], f, 1);
-        sub_box(&cs[i], f);
+        sub_box(&cs[i], f, gpu);
     }
     refusals(f);
     H5Fclose(f);
