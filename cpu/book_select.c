@@ -84,6 +84,25 @@ void glide_book_select_variants(const glide_dictionary *d, const uint64_t *hist,
     for (unsigned v = 0; v < 4; v++) bits[v] = want >> v & 1u ? best[v] : 0;
 }
 
+void glide_book_select_variants_sized(const glide_dictionary *d, const uint64_t *sizes, const uint64_t *hist,
+                                      unsigned want, const uint64_t zero[4], const uint64_t fill[4], unsigned book[4],
+                                      uint64_t bits[4])
+{
+    uint64_t best[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+    for (unsigned v = 0; v < 4; v++) book[v] = 0;
+    for (unsigned b = 0; b < d->n_books; b++) {
+        const uint8_t *len = d->books[b].len;
+        const uint64_t lz = len[GLIDE_SYM_ZERO], lf = len[GLIDE_SYM_FILL];
+        const uint64_t rest = sizes[b] - hist[GLIDE_SYM_ZERO] * lz - hist[GLIDE_SYM_FILL] * lf;
+        for (unsigned v = 0; v < 4; v++) {
+            if (!(want >> v & 1u)) continue;
+            const uint64_t c = rest + zero[v] * lz + fill[v] * lf;
+            if (c < best[v]) best[v] = c, book[v] = b; /* the first minimum, as the unsized pass */
+        }
+    }
+    for (unsigned v = 0; v < 4; v++) bits[v] = want >> v & 1u ? best[v] : 0;
+}
+
 double glide_hist_entropy_bits(const uint64_t *hist)
 {
     double n = 0, h = 0;

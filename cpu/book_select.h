@@ -20,6 +20,14 @@ unsigned glide_book_select(const glide_dictionary *d, const uint64_t *hist, glid
 void glide_book_select_variants(const glide_dictionary *d, const uint64_t *hist, glide_score score, unsigned want,
                                 const uint64_t zero[4], const uint64_t fill[4], unsigned book[4], uint64_t bits[4]);
 
+/* The same under the SIZE score from every book's bits for hist, sizes[b]
+ * (the GPU's book choice sums them all): a variant's bits follow from a
+ * book's by its ZERO and FILL terms alone, so each book costs a few
+ * operations instead of a pass over the histogram. */
+void glide_book_select_variants_sized(const glide_dictionary *d, const uint64_t *sizes, const uint64_t *hist,
+                                      unsigned want, const uint64_t zero[4], const uint64_t fill[4], unsigned book[4],
+                                      uint64_t bits[4]);
+
 /* Total bits of the chunk at its own empirical entropy. */
 double glide_hist_entropy_bits(const uint64_t *hist);
 

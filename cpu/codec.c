@@ -151,8 +151,9 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
             zero[set] = set & 1u ? st->runs[0] : hist[GLIDE_SYM_ZERO];
             fill[set] = set & 2u ? st->runs[1] : hist[GLIDE_SYM_FILL];
         }
-        glide_book_select_variants(o->dict, hist, o->score, want, zero, fill, book, bits);
-        for (unsigned set = 0; set < 4; set++) choice[set] = (glide_book_choice){book[set], bits[set]};
+        if (given && given->sizes) glide_book_select_variants_sized(o->dict, given->sizes, hist, want, zero, fill, book, bits);
+        else glide_book_select_variants(o->dict, hist, o->score, want, zero, fill, book, bits);
+        for (unsigned set = 0; set < 4; set++) choice[set] = (glide_book_choice){book[set], bits[set], NULL};
     }
     size_t r = plan_book(p, o, hist, n, given ? given : &choice[0], b, len, packed);
     if (glide_is_error(r)) return r;

@@ -82,6 +82,7 @@ typedef struct {
 typedef struct {
     unsigned book;
     uint64_t bits;
+    const uint64_t *sizes; /* SIZE score: every dictionary book's bits for the histogram, or NULL */
 } glide_book_choice;
 
 /* hist: GLIDE_NSYM counts; given: the dictionary book already chosen (the

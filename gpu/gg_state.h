@@ -81,6 +81,10 @@ typedef struct {
     gg_select sel_pl[GLIDE_NPLANES];
     /* format 8: each plane's run statistics (gg_run_stats), for the host's plan */
     glide_run_stats run_st[GLIDE_NPLANES];
+    /* format 5: the planes' book choice's work area, in the state so that
+     * every book's bits come to the host with it (the host's run-coding
+     * plan derives the variants' books from them: glide_book_select_variants_sized) */
+    gg_select_work sel_work;
     uint64_t n_outliers;           /* outlier symbols counted by the scan */
     uint64_t stream_bytes;           /* Huffman stream size, UINT64_MAX if it did not fit */
     uint64_t crc_len;                /* bytes the CRC covers (header to end of the Huffman stream) */

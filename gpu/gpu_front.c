@@ -33,7 +33,7 @@ static cudaError_t books_beside_fork(const front_args *a, cudaStream_t s)
     if ((e = cudaEventRecord(c->ev_bfork, s)) != cudaSuccess ||
         (e = cudaStreamWaitEvent(c->s_book, c->ev_bfork, 0)) != cudaSuccess ||
         (e = gg_book_select_planes_gated(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
-                                         c->d_sel_work, kept, (a->launch.pdl & GG_PDL_TAIL) != 0, c->s_book)) != cudaSuccess)
+                                         &st->sel_work, kept, (a->launch.pdl & GG_PDL_TAIL) != 0, c->s_book)) != cudaSuccess)
         return e;
     return cudaEventRecord(c->ev_bjoin, c->s_book);
 }
@@ -109,11 +109,11 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
         if (beside) {
             const gg_pick_gate other = {&st->lorenzo, &st->slice, 1};
             if ((e = gg_book_select_planes_gated(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
-                                                 c->d_sel_work, other, pdl_tail, s)) != cudaSuccess ||
+                                                 &st->sel_work, other, pdl_tail, s)) != cudaSuccess ||
                 (e = cudaStreamWaitEvent(s, c->ev_bjoin, 0)) != cudaSuccess)
                 return e;
         } else if ((e = gg_book_select_planes(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
-                                              c->d_sel_work, pdl_tail, s)) != cudaSuccess) {
+                                              &st->sel_work, pdl_tail, s)) != cudaSuccess) {
             return e;
         }
     } else if ((e = gg_book_select(st->hist, dict, a->score, &st->sel, c->d_sel_work, s)) != cudaSuccess) {

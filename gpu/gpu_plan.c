@@ -44,13 +44,16 @@ size_t gg_host_plan(const enc_job *j, const gg_state *hs, glide_header *h, glide
     const int own_dict = j->o->dict == gg_G.dict;
     if (j->planes) {
         h->format_version = slice ? GLIDE_FORMAT_SLICE : GLIDE_FORMAT_PLANES;
-        const glide_book_choice given[GLIDE_NPLANES] = {{hs->sel_pl[0].book, hs->sel_pl[0].bits},
-                                                        {hs->sel_pl[1].book, hs->sel_pl[1].bits}};
+        /* under the SIZE score the device summed every book (book_select.cu's k_book_size) */
+        const int sized = j->o->score == GLIDE_SCORE_SIZE;
+        const glide_book_choice given[GLIDE_NPLANES] = {
+            {hs->sel_pl[0].book, hs->sel_pl[0].bits, sized ? hs->sel_work.bits[0] : NULL},
+            {hs->sel_pl[1].book, hs->sel_pl[1].bits, sized ? hs->sel_work.bits[1] : NULL}};
         const uint64_t *const hist[GLIDE_NPLANES] = {hs->hist_pl[0], hs->hist_pl[1]};
         const glide_run_stats *runs = j->o->runs ? hs->run_st : NULL; /* counted by the front where o->runs */
         return glide_entropy_plan_planes(j->p, j->o, h, hist, own_dict ? given : NULL, runs, j->n0, j->n, j->esz, plan);
     }
-    glide_book_choice choice = {hs->sel.book, hs->sel.bits};
+    glide_book_choice choice = {hs->sel.book, hs->sel.bits, NULL};
     return glide_entropy_plan_hist(j->p, j->o, h, hs->hist, own_dict ? &choice : NULL, j->n, j->esz, plan);
 }
 
