@@ -11,7 +11,7 @@
 
 glide_encode_opts glide_default_encode_opts(void)
 {
-    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK, 0.0, NULL, 0, 0, 0, NULL, NULL, 1, GLIDE_SLICE_TRIAL, NULL, NULL, 1};
+    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK, 0.0, NULL, 0, 0, 0, NULL, NULL, 1, GLIDE_SLICE_TRIAL, NULL, NULL, 1, 0};
     return o;
 }
 
@@ -33,9 +33,11 @@ void glide_level_bounds(double eb, double alpha, unsigned levels, double *out)
  * custom one under GLIDE_BOOK_CUSTOM, or under AUTO when the dictionary's
  * costs more than auto_slack over the entropy and the custom book (with its
  * section) really is smaller. An empty histogram (format 5's plane 1 of a
- * one-point chunk) gets the dictionary's choice. */
+ * one-point chunk) gets the dictionary's choice. ent: the histogram's
+ * entropy where the caller has it (book_floor), else negative. */
 static size_t plan_book(const glide_params *p, const glide_encode_opts *o, const uint64_t *hist, uint64_t n,
-                        const glide_book_choice *given, glide_plan_book *b, uint8_t *len, uint8_t *packed)
+                        const glide_book_choice *given, glide_plan_book *b, uint8_t *len, uint8_t *packed,
+                        double ent)
 {
     const glide_dictionary *d = o->dict;
     uint64_t dict_bits = 0;
@@ -54,7 +56,7 @@ static size_t plan_book(const glide_params *p, const glide_encode_opts *o, const
          * critical one) decide nothing. */
         const double slack = 1.0 + o->auto_slack;
         custom = (double)dict_bits > slack * (double)n &&
-                 (double)dict_bits > slack * fmax(glide_hist_entropy_bits(hist), (double)n);
+                 (double)dict_bits > slack * fmax(ent >= 0 ? ent : glide_hist_entropy_bits(hist), (double)n);
     }
     b->bytes = 0;
     if (custom) {
@@ -107,7 +109,7 @@ size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o
     plan->n0 = n;
     if (o->hist_out) memcpy(o->hist_out, hist, GLIDE_NSYM * sizeof *hist);
     glide_plan_book b;
-    size_t r = plan_book(p, o, hist, n, given, &b, plan->len, plan->book);
+    size_t r = plan_book(p, o, hist, n, given, &b, plan->len, plan->book, -1);
     if (glide_is_error(r)) return r;
     h->dict_version = (uint8_t)b.dict_version;
     h->book_kind = b.kind;
@@ -123,6 +125,28 @@ static uint64_t plane_cost(uint64_t bits, uint64_t book_bytes, uint64_t n_seg)
     return bits + 8 * book_bytes + 20 * n_seg;
 }
 
+/* A floor under plan_book's bits + 8 * bytes for hist (n > 0 symbols),
+ * whose dictionary book costs dict_bits: those bits where plan_book builds
+ * no custom book, else the least of them and a floor under the custom
+ * book's: n (a Huffman code spends a bit a symbol at least) where that
+ * already exceeds `over`, else the entropy, which no Huffman code beats
+ * (less a margin for the sum's rounding; *ent gets it, else -1). */
+static uint64_t book_floor(const glide_params *p, const glide_encode_opts *o, const uint64_t *hist, uint64_t n,
+                           uint64_t dict_bits, uint64_t over, double *ent)
+{
+    *ent = -1;
+    const int forced = p->codebook == GLIDE_BOOK_CUSTOM;
+    if (!forced && !(p->codebook == GLIDE_BOOK_AUTO && (double)dict_bits > (1.0 + o->auto_slack) * (double)n))
+        return dict_bits;
+    uint64_t e = n;
+    if (e <= over) {
+        *ent = glide_hist_entropy_bits(hist);
+        const double f = floor(*ent * (1.0 - 1e-9)) - 1.0;
+        e = f > (double)e ? (uint64_t)f : e;
+    }
+    return forced || e < dict_bits ? e : dict_bits;
+}
+
 /* A plane's book, run-coded where that is cheaper (format 8): every
  * nonempty set of the run-coded symbols that occur, ZERO, FILL, both, is
  * costed with its own book for the collapsed histogram (a run counts as
@@ -135,7 +159,7 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
 {
     *on = 0;
     memset(run_len, 0, GLIDE_RUN_KINDS * GLIDE_RUN_CLASSES);
-    if (!st || !o->runs || !n) return plan_book(p, o, hist, n, given, b, len, packed);
+    if (!st || !o->runs || !n) return plan_book(p, o, hist, n, given, b, len, packed, -1);
     unsigned present = 0;
     for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++)
         if (st->runs[k]) present |= 1u << k;
@@ -155,9 +179,7 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
         else glide_book_select_variants(o->dict, hist, o->score, want, zero, fill, book, bits);
         for (unsigned set = 0; set < 4; set++) choice[set] = (glide_book_choice){book[set], bits[set], NULL};
     }
-    size_t r = plan_book(p, o, hist, n, given ? given : &choice[0], b, len, packed);
-    if (glide_is_error(r)) return r;
-    uint64_t best = plane_cost(b->bits, b->bytes, glide_plane_segments(n, 0));
+    const glide_book_choice *plain = given ? given : &choice[0];
     uint8_t cls_len[GLIDE_RUN_KINDS][GLIDE_RUN_CLASSES];
     uint64_t cls_bits[GLIDE_RUN_KINDS] = {0, 0};
     for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++) {
@@ -167,8 +189,16 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
         for (unsigned c = 0; c < GLIDE_RUN_CLASSES; c++) cls_bits[k] += st->cls[k][c] * cls_len[k][c];
         cls_bits[k] += st->extra_bits[k];
     }
+    /* The sets first, the first least cost winning among them; then the
+     * plain plane, which wins where it costs no more. Its custom book (a
+     * Huffman build, the plan's largest cost) is built only where its floor
+     * does not already lose to the best set. */
+    uint64_t best = UINT64_MAX;
+    unsigned best_set = 0;
+    glide_plan_book bs = {0};
     uint64_t h2[GLIDE_NSYM];
-    uint8_t len2[GLIDE_NSYM], packed2[GLIDE_NSYM];
+    uint8_t len2[GLIDE_NSYM], packed2[GLIDE_NSYM], len_s[GLIDE_NSYM], packed_s[GLIDE_NSYM];
+    size_t r;
     for (unsigned set = 1; set < 1u << GLIDE_RUN_KINDS; set++) {
         if ((set & present) != set) continue;
         memcpy(h2, hist, sizeof h2);
@@ -180,22 +210,31 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
                 extra += cls_bits[k];
             }
         glide_plan_book b2;
-        r = plan_book(p, o, h2, events, &choice[set], &b2, len2, packed2);
+        r = plan_book(p, o, h2, events, &choice[set], &b2, len2, packed2, -1);
         if (glide_is_error(r)) return r;
         /* FILL's classes take a second half of the run book */
         const uint64_t rb = GLIDE_RUN_SUBBOOK_BYTES * (set & 2u ? 2u : 1u);
         const uint64_t c = plane_cost(b2.bits + extra, b2.bytes + rb, glide_plane_segments(n, 1));
         if (c >= best) continue;
         best = c;
-        *on = set;
+        best_set = set;
         b2.bits += extra;
-        *b = b2;
-        memcpy(len, len2, GLIDE_NSYM);
-        memcpy(packed, packed2, b2.bytes);
-        memset(run_len, 0, GLIDE_RUN_KINDS * GLIDE_RUN_CLASSES);
-        for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++)
-            if (set >> k & 1u) memcpy(run_len[k], cls_len[k], GLIDE_RUN_CLASSES);
+        bs = b2;
+        memcpy(len_s, len2, GLIDE_NSYM);
+        memcpy(packed_s, packed2, b2.bytes);
     }
+    const uint64_t nseg0 = glide_plane_segments(n, 0);
+    double ent = -1;
+    if (!best_set || o->plan_all || plane_cost(book_floor(p, o, hist, n, plain->bits, best, &ent), 0, nseg0) <= best) {
+        r = plan_book(p, o, hist, n, plain, b, len, packed, ent);
+        if (glide_is_error(r) || plane_cost(b->bits, b->bytes, nseg0) <= best) return r;
+    }
+    *on = best_set;
+    *b = bs;
+    memcpy(len, len_s, GLIDE_NSYM);
+    memcpy(packed, packed_s, bs.bytes);
+    for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++)
+        if (best_set >> k & 1u) memcpy(run_len[k], cls_len[k], GLIDE_RUN_CLASSES);
     return 0;
 }
 

@@ -32,6 +32,8 @@ typedef struct {
     glide_range_report *range_out; /* GPU backend: receives the device's range scan (glide_compress) */
     int runs;                     /* 1 (default): run-coded planes (format 8) where they are smaller; 0: never (tests,
                                      benchmarks: GLIDE 1.7's streams) */
+    int plan_all;                 /* tests: 1 builds every candidate book of a run-coded plane's plan, where the
+                                     default skips a custom book whose floor already loses (the same plans) */
 } glide_encode_opts;
 #define GLIDE_SLICE_TRIAL 3
 

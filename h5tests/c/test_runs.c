@@ -13,6 +13,7 @@
 #include "check.h"
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -358,8 +359,99 @@ static void streams(void)
     free(v), free(y8), free(y7);
 }
 
+/* The plan of a run-coded plane skips the plain plane's custom book where
+ * its floor already loses to a set (cpu/codec.c book_floor): on random
+ * planes, under each codebook mode, with the books chosen here (CPU) and
+ * given with every book's bits (GPU), the plan must be the one that builds
+ * every candidate (plan_all). */
+static void plan_floors(void)
+{
+    static uint64_t hist[GLIDE_NPLANES][GLIDE_NSYM], sizes[GLIDE_NPLANES][1024];
+    int bad = 0, trials = 0, runs_won = 0, plain_won = 0, custom = 0;
+    for (int t = 0; t < 400; t++) {
+        glide_run_stats st[GLIDE_NPLANES];
+        memset(hist, 0, sizeof hist);
+        memset(st, 0, sizeof st);
+        uint64_t np[GLIDE_NPLANES];
+        for (unsigned k = 0; k < GLIDE_NPLANES; k++) {
+            np[k] = 500 + xr() % 150000;
+            const uint64_t zero = np[k] * (xr() % 1000) / 1000, fill = t % 3 == 0 ? (np[k] - zero) * (xr() % 500) / 1000 : 0;
+            const unsigned w = 1 + (unsigned)(xr() % 80);
+            hist[k][GLIDE_SYM_ZERO] = zero;
+            hist[k][GLIDE_SYM_FILL] = fill;
+            for (uint64_t i = zero + fill; i < np[k]; i++) {
+                int q = (int)(xr() % (2 * w + 1)) - (int)w;
+                q = q * (int)(xr() % 4) / 3;
+                hist[k][xr() % 97 == 0 ? GLIDE_SYM_OUTLIER : (unsigned)(GLIDE_SYM_ZERO + (q ? q : 1))]++;
+            }
+            for (unsigned r = 0; r < GLIDE_RUN_KINDS; r++) { /* runs of mean length 1 .. 500 (or 3) */
+                const uint64_t c = hist[k][r ? GLIDE_SYM_FILL : GLIDE_SYM_ZERO];
+                if (!c) continue;
+                st[k].runs[r] = 1 + c / (1 + xr() % (t % 2 ? 3 : 500)); /* odd t: short runs, where plain planes win */
+                for (uint64_t left = st[k].runs[r]; left;) {
+                    const unsigned cl = (unsigned)(xr() % GLIDE_RUN_CLASSES);
+                    const uint64_t m = 1 + xr() % left;
+                    st[k].cls[r][cl] += m;
+                    st[k].extra_bits[r] += m * cl;
+                    left -= m;
+                }
+            }
+        }
+        const uint64_t n = np[0] + np[1];
+        const uint64_t dims[1] = {n};
+        glide_params p;
+        glide_params_init(&p, GLIDE_FLOAT32, 1, dims);
+        glide_encode_opts o = glide_default_encode_opts();
+        glide_book_choice given[GLIDE_NPLANES];
+        for (unsigned k = 0; k < GLIDE_NPLANES; k++) {
+            given[k] = (glide_book_choice){0, UINT64_MAX, sizes[k]};
+            for (unsigned b = 0; b < o.dict->n_books; b++) {
+                sizes[k][b] = glide_book_bits(o.dict->books[b].len, hist[k]);
+                if (sizes[k][b] < given[k].bits) given[k].book = b, given[k].bits = sizes[k][b];
+            }
+        }
+        const uint64_t *const hp[GLIDE_NPLANES] = {hist[0], hist[1]};
+        for (int cb = 0; cb < 3; cb++)
+            for (int g = 0; g < 2; g++) {
+                static glide_entropy_plan pl[2];
+                glide_header h[2];
+                size_t r[2];
+                p.codebook = cb == 0 ? GLIDE_BOOK_AUTO : cb == 1 ? GLIDE_BOOK_CUSTOM : GLIDE_BOOK_DICT;
+                for (int all = 0; all < 2; all++) {
+                    o.plan_all = all;
+                    glide_header_begin(&h[all], &p);
+                    h[all].format_version = GLIDE_FORMAT_PLANES;
+                    r[all] = glide_entropy_plan_planes(&p, &o, &h[all], hp, g ? given : NULL, st, np[0], n, 4, &pl[all]);
+                }
+                trials++;
+                const glide_header *a = &h[0], *b = &h[1];
+                const int same = r[0] == r[1] && a->format_version == b->format_version && a->flags == b->flags &&
+                                 a->book_kind == b->book_kind && a->book_id == b->book_id &&
+                                 a->book_bytes == b->book_bytes && a->book_kind1 == b->book_kind1 &&
+                                 a->book_id1 == b->book_id1 && a->book_bytes1 == b->book_bytes1 &&
+                                 a->n_segments == b->n_segments && a->stream_bytes == b->stream_bytes &&
+                                 a->dict_version == b->dict_version && a->method == b->method &&
+                                 !memcmp(pl[0].len, pl[1].len, GLIDE_NSYM) && !memcmp(pl[0].len1, pl[1].len1, GLIDE_NSYM) &&
+                                 !memcmp(pl[0].book, pl[1].book, a->book_bytes) &&
+                                 !memcmp(pl[0].book1, pl[1].book1, a->book_bytes1) &&
+                                 !memcmp(pl[0].run_len, pl[1].run_len, sizeof pl[0].run_len);
+                bad += !same;
+                runs_won += (a->flags & GLIDE_FLAG_RUNS) != 0;
+                plain_won += (a->flags & GLIDE_FLAG_RUNS) != GLIDE_FLAG_RUNS;
+                custom += a->book_kind == GLIDE_BOOKKIND_CUSTOM || a->book_kind1 == GLIDE_BOOKKIND_CUSTOM;
+            }
+    }
+    printf("plan floors: %d plans, %d with a run-coded plane, %d with a plain one, %d with a custom book\n", trials,
+           runs_won, plain_won, custom);
+    CHECK(bad == 0 && runs_won > 0 && plain_won > 0 && custom > 0,
+          "plans with the floors equal those that build every book (%d of %d differ; %d with a run-coded plane, %d "
+          "with a plain one, %d with a custom book)",
+          bad, trials, runs_won, plain_won, custom);
+}
+
 int main(void)
 {
+    plan_floors();
     coder_trips();
     decoder_rules();
     streams();
