@@ -141,6 +141,39 @@ static int gpu_ok(void)
 #endif
 }
 
+#ifdef GLIDE_HAVE_GPU
+/* dx (device) written by glide_h5_write into a new dataset and read back
+ * into device memory, on backend be: the filter dataset a's chunks, and the
+ * values y it reads. */
+static void device_roundtrip(const cfg *c, hid_t f, hid_t a, const void *dx, const void *y, glide_backend be)
+{
+    const size_t n = npoints(c), esz = H5Tget_size(c->type);
+    const char *bn = be == GLIDE_BACKEND_CPU ? "CPU" : "GPU";
+    char nm[64];
+    snprintf(nm, sizeof nm, "%s_device_%s", c->name, bn);
+    hid_t d = make_dset(f, nm, c, 1);
+    glide_h5_opts o;
+    glide_h5_opts_init(&o);
+    o.backend = be;
+    o.threads = 3;
+    o.memory = GLIDE_MEM_DEVICE;
+    size_t r = glide_h5_write(d, 0, NULL, NULL, dx, &o);
+    CHECK(r == 0 && same_chunks(a, d), "%s: device write, %s backend, gives the filter's chunks: %s", c->name, bn,
+          glide_h5_last_error());
+    void *dz = NULL, *z = malloc(n * esz);
+    cudaMalloc(&dz, n * esz);
+    cudaMemset(dz, 0x55, n * esz);
+    r = glide_h5_read(d, 0, NULL, NULL, dz, &o);
+    memset(z, 0, n * esz);
+    cudaMemcpy(z, dz, n * esz, cudaMemcpyDeviceToHost);
+    CHECK(r == 0 && !memcmp(y, z, n * esz), "%s: device read, %s backend, gives the filter's values: %s", c->name,
+          bn, glide_h5_last_error());
+    H5Dclose(d);
+    cudaFree(dz);
+    free(z);
+}
+#endif
+
 static void roundtrip(const cfg *c, hid_t f, int gpu)
 {
     const size_t n = npoints(c), esz = H5Tget_size(c->type);
@@ -169,42 +202,13 @@ static void roundtrip(const cfg *c, hid_t f, int gpu)
     CHECK(r == 0 && !memcmp(y, z, n * esz), "%s: glide_h5_read gives the filter's values: %s", c->name,
           glide_h5_last_error());
 #ifdef GLIDE_HAVE_GPU
-    if (gpu) { /* from and into device memory: the same chunks and values */
-        void *dx = NULL, *dz = NULL;
+    if (gpu) { /* from and into device memory, GPU and CPU backends: the same chunks and values */
+        void *dx = NULL;
         cudaMalloc(&dx, n * esz);
-        cudaMalloc(&dz, n * esz);
         cudaMemcpy(dx, x, n * esz, cudaMemcpyHostToDevice);
-        snprintf(nb, sizeof nb, "%s_device", c->name);
-        hid_t d = make_dset(f, nb, c, 1);
-        o.memory = GLIDE_MEM_DEVICE;
-        r = glide_h5_write(d, 0, NULL, NULL, dx, &o);
-        CHECK(r == 0 && same_chunks(a, d), "%s: device write gives the filter's chunks: %s", c->name,
-              glide_h5_last_error());
-        cudaMemset(dz, 0x55, n * esz);
-        r = glide_h5_read(d, 0, NULL, NULL, dz, &o);
-        memset(z, 0, n * esz);
-        cudaMemcpy(z, dz, n * esz, cudaMemcpyDeviceToHost);
-        CHECK(r == 0 && !memcmp(y, z, n * esz), "%s: device read gives the filter's values: %s", c->name,
-              glide_h5_last_error());
-        H5Dclose(d);
-        /* device memory, CPU backend: the values come to the host, the same bytes */
-        snprintf(nb, sizeof nb, "%s_device_cpu", c->name);
-        d = make_dset(f, nb, c, 1);
-        o.backend = GLIDE_BACKEND_CPU;
-        r = glide_h5_write(d, 0, NULL, NULL, dx, &o);
-        CHECK(r == 0 && same_chunks(a, d), "%s: device write, CPU backend, gives the filter's chunks: %s", c->name,
-              glide_h5_last_error());
-        cudaMemset(dz, 0x55, n * esz);
-        r = glide_h5_read(d, 0, NULL, NULL, dz, &o);
-        memset(z, 0, n * esz);
-        cudaMemcpy(z, dz, n * esz, cudaMemcpyDeviceToHost);
-        CHECK(r == 0 && !memcmp(y, z, n * esz), "%s: device read, CPU backend, gives the filter's values: %s",
-              c->name, glide_h5_last_error());
-        o.backend = GLIDE_BACKEND_GPU;
-        H5Dclose(d);
+        device_roundtrip(c, f, a, dx, y, GLIDE_BACKEND_GPU);
+        device_roundtrip(c, f, a, dx, y, GLIDE_BACKEND_CPU); /* the values cross to the host */
         cudaFree(dx);
-        cudaFree(dz);
-        o.memory = GLIDE_MEM_HOST;
     }
 #endif
     H5Dclose(a);
