@@ -113,7 +113,11 @@ static int pad_make(gh_dev *d, size_t esz, uint64_t bits)
         void *h = malloc(d->bytes ? d->bytes : 1);
         if (!h) return -1;
         gh_fill(h, d->bytes / esz, esz, bits);
-        bad = cudaMemcpy(d->pad, h, d->bytes, cudaMemcpyHostToDevice) != cudaSuccess;
+        /* on the worker's stream, which does not wait for the legacy one
+         * (a cudaMemcpy from pageable memory may return before its DMA is
+         * done); h is freed once the copy is */
+        bad = cudaMemcpyAsync(d->pad, h, d->bytes, cudaMemcpyHostToDevice, d->s) != cudaSuccess ||
+              cudaStreamSynchronize(d->s) != cudaSuccess;
         free(h);
     }
     if (bad) return -1;
