@@ -75,3 +75,64 @@ def test_device_arrays_checked(tmp_path):
             h5glide.write_direct(ds, _FakeDeviceArray(np.zeros((64, 64), "f8")))
         with pytest.raises(ValueError, match="C-contiguous"):
             h5glide.write_direct(ds, _FakeDeviceArray(np.zeros((64, 64), "f4"), strides=(4, 256)))
+
+
+class _CudaArray:
+    """A float array in device memory (cudaMalloc through ctypes) that says so
+    as CuPy's arrays do, so that the device path runs without CuPy."""
+
+    def __init__(self, cuda, shape, dtype):
+        import ctypes
+
+        self._cuda, self._c = cuda, ctypes
+        self.shape, self.dtype = shape, np.dtype(dtype)
+        self.nbytes = int(np.prod(shape)) * self.dtype.itemsize
+        p = ctypes.c_void_p()
+        assert cuda.cudaMalloc(ctypes.byref(p), ctypes.c_size_t(self.nbytes)) == 0
+        self.ptr = p.value
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": self.dtype.str, "data": (self.ptr, False),
+                                         "strides": None, "version": 3}
+
+    def copy(self, a, to_device):
+        c = self._c
+        host = a.ctypes.data_as(c.c_void_p)
+        dst, src = (c.c_void_p(self.ptr), host) if to_device else (host, c.c_void_p(self.ptr))
+        assert self._cuda.cudaMemcpy(dst, src, c.c_size_t(self.nbytes), 1 if to_device else 2) == 0
+
+    def free(self):
+        self._cuda.cudaFree(self._c.c_void_p(self.ptr))
+
+
+def _cudart():
+    import ctypes
+
+    for name in ("libcudart.so.13", "libcudart.so.12", "libcudart.so"):
+        try:
+            return ctypes.CDLL(name)
+        except OSError:
+            pass
+    return None
+
+
+def test_device_array_on_the_gpu(tmp_path):
+    cuda = _cudart()
+    if h5glide.backend_name("gpu") != "gpu" or cuda is None:
+        pytest.skip("no usable GPU, or no CUDA runtime to allocate device memory with")
+    a = field((70, 90, 100), "f4")
+    with h5py.File(tmp_path / "dev.h5", "w") as f:
+        opts = h5glide.Glide(abs=1e-3)
+        ref = f.create_dataset("ref", data=a, chunks=(32, 32, 32), **opts)
+        ds = f.create_dataset("d", shape=a.shape, dtype="f4", chunks=(32, 32, 32), **opts)
+        d, back = _CudaArray(cuda, a.shape, "f4"), _CudaArray(cuda, a.shape, "f4")
+        try:
+            d.copy(a, True)
+            h5glide.write_direct(ds, d)
+            offs = [ds.id.get_chunk_info(i).chunk_offset for i in range(ds.id.get_num_chunks())]
+            assert len(offs) == 36 and all(ds.id.read_direct_chunk(o) == ref.id.read_direct_chunk(o) for o in offs)
+            h5glide.read_direct(ds, out=back)
+            b = np.empty_like(a)
+            back.copy(b, False)
+        finally:
+            d.free(), back.free()
+        assert np.array_equal(b, ref[...])
+        assert np.abs(b.astype("f8") - a).max() <= 1e-3
