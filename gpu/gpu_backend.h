@@ -31,13 +31,15 @@ size_t glide_gpu_compress(const glide_params *p, const glide_encode_opts *o, con
 size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, const void *src, size_t size, void *dst,
                             int dst_dev);
 
-/* Makes up to n contexts (at most 8), so that n threads' calls run at once,
+/* Makes up to n contexts (at most GG_MAX_CONTEXTS, 16), so that n threads' calls run at once,
  * each context without the streams that wait for the host; returns how
  * many there are. Call it before the threads start. */
 unsigned glide_gpu_reserve(unsigned n);
 
 /* The device the backend uses, or -1 without a usable one. */
 int glide_gpu_device(void);
+/* Its free memory in bytes (cudaMemGetInfo), 0 without a usable device. */
+size_t glide_gpu_free_memory(void);
 
 /* A plain copy between host and device memory (to_device: host to
  * device, else device to host), for the API's host fallbacks of device

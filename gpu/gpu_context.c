@@ -360,6 +360,17 @@ gg_ctx *gg_context(void)
 
 int glide_gpu_device(void) { return glide_gpu_usable() ? g_pool[0].device : -1; }
 
+size_t glide_gpu_free_memory(void)
+{
+    size_t avail = 0, total = 0;
+    if (!glide_gpu_usable() || cudaSetDevice(g_pool[0].device) != cudaSuccess ||
+        cudaMemGetInfo(&avail, &total) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return avail;
+}
+
 const char *glide_gpu_device_name(void) { return glide_gpu_usable() ? g_pool[0].name : "none"; }
 
 unsigned glide_gpu_copy_threads(void) { return glide_gpu_usable() ? g_pool[0].copy_helpers : 0; }

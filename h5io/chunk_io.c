@@ -25,6 +25,12 @@
  * as gpu/gg_context.h's GG_MAX_CONTEXTS, up to the cores; fewer measured
  * slower at 64^3 and 128^3 (docs/PERFORMANCE.md, "Direct chunk I/O") */
 #define GH_GPU_THREADS 16
+/* and no more than half the device's free memory holds: a thread's context
+ * and buffers take about GH_THREAD_FIXED plus GH_THREAD_CHUNKS chunks
+ * (measured: 19 MiB a thread at 64^3, 55 at 128^3, float32), so that large
+ * chunks on a small GPU do not run out of memory and fall back to the CPU */
+#define GH_THREAD_FIXED ((uint64_t)16 << 20)
+#define GH_THREAD_CHUNKS 8
 #define GH_MAX_THREADS 64
 
 static _Thread_local char g_err[512];
@@ -539,7 +545,13 @@ static size_t run(int64_t dset, int64_t dxpl, const uint64_t *start, const uint6
     if (!nt) {
         const long cores = sysconf(_SC_NPROCESSORS_ONLN);
         nt = cores > 0 ? (unsigned)cores : 1;
-        if (glide_backend_resolve(be) == GLIDE_BACKEND_GPU && nt > GH_GPU_THREADS) nt = GH_GPU_THREADS;
+        if (glide_backend_resolve(be) == GLIDE_BACKEND_GPU) {
+            if (nt > GH_GPU_THREADS) nt = GH_GPU_THREADS;
+#ifdef GLIDE_HAVE_GPU
+            const uint64_t fit = glide_gpu_free_memory() / 2 / (GH_THREAD_FIXED + GH_THREAD_CHUNKS * (uint64_t)d.chunk_bytes);
+            if (nt > fit) nt = fit ? (unsigned)fit : 1;
+#endif
+        }
     }
     if (nt > s.n) nt = (unsigned)s.n;
     if (nt > GH_MAX_THREADS) nt = GH_MAX_THREADS;

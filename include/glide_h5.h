@@ -46,7 +46,8 @@ typedef enum {
 typedef struct {
     glide_memory memory;
     glide_backend backend; /* as glide_params.backend: AUTO takes the GPU where one is usable */
-    unsigned threads;      /* chunks in flight at once; 0: the default (the cores, with the GPU at most 16) */
+    unsigned threads;      /* chunks in flight at once; 0: the default (the cores; with the GPU at most 16, and
+                              fewer where half the device's free memory would not hold their buffers) */
 } glide_h5_opts;
 
 /* memory HOST, backend AUTO, threads 0 */
