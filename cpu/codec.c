@@ -273,11 +273,10 @@ size_t glide_entropy_plan_planes(const glide_params *p, const glide_encode_opts 
 }
 
 /* Format 5's symbol order: plane 0 (every effective coordinate even within
- * its slab) then plane 1, each in raster order. split: raster -> planes,
- * counting plane 0's symbols into hist0 (if not NULL); merge: back. Rows
+ * its slab) then plane 1, each in raster order. split: raster -> planes;
+ * merge: back. Rows
  * with an odd slow coordinate are plane 1 whole; the others alternate. */
-static void planes_order(const glide_shape *s, const uint16_t *in, uint16_t *out, uint64_t n0, int merge,
-                         uint64_t *hist0)
+static void planes_order(const glide_shape *s, const uint16_t *in, uint16_t *out, uint64_t n0, int merge)
 {
     uint64_t d[3] = {1, 1, 1}, rows = 1; /* padded in front, as the grid of FORMAT.md §4 */
     for (unsigned a = 0; a < s->rank; a++) d[3 - s->rank + a] = s->n[a];
@@ -304,8 +303,6 @@ static void planes_order(const glide_shape *s, const uint16_t *in, uint16_t *out
                     out[k1 + x] = in[i + 2 * x + 1];
                 }
                 if (nx & 1u) out[k0 + o] = in[i + nx - 1];
-                if (hist0)
-                    for (uint64_t x = 0; x < e; x++) hist0[out[k0 + x]]++;
             }
             k0 += e;
             k1 += o;
@@ -321,12 +318,13 @@ static size_t glide_entropy_plan_make(const glide_params *p, const glide_encode_
 {
     uint64_t hist[GLIDE_NPLANES][GLIDE_NSYM] = {{0}};
     if (h->format_version < GLIDE_FORMAT_PLANES) {
-        for (uint64_t i = 0; i < n; i++) hist[0][sym[i]]++;
+        glide_hist_add(sym, n, hist[0]);
         return glide_entropy_plan_hist(p, o, h, hist[0], NULL, n, esz, plan);
     }
     const uint64_t n0 = glide_plane0_count(sh);
-    planes_order(sh, sym, ord, n0, 0, hist[0]);
-    for (uint64_t i = n0; i < n; i++) hist[1][ord[i]]++;
+    planes_order(sh, sym, ord, n0, 0);
+    glide_hist_add(ord, n0, hist[0]);
+    glide_hist_add(ord + n0, n - n0, hist[1]);
     const uint64_t *const hp[GLIDE_NPLANES] = {hist[0], hist[1]};
     glide_run_stats st[GLIDE_NPLANES];
     if (o->runs) {

@@ -88,7 +88,7 @@ static int FN(block_trial)(const glide_grid *g, const T *x, const uint8_t *level
         if (m == 0) FN(glide_interp_encode)(&gb, xb, r, w, sym, level_cfg, level_eb, eb_abs, subst);
         else if (m == 1) FN(glide_lorenzo_encode)(&gb, xb, r, sym, eb_abs, subst);
         else FN(glide_slice_encode)(&gb, xb, r, w, sym, eb_abs, subst, m - 2);
-        for (uint64_t i = 0; i < n; i++) hist[m][sym[i]]++;
+        glide_hist_add(sym, n, hist[m]);
         uint64_t bits;
         glide_book_select(dict ? dict : glide_dict_get(GLIDE_DICT_VERSION), hist[m], GLIDE_SCORE_SIZE, &bits);
         bits += hist[m][GLIDE_SYM_OUTLIER] * 8 * sizeof(T);
@@ -248,7 +248,7 @@ static size_t FN(decompress)(const glide_header *h, const glide_layout *lay, con
         const uint64_t n0 = glide_plane0_count(&sh);
         uint16_t *ord = malloc(n * sizeof *ord);
         ret = ord ? glide_entropy_read(h, lay, src, ord, n, n0) : GLIDE_ERROR(NOMEM);
-        if (!glide_is_error(ret)) planes_order(&sh, ord, sym, n0, 1, NULL);
+        if (!glide_is_error(ret)) planes_order(&sh, ord, sym, n0, 1);
         free(ord);
     } else {
         ret = glide_entropy_read(h, lay, src, sym, n, n);

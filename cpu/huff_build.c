@@ -1,4 +1,5 @@
 #include "huff_build.h"
+#include "format.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,4 +126,23 @@ int glide_huff_check(const uint8_t *len, unsigned n, unsigned max_len)
         if (len[i]) kraft += 1ull << (max_len - len[i]);
     }
     return kraft <= (1ull << max_len) ? 0 : -1;
+}
+
+void glide_hist_add(const uint16_t *sym, uint64_t n, uint64_t *hist)
+{
+    uint32_t t[4][GLIDE_NSYM];
+    /* blocks short enough that a uint32 count cannot wrap */
+    for (uint64_t b0 = 0; b0 < n; b0 += UINT64_C(1) << 30) {
+        const uint64_t b1 = n - b0 < (UINT64_C(1) << 30) ? n : b0 + (UINT64_C(1) << 30);
+        memset(t, 0, sizeof t);
+        uint64_t i = b0;
+        for (; i + 4 <= b1; i += 4) {
+            t[0][sym[i]]++;
+            t[1][sym[i + 1]]++;
+            t[2][sym[i + 2]]++;
+            t[3][sym[i + 3]]++;
+        }
+        for (; i < b1; i++) t[0][sym[i]]++;
+        for (unsigned s = 0; s < GLIDE_NSYM; s++) hist[s] += (uint64_t)t[0][s] + t[1][s] + t[2][s] + t[3][s];
+    }
 }

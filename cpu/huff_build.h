@@ -17,4 +17,9 @@ void glide_huff_canonical(const uint8_t *len, unsigned n, uint16_t *code);
  * (complete or not), -1 if over-subscribed or a length exceeds max_len. */
 int glide_huff_check(const uint8_t *len, unsigned n, unsigned max_len);
 
+/* hist[s] += the count of s in sym[0..n-1], s < GLIDE_NSYM. Four tables
+ * taken in turn, because one symbol (ZERO) fills most of a plane and a
+ * single table's increments would wait on each other. */
+void glide_hist_add(const uint16_t *sym, uint64_t n, uint64_t *hist);
+
 #endif

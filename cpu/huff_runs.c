@@ -2,23 +2,70 @@
 #include "huff_build.h"
 #include "bytes.h"
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
+/* Bit j of m[0] (m[1]): s[j] is ZERO (FILL), for j < w <= 64; higher bits 0. */
+static inline void run_masks(const uint16_t *s, unsigned w, uint64_t m[GLIDE_RUN_KINDS])
+{
+    uint64_t z = 0, f = 0;
+#if defined(__SSE2__)
+    if (w == 64) {
+        const __m128i vz = _mm_set1_epi16((short)GLIDE_SYM_ZERO), vf = _mm_set1_epi16((short)GLIDE_SYM_FILL);
+        for (unsigned q = 0; q < 4; q++) {
+            const __m128i a = _mm_loadu_si128((const __m128i *)(s + 16 * q));
+            const __m128i b = _mm_loadu_si128((const __m128i *)(s + 16 * q + 8));
+            z |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(a, vz), _mm_cmpeq_epi16(b, vz)))
+                 << (16 * q);
+            f |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(a, vf), _mm_cmpeq_epi16(b, vf)))
+                 << (16 * q);
+        }
+        m[0] = z, m[1] = f;
+        return;
+    }
+#endif
+    for (unsigned j = 0; j < w; j++) {
+        z |= (uint64_t)(s[j] == GLIDE_SYM_ZERO) << j;
+        f |= (uint64_t)(s[j] == GLIDE_SYM_FILL) << j;
+    }
+    m[0] = z, m[1] = f;
+}
+
+static inline void run_close(glide_run_stats *st, unsigned k, uint64_t L)
+{
+    const unsigned c = glide_run_class(L);
+    st->runs[k]++;
+    st->cls[k][c]++;
+    st->extra_bits[k] += c;
+}
+
+/* Walks the points where a kind's mask changes, 64 symbols at a time: the
+ * cost follows the number of runs, not of symbols. */
 void glide_run_stats_count(const uint16_t *sym, uint64_t n, glide_run_stats *st)
 {
     memset(st, 0, sizeof *st);
     for (uint64_t s0 = 0; s0 < n; s0 += GLIDE_RUN_SEG_SYMS) {
-        const uint64_t s1 = n - s0 < GLIDE_RUN_SEG_SYMS ? n : s0 + GLIDE_RUN_SEG_SYMS;
-        for (uint64_t i = s0; i < s1;) {
-            const uint16_t s = sym[i];
-            if (s != GLIDE_SYM_ZERO && s != GLIDE_SYM_FILL) { i++; continue; }
-            uint64_t j = i + 1;
-            while (j < s1 && sym[j] == s) j++;
-            const unsigned k = s == GLIDE_SYM_FILL, c = glide_run_class(j - i);
-            st->runs[k]++;
-            st->cls[k][c]++;
-            st->extra_bits[k] += c;
-            i = j;
+        const unsigned len = (unsigned)(n - s0 < GLIDE_RUN_SEG_SYMS ? n - s0 : GLIDE_RUN_SEG_SYMS);
+        unsigned start[GLIDE_RUN_KINDS] = {0, 0};
+        uint64_t prev[GLIDE_RUN_KINDS] = {0, 0};
+        for (unsigned b = 0; b < len; b += 64) {
+            uint64_t m[GLIDE_RUN_KINDS];
+            run_masks(sym + s0 + b, len - b < 64 ? len - b : 64, m);
+            for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++) {
+                /* a bit of t: a run of kind k starts (m set) or ends there */
+                for (uint64_t t = m[k] ^ (m[k] << 1 | prev[k]); t; t &= t - 1) {
+                    const unsigned j = (unsigned)__builtin_ctzll(t);
+                    if (m[k] >> j & 1u) start[k] = b + j;
+                    else run_close(st, k, b + j - start[k]);
+                }
+                prev[k] = m[k] >> 63;
+            }
         }
+        /* a run still open reaches the segment's end (a short last block's
+         * high bits are 0 and closed it above) */
+        for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++)
+            if (prev[k]) run_close(st, k, len - start[k]);
     }
 }
 
