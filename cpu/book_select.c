@@ -103,12 +103,34 @@ void glide_book_select_variants_sized(const glide_dictionary *d, const uint64_t 
     for (unsigned v = 0; v < 4; v++) bits[v] = want >> v & 1u ? best[v] : 0;
 }
 
+void glide_hist_rest_of(const uint64_t *hist, glide_hist_rest *r)
+{
+    r->n = 0;
+    r->hlogh = 0;
+    for (unsigned i = 0; i < GLIDE_NSYM; i++)
+        if (hist[i] && i != GLIDE_SYM_ZERO && i != GLIDE_SYM_FILL) {
+            r->n += hist[i];
+            r->hlogh += (double)hist[i] * log2((double)hist[i]);
+        }
+}
+
+static double hlogh(uint64_t h)
+{
+    return h ? (double)h * log2((double)h) : 0.0;
+}
+
+/* sum h log2(n / h) = n log2 n - sum h log2 h */
+double glide_hist_entropy_variant(const glide_hist_rest *r, uint64_t zero, uint64_t fill)
+{
+    const uint64_t n = r->n + zero + fill;
+    if (n == 0) return 0;
+    const double e = hlogh(n) - r->hlogh - hlogh(zero) - hlogh(fill);
+    return e > 0 ? e : 0;
+}
+
 double glide_hist_entropy_bits(const uint64_t *hist)
 {
-    double n = 0, h = 0;
-    for (unsigned i = 0; i < GLIDE_NSYM; i++) n += (double)hist[i];
-    if (n == 0) return 0;
-    for (unsigned i = 0; i < GLIDE_NSYM; i++)
-        if (hist[i]) h -= (double)hist[i] * log2((double)hist[i] / n);
-    return h;
+    glide_hist_rest r;
+    glide_hist_rest_of(hist, &r);
+    return glide_hist_entropy_variant(&r, hist[GLIDE_SYM_ZERO], hist[GLIDE_SYM_FILL]);
 }

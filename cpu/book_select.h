@@ -31,6 +31,17 @@ void glide_book_select_variants_sized(const glide_dictionary *d, const uint64_t 
 /* Total bits of the chunk at its own empirical entropy. */
 double glide_hist_entropy_bits(const uint64_t *hist);
 
+/* A histogram's part that its run-coded variants share: every symbol but
+ * ZERO and FILL, their count and sum of h log2 h. The entropy of the
+ * histogram with zero ZERO and fill FILL symbols then takes no pass over
+ * it (glide_hist_entropy_bits is the variant of the histogram's own). */
+typedef struct {
+    uint64_t n;
+    double hlogh;
+} glide_hist_rest;
+void glide_hist_rest_of(const uint64_t *hist, glide_hist_rest *r);
+double glide_hist_entropy_variant(const glide_hist_rest *r, uint64_t zero, uint64_t fill);
+
 /* Exact encoded bits of a histogram under given code lengths. */
 uint64_t glide_book_bits(const uint8_t *len, const uint64_t *hist);
 #endif

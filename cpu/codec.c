@@ -29,15 +29,32 @@ void glide_level_bounds(double eb, double alpha, unsigned levels, double *out)
     for (unsigned l = 0; l < levels; l++) { out[l] = e; e = e / alpha; }
 }
 
+/* A plane's entropies, computed where a decision needs one: the plane's
+ * histogram and its run-coded variants share everything but ZERO and
+ * FILL, so one pass with logarithms serves them all. */
+typedef struct {
+    const uint64_t *hist; /* the plane's */
+    int have;
+    glide_hist_rest rest;
+} plane_entropy;
+
+/* The entropy of hist, which is pe's histogram but for ZERO and FILL (pe
+ * NULL: a pass over hist). */
+static double entropy_of(const uint64_t *hist, plane_entropy *pe)
+{
+    if (!pe) return glide_hist_entropy_bits(hist);
+    if (!pe->have) glide_hist_rest_of(pe->hist, &pe->rest), pe->have = 1;
+    return glide_hist_entropy_variant(&pe->rest, hist[GLIDE_SYM_ZERO], hist[GLIDE_SYM_FILL]);
+}
+
 /* One book for a histogram of n symbols: the dictionary's best, or a
  * custom one under GLIDE_BOOK_CUSTOM, or under AUTO when the dictionary's
  * costs more than auto_slack over the entropy and the custom book (with its
  * section) really is smaller. An empty histogram (format 5's plane 1 of a
- * one-point chunk) gets the dictionary's choice. ent: the histogram's
- * entropy where the caller has it (book_floor), else negative. */
+ * one-point chunk) gets the dictionary's choice. */
 static size_t plan_book(const glide_params *p, const glide_encode_opts *o, const uint64_t *hist, uint64_t n,
                         const glide_book_choice *given, glide_plan_book *b, uint8_t *len, uint8_t *packed,
-                        double ent)
+                        plane_entropy *pe)
 {
     const glide_dictionary *d = o->dict;
     uint64_t dict_bits = 0;
@@ -56,7 +73,7 @@ static size_t plan_book(const glide_params *p, const glide_encode_opts *o, const
          * critical one) decide nothing. */
         const double slack = 1.0 + o->auto_slack;
         custom = (double)dict_bits > slack * (double)n &&
-                 (double)dict_bits > slack * fmax(ent >= 0 ? ent : glide_hist_entropy_bits(hist), (double)n);
+                 (double)dict_bits > slack * fmax(entropy_of(hist, pe), (double)n);
     }
     b->bytes = 0;
     if (custom) {
@@ -109,7 +126,7 @@ size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o
     plan->n0 = n;
     if (o->hist_out) memcpy(o->hist_out, hist, GLIDE_NSYM * sizeof *hist);
     glide_plan_book b;
-    size_t r = plan_book(p, o, hist, n, given, &b, plan->len, plan->book, -1);
+    size_t r = plan_book(p, o, hist, n, given, &b, plan->len, plan->book, NULL);
     if (glide_is_error(r)) return r;
     h->dict_version = (uint8_t)b.dict_version;
     h->book_kind = b.kind;
@@ -130,18 +147,16 @@ static uint64_t plane_cost(uint64_t bits, uint64_t book_bytes, uint64_t n_seg)
  * no custom book, else the least of them and a floor under the custom
  * book's: n (a Huffman code spends a bit a symbol at least) where that
  * already exceeds `over`, else the entropy, which no Huffman code beats
- * (less a margin for the sum's rounding; *ent gets it, else -1). */
+ * (less a margin for its rounding). */
 static uint64_t book_floor(const glide_params *p, const glide_encode_opts *o, const uint64_t *hist, uint64_t n,
-                           uint64_t dict_bits, uint64_t over, double *ent)
+                           uint64_t dict_bits, uint64_t over, plane_entropy *pe)
 {
-    *ent = -1;
     const int forced = p->codebook == GLIDE_BOOK_CUSTOM;
     if (!forced && !(p->codebook == GLIDE_BOOK_AUTO && (double)dict_bits > (1.0 + o->auto_slack) * (double)n))
         return dict_bits;
     uint64_t e = n;
     if (e <= over) {
-        *ent = glide_hist_entropy_bits(hist);
-        const double f = floor(*ent * (1.0 - 1e-9)) - 1.0;
+        const double f = floor(entropy_of(hist, pe) * (1.0 - 1e-9)) - 1.0;
         e = f > (double)e ? (uint64_t)f : e;
     }
     return forced || e < dict_bits ? e : dict_bits;
@@ -159,7 +174,7 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
 {
     *on = 0;
     memset(run_len, 0, GLIDE_RUN_KINDS * GLIDE_RUN_CLASSES);
-    if (!st || !o->runs || !n) return plan_book(p, o, hist, n, given, b, len, packed, -1);
+    if (!st || !o->runs || !n) return plan_book(p, o, hist, n, given, b, len, packed, NULL);
     unsigned present = 0;
     for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++)
         if (st->runs[k]) present |= 1u << k;
@@ -193,6 +208,7 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
      * plain plane, which wins where it costs no more. Its custom book (a
      * Huffman build, the plan's largest cost) is built only where its floor
      * does not already lose to the best set. */
+    plane_entropy pe = {hist, 0, {0, 0}};
     uint64_t best = UINT64_MAX;
     unsigned best_set = 0;
     glide_plan_book bs = {0};
@@ -210,7 +226,7 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
                 extra += cls_bits[k];
             }
         glide_plan_book b2;
-        r = plan_book(p, o, h2, events, &choice[set], &b2, len2, packed2, -1);
+        r = plan_book(p, o, h2, events, &choice[set], &b2, len2, packed2, &pe);
         if (glide_is_error(r)) return r;
         /* FILL's classes take a second half of the run book */
         const uint64_t rb = GLIDE_RUN_SUBBOOK_BYTES * (set & 2u ? 2u : 1u);
@@ -224,9 +240,8 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
         memcpy(packed_s, packed2, b2.bytes);
     }
     const uint64_t nseg0 = glide_plane_segments(n, 0);
-    double ent = -1;
-    if (!best_set || o->plan_all || plane_cost(book_floor(p, o, hist, n, plain->bits, best, &ent), 0, nseg0) <= best) {
-        r = plan_book(p, o, hist, n, plain, b, len, packed, ent);
+    if (!best_set || o->plan_all || plane_cost(book_floor(p, o, hist, n, plain->bits, best, &pe), 0, nseg0) <= best) {
+        r = plan_book(p, o, hist, n, plain, b, len, packed, &pe);
         if (glide_is_error(r) || plane_cost(b->bits, b->bytes, nseg0) <= best) return r;
     }
     *on = best_set;

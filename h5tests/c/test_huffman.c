@@ -5,6 +5,7 @@
 #include "format.h"
 #include "huff_build.h"
 #include "huff_codec.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,10 +129,51 @@ static void book_select_variants(void)
           "call each (%d of %d differ)", bad, trials);
 }
 
+/* The plan's entropies come from a histogram's shared rest (no pass per
+ * variant) and serve as floors under Huffman's bits: each must match a
+ * direct sum well within the floor's margins, and no built code may cost
+ * less than the floor the plan takes from it (codec.c's book_floor). */
+static void entropy_variants(void)
+{
+    uint64_t hist[GLIDE_NSYM], h[GLIDE_NSYM];
+    uint8_t len[GLIDE_NSYM];
+    int bad = 0, under = 0, trials = 0;
+    for (int t = 0; t < 400; t++) {
+        memset(hist, 0, sizeof hist);
+        const unsigned used = t % 9 == 0 ? 1 : 1 + rnd() % 300;
+        for (unsigned k = 0; k < used; k++) hist[GLIDE_SYM_ZERO + (int)(rnd() % 201) - 100] += 1 + rnd() % (t % 2 ? 9 : 90000);
+        if (t % 3 == 1) hist[GLIDE_SYM_FILL] = rnd() % 100000;
+        if (t % 5 == 2) hist[GLIDE_SYM_ZERO] = (uint64_t)rnd() * 64; /* counts past 2^32 */
+        glide_hist_rest r;
+        glide_hist_rest_of(hist, &r);
+        for (int v = 0; v < 4; v++) {
+            memcpy(h, hist, sizeof h);
+            if (v & 1) h[GLIDE_SYM_ZERO] = hist[GLIDE_SYM_ZERO] ? rnd() % (hist[GLIDE_SYM_ZERO] + 1) : 0;
+            if (v & 2) h[GLIDE_SYM_FILL] = hist[GLIDE_SYM_FILL] ? rnd() % (hist[GLIDE_SYM_FILL] + 1) : 0;
+            long double n = 0, direct = 0;
+            for (unsigned i = 0; i < GLIDE_NSYM; i++) n += h[i];
+            for (unsigned i = 0; i < GLIDE_NSYM; i++)
+                if (h[i]) direct -= (long double)h[i] * log2l((long double)h[i] / n);
+            const double e = glide_hist_entropy_variant(&r, h[GLIDE_SYM_ZERO], h[GLIDE_SYM_FILL]);
+            trials++;
+            /* within the floor's margins: 1e-9 of the entropy and a bit */
+            if (fabsl((long double)e - direct) > 1e-10L * direct + 0.1L) bad++;
+            uint64_t used_syms = 0;
+            for (unsigned i = 0; i < GLIDE_NSYM; i++) used_syms += h[i] != 0;
+            if (used_syms < 2 || glide_huff_lengths(h, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, len) != 0) continue;
+            if ((double)glide_book_bits(len, h) < floor(e * (1.0 - 1e-9)) - 1.0) under++;
+        }
+    }
+    CHECK(bad == 0, "entropy of ZERO/FILL variants from the shared rest equals a direct sum (%d of %d differ)", bad,
+          trials);
+    CHECK(under == 0, "no Huffman code costs less than the entropy floor (%d under)", under);
+}
+
 int main(void)
 {
     book_select_exact();
     book_select_variants();
+    entropy_variants();
     uint64_t freq[GLIDE_NSYM];
     uint8_t len[GLIDE_NSYM];
 
