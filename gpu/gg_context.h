@@ -120,6 +120,10 @@ typedef struct {
         int on;    /* 0 (a test hook): every host plan's tail queued after the plan, as a first launch's is */
         int armed; /* the tail is queued behind the word: plan_gate_open must follow */
         int apply_launched; /* apply_plan_k was launched before (it may then go behind the gate) */
+        /* the last host plan run-coded other planes than the stream before
+         * it: the next tail, whose encoder is that guess, is queued after
+         * its plan, where a miss behind the gate runs a whole tail empty */
+        int missed;
     } pgate;
     uint64_t seq;
     glide_huff_enc *d_enc;         /* GLIDE_NPLANES: format 5's planes' codes (else the first) */
@@ -162,9 +166,10 @@ typedef struct {
     int last_h0_made; /* who counted last_h0: 1 interpolation, 2 Lorenzo or the slices, 0 the pass; -1 none */
     uint64_t last_h0[GLIDE_NSYM];
     /* the front's graphs by the order of the interpolation's instances
-     * (launch.blend_first): a field whose chunks change between blending
-     * and not does not capture a graph each time */
-    gg_graph front[2], tail;
+     * (launch.blend_first), the tail's by its encoder (enc_job.run_planes):
+     * a field whose chunks change between blending and not, or between
+     * run-coded planes, does not capture a graph each time */
+    gg_graph front[2], tail[4];
     cudaStream_t s_book;
     cudaEvent_t ev_bfork, ev_bjoin;
     cudaEvent_t ev[GG_MAX_STAGES + 1];

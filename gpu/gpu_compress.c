@@ -366,6 +366,7 @@ static int host_planned(chunk *c, void *dst, size_t cap, size_t *out)
         goto done;
     }
     const unsigned runs = (hh->flags & GLIDE_FLAG_RUNS) / GLIDE_FLAG_RUNS0; /* bit p: plane p run-coded */
+    g->pgate.missed = runs != c->j.run_planes;
     if (runs != c->j.run_planes) {
         if (c->gated_plan) {
             /* the tail behind the gate has the other encoder: it runs empty

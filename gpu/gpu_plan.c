@@ -120,7 +120,8 @@ void gg_plan_gate_open(int with_plan)
 /* Where the host plans the entropy stage (the last stream had a custom
  * book or a run-coded plane, or the forced host planner), queues
  * gg_apply_plan and the tail (the encoder for j->run_planes, a guess: the
- * host runs it empty where the plan then wants the other) before the plan
+ * host runs it empty where the plan then wants the other, and queues the
+ * next chunk's tail after its plan) before the plan
  * is made, behind gg_state_gate's kernel, which hands the state over and
  * then polls a mapped word that gg_plan_gate_open raises once h_apply
  * holds the plan: their launches are then made while the front runs,
@@ -143,7 +144,7 @@ size_t gg_plan_gate_queue(const enc_job *j, int *queued)
     gg_ctx *c = &gg_G;
     size_t r = 0;
     *queued = 0;
-    const int gate = c->pgate.on && c->pgate.apply_launched && gg_tail_replays(j);
+    const int gate = c->pgate.on && c->pgate.apply_launched && !c->pgate.missed && gg_tail_replays(j);
     if (!gate) CK(cudaMemcpyAsync(c->h_st, c->d_st, sizeof *c->h_st, cudaMemcpyDeviceToHost, c->s), "download state");
     CK(cudaEventRecord(c->ev_st, c->s), "state event");
     if (!gate) {

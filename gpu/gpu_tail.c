@@ -95,10 +95,11 @@ static void tail_key_of(const enc_job *j, tail_key *k)
  * capture, and no kernel the process has not launched before */
 int gg_tail_replays(const enc_job *j)
 {
-    if (!gg_G.test.graphs || !gg_G.tail.ok) return 0;
+    const gg_graph *t = &gg_G.tail[j->run_planes & 3u];
+    if (!gg_G.test.graphs || !t->ok) return 0;
     tail_key k;
     tail_key_of(j, &k);
-    return gg_G.tail.klen == sizeof k && memcmp(gg_G.tail.key, &k, sizeof k) == 0;
+    return t->klen == sizeof k && memcmp(t->key, &k, sizeof k) == 0;
 }
 
 size_t gg_encode_tail(const enc_job *j)
@@ -107,7 +108,7 @@ size_t gg_encode_tail(const enc_job *j)
     tail_key_of(j, &k);
     size_t r = 0;
     int used;
-    CK(gg_graphed(&gg_G.tail, &k, sizeof k, tail_enqueue, j, &used), "encode tail");
+    CK(gg_graphed(&gg_G.tail[j->run_planes & 3u], &k, sizeof k, tail_enqueue, j, &used), "encode tail");
     if (used) gg_stage("anchors..crc (graph)");
 done:
     return r;
