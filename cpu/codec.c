@@ -289,8 +289,8 @@ size_t glide_entropy_plan_planes(const glide_params *p, const glide_encode_opts 
 
 /* Format 5's symbol order: plane 0 (every effective coordinate even within
  * its slab) then plane 1, each in raster order. split: raster -> planes;
- * merge: back. Rows
- * with an odd slow coordinate are plane 1 whole; the others alternate. */
+ * merge: back. Rows with an odd slow coordinate are plane 1 whole; the
+ * others alternate. */
 static void planes_order(const glide_shape *s, const uint16_t *in, uint16_t *out, uint64_t n0, int merge)
 {
     uint64_t d[3] = {1, 1, 1}, rows = 1; /* padded in front, as the grid of FORMAT.md §4 */

@@ -121,8 +121,8 @@ void gg_plan_gate_open(int with_plan)
  * book or a run-coded plane, or the forced host planner), queues
  * gg_apply_plan and the tail (the encoder for j->run_planes, a guess: the
  * host runs it empty where the plan then wants the other, and queues the
- * next chunk's tail after its plan) before the plan
- * is made, behind gg_state_gate's kernel, which hands the state over and
+ * next chunk's tail after its plan) before the plan is made, behind
+ * gg_state_gate's kernel, which hands the state over and
  * then polls a mapped word that gg_plan_gate_open raises once h_apply
  * holds the plan: their launches are then made while the front runs,
  * where queued after the plan they kept the device idle for the host's

@@ -809,9 +809,9 @@ static void runs_fields(void)
  * the plan's gate for the planes that stream run-coded (its graph
  * replaying); where the plan run-codes other planes, or none, that tail
  * runs empty and the right one follows, and the next chunk's tail waits
- * for its plan. Chunks of one shape in an order
- * that takes every transition (both planes, plane 0 alone, none, plane 1
- * alone, ...), each held to the CPU's bytes, with graphs and without. */
+ * for its plan. Chunks of one shape in an order that takes every
+ * transition (both planes, plane 0 alone, none, plane 1 alone, ...), each
+ * held to the CPU's bytes, with graphs and without. */
 static void runs_paths(void)
 {
     static const uint64_t dims[2][3] = {{16, 24, 64}, {33, 20, 47}}; /* planes in place, split */
