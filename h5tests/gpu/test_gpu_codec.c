@@ -853,6 +853,11 @@ static void runs_paths(void)
                 requeued += same && rq;
                 gated_runs += same && gated && runs;
                 host_runs += same && plan == GG_PLANNED_HOST_RUNS;
+                if (verbose)
+                    printf("    runs path %llux%llux%llu chunk %d (%s): kind %d eb %g flags %02x plan %d gated %d requeued %d\n",
+                           (unsigned long long)d[0], (unsigned long long)d[1], (unsigned long long)d[2], i,
+                           on ? "graphs" : "no graphs", seq[si][i].kind, seq[si][i].eb, same ? (unsigned)h.flags : 0u,
+                           plan, gated, rq);
                 if (!same && bad++ < 5) {
                     printf("    runs path %llux%llux%llu chunk %d (%s): cpu %zu, gpu %zu%s, plan %d gated %d requeued %d\n",
                            (unsigned long long)d[0], (unsigned long long)d[1], (unsigned long long)d[2], i,
