@@ -748,6 +748,7 @@ static double runs_value(int kind, uint64_t i, uint64_t n0, uint64_t n1, uint64_
     }
     if (kind == 4) v = ((x | y | z) & 1) ? 280 + (double)(rnd() % 1000) : 280;
     if (kind == 5) v = 280 + 0.02 * (double)(rnd() % 1000);
+    if (kind == 6) v = 280; /* every point exact: the dictionary's book fits, runs win */
     return v;
 }
 
@@ -815,14 +816,16 @@ static void runs_fields(void)
 static void runs_paths(void)
 {
     static const uint64_t dims[2][3] = {{16, 24, 64}, {33, 20, 47}}; /* planes in place, split */
-    /* run-coded planes (the CPU's): both, both, both, 0, 0, 0, none, both (second shape: 1), 1, both; a tail
-     * goes behind the gate once a guess has held (after a miss the next is queued after its plan), so a
-     * kind holds for three chunks */
+    /* run-coded planes (the CPU's): both, both, both, 0, 0, 0, none, both, both (second shape: 1), 1, both; a
+     * tail goes behind the gate once a guess has held (after a miss the next is queued after its plan), so a
+     * kind holds for three chunks. After the noise (a dictionary book, no runs) the device plans the constant
+     * chunk (kind 6, an absolute bound): its dictionary book is within the slack, and the host's re-check
+     * finds runs smaller and plans it again. */
     static const struct {
         int kind;
         double eb;
-    } seq[2][10] = {{{1, 1e-1}, {2, 1e-1}, {1, 1e-1}, {4, 1e-1}, {4, 3e-2}, {4, 1e-1}, {5, 1e-1}, {0, 3e-2}, {0, 1e-2}, {0, 1e-1}},
-                    {{1, 1e-1}, {2, 1e-1}, {1, 1e-1}, {4, 1e-1}, {4, 3e-2}, {4, 1e-1}, {5, 1e-1}, {0, 1e-2}, {3, 3e-2}, {0, 1e-1}}};
+    } seq[2][11] = {{{1, 1e-1}, {2, 1e-1}, {1, 1e-1}, {4, 1e-1}, {4, 3e-2}, {4, 1e-1}, {5, 1e-1}, {6, 0.5}, {0, 3e-2}, {0, 1e-2}, {0, 1e-1}},
+                    {{1, 1e-1}, {2, 1e-1}, {1, 1e-1}, {4, 1e-1}, {4, 3e-2}, {4, 1e-1}, {5, 1e-1}, {6, 0.5}, {0, 1e-2}, {3, 3e-2}, {0, 1e-1}}};
     int requeued = 0, gated_runs = 0, host_runs = 0, bad = 0, chunks = 0;
     for (int on = 1; on >= 0; on--) {
         gg_test_use_graphs(on);
@@ -836,9 +839,10 @@ static void runs_paths(void)
             size_t cap = glide_compress_bound(&p);
             uint8_t *sc = malloc(cap), *sg = malloc(cap);
             glide_encode_opts o = glide_default_encode_opts();
-            for (int i = 0; i < 10; i++) {
+            for (int i = 0; i < 11; i++) {
                 for (uint64_t t = 0; t < n; t++) x[t] = (float)runs_value(seq[si][i].kind, t, d[0], d[1], d[2], -999.0);
                 p.eb = seq[si][i].eb;
+                p.mode = seq[si][i].kind == 6 ? GLIDE_MODE_ABS : GLIDE_MODE_REL;
                 p.has_fill = seq[si][i].kind == 1 || seq[si][i].kind == 2;
                 /* the noise of kind 5 takes a dictionary book, so that the device plans the chunk after it */
                 p.codebook = seq[si][i].kind == 5 ? GLIDE_BOOK_DICT : GLIDE_BOOK_AUTO;
@@ -872,10 +876,10 @@ static void runs_paths(void)
     CHECK(bad == 0, "runs paths: %d chunks whose run-coded planes change, each the CPU's stream, %d not", chunks, bad);
     printf("runs paths: %d host plans after the device's (runs won), %d run-coded tails behind the gate, %d gated tails "
            "run empty and queued again\n", host_runs, gated_runs, requeued);
-    /* (the device's plan redone for runs is held to the CPU's bytes over the
-     * whole run: main's "entropy plans" check) */
-    CHECK(gated_runs > 0 && requeued > 0,
-          "runs paths: a run-coded tail behind the gate, a gated tail of the other encoder run empty and requeued");
+    /* (main's "entropy plans" check holds every plan to the CPU's bytes over the whole run too) */
+    CHECK(gated_runs > 0 && requeued > 0 && host_runs > 0,
+          "runs paths: a run-coded tail behind the gate, a gated tail of the other encoder run empty and requeued, "
+          "a device plan the host redid for runs");
 }
 
 /* glide_compress / glide_decompress with a failing GPU run on the CPU and
