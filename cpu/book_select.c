@@ -103,6 +103,11 @@ void glide_book_select_variants_sized(const glide_dictionary *d, const uint64_t 
     for (unsigned v = 0; v < 4; v++) bits[v] = want >> v & 1u ? best[v] : 0;
 }
 
+static double hlogh(uint64_t h)
+{
+    return h ? (double)h * log2((double)h) : 0.0;
+}
+
 void glide_hist_rest_of(const uint64_t *hist, glide_hist_rest *r)
 {
     r->n = 0;
@@ -110,13 +115,8 @@ void glide_hist_rest_of(const uint64_t *hist, glide_hist_rest *r)
     for (unsigned i = 0; i < GLIDE_NSYM; i++)
         if (hist[i] && i != GLIDE_SYM_ZERO && i != GLIDE_SYM_FILL) {
             r->n += hist[i];
-            r->hlogh += (double)hist[i] * log2((double)hist[i]);
+            r->hlogh += hlogh(hist[i]);
         }
-}
-
-static double hlogh(uint64_t h)
-{
-    return h ? (double)h * log2((double)h) : 0.0;
 }
 
 /* sum h log2(n / h) = n log2 n - sum h log2 h */

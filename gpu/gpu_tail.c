@@ -91,11 +91,14 @@ static void tail_key_of(const enc_job *j, tail_key *k)
     k->h_out = c->h_out.p, k->deliver = gg_deliver_limit(j->raw_total);
 }
 
+/* The tail's graph for j's encoder (gg_ctx.tail) */
+static gg_graph *tail_graph(const enc_job *j) { return &gg_G.tail[j->run_planes & 3u]; }
+
 /* 1 if gg_encode_tail(j) would replay the graph it last launched: no
  * capture, and no kernel the process has not launched before */
 int gg_tail_replays(const enc_job *j)
 {
-    const gg_graph *t = &gg_G.tail[j->run_planes & 3u];
+    const gg_graph *t = tail_graph(j);
     if (!gg_G.test.graphs || !t->ok) return 0;
     tail_key k;
     tail_key_of(j, &k);
@@ -108,7 +111,7 @@ size_t gg_encode_tail(const enc_job *j)
     tail_key_of(j, &k);
     size_t r = 0;
     int used;
-    CK(gg_graphed(&gg_G.tail[j->run_planes & 3u], &k, sizeof k, tail_enqueue, j, &used), "encode tail");
+    CK(gg_graphed(tail_graph(j), &k, sizeof k, tail_enqueue, j, &used), "encode tail");
     if (used) gg_stage("anchors..crc (graph)");
 done:
     return r;
