@@ -222,6 +222,10 @@ gg_grid gg_grid_of(const glide_grid *cg, unsigned dtype);
  * the largest of them. */
 size_t gg_crc_scratch_off(uint64_t n);
 size_t gg_scratch_need(uint64_t n, uint64_t buf_bytes);
+/* Decompression's: gg_scratch_need's, then from gg_dec_fork_off the
+ * scratch of a plane decoded beside the other (gpu_decompress.c). */
+size_t gg_dec_fork_off(uint64_t n, uint64_t buf_bytes);
+size_t gg_dec_scratch_need(uint64_t n, uint64_t buf_bytes);
 
 /* gpu_transfer.c */
 cudaError_t gg_upload_values(void *d, const void *src, size_t bytes);

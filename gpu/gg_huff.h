@@ -198,8 +198,12 @@ cudaError_t gg_crc32_dn_store(uint8_t *d_buf, uint64_t n_max, const uint64_t *d_
 typedef struct {
     uint8_t lut[GLIDE_RUN_KINDS][1u << GLIDE_RUN_MAX_LEN];
     uint8_t on[GLIDE_RUN_KINDS];
-    uint8_t walk_alone; /* tests only: every segment walked by one lane, as short ones are (0 from gg_run_code_of) */
+    uint8_t walk; /* tests only: a GG_WALK_* (GG_WALK_AUTO from gg_run_code_of) */
 } gg_run_code;
+/* How a segment is walked: AUTO, a block a segment where a launch has few
+ * segments (up to 1024), else a warp a segment; or forced (tests): one
+ * lane alone, as short segments are, a warp, a block. */
+enum { GG_WALK_AUTO = 0, GG_WALK_ALONE = 1, GG_WALK_WARP = 2, GG_WALK_BLOCK = 3 };
 /* From a code glide_run_code_init accepted. */
 void gg_run_code_of(const glide_run_code *rc, gg_run_code *out);
 /* Decodes a run-coded plane's n symbols (code d_dec, class codes *rc) from

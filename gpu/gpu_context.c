@@ -493,3 +493,11 @@ size_t gg_crc_scratch_off(uint64_t n)
 }
 
 size_t gg_scratch_need(uint64_t n, uint64_t buf_bytes) { return gg_crc_scratch_off(n) + gg_crc32_scratch(buf_bytes); }
+
+size_t gg_dec_fork_off(uint64_t n, uint64_t buf_bytes) { return (gg_scratch_need(n, buf_bytes) + 255) & ~(size_t)255; }
+
+size_t gg_dec_scratch_need(uint64_t n, uint64_t buf_bytes)
+{
+    const size_t a = gg_huff_decode_scratch(n), b = gg_runs_decode_scratch(n);
+    return gg_dec_fork_off(n, buf_bytes) + (a > b ? a : b);
+}

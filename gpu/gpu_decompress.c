@@ -80,6 +80,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     if (!c) return GLIDE_ERROR(GPU);
     size_t r = GLIDE_ERROR(GPU);
     int forked = 0; /* the CRC check is queued on a side stream */
+    int dec_forked = 0; /* plane 0's decoder is queued on a side stream */
     if (cudaSetDevice(c->device) != cudaSuccess) { r = gg_fail(cudaGetLastError(), "set device"); goto done; }
     glide_shape sh;
     glide_shape_from_dims(h->rank, h->dims, h->format_version, &sh);
@@ -116,7 +117,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     if (!gg_grow_dev(&c->x, n * esz) || !gg_grow_dev(&c->sym, n * 2) ||
         !gg_grow_dev(&c->pos, gg_outlier_scan_bytes(n)) ||
         (planes && !gg_grow_dev(&c->sym_p, gg_planes_len(n) * 2)) ||
-        !gg_grow_dev(&c->buf, size) || !gg_grow_dev(&c->scratch, gg_scratch_need(n, size)) ||
+        !gg_grow_dev(&c->buf, size) || !gg_grow_dev(&c->scratch, gg_dec_scratch_need(n, size)) ||
         (r_bytes && !gg_grow_dev(&c->r, r_bytes)) ||
         (gg_needs_global_w(g, method, blend) && !gg_grow_dev(&c->w, n * esz))) {
         r = gg_fail(cudaErrorMemoryAllocation, "allocation");
@@ -161,18 +162,31 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
                      : gg_huff_decode_planes(dec[0], dec[1], tab, h->n_segments, in, h->stream_bytes, sp, n0, sp1,
                                              cnt[1], &st->err, c->scratch.p, c->scratch.cap, c->s),
                "huffman decode");
-        } else { /* one run-coded plane: each against its own part of the table and stream, as the CPU decodes them */
+        } else {
+            /* one run-coded plane: each against its own part of the table
+             * and stream, as the CPU decodes them; plane 0's on a side
+             * stream with its own scratch, beside plane 1's (one after the
+             * other, a 64^3 chunk waited for the plain plane's decoder
+             * about as long as for the run-coded one) */
             const uint64_t seg1 = h->n_segments - seg0, bytes1 = h->stream_bytes - bytes0;
-            CK(runs0 ? gg_runs_decode(dec[0], &rc[0], tab, (uint32_t)seg0, in, bytes0, sp, n0, &st->err, c->scratch.p,
-                                      c->scratch.cap, c->s)
-                     : gg_huff_decode(dec[0], tab, (uint32_t)seg0, in, bytes0, sp, n0, &st->err, c->scratch.p,
-                                      c->scratch.cap, c->s),
+            const size_t fo = gg_dec_fork_off(n, size);
+            void *const fs = (uint8_t *)c->scratch.p + fo;
+            CK(cudaEventRecord(c->par.fork, c->s), "fork");
+            CK(cudaStreamWaitEvent(c->par.aux[1], c->par.fork, 0), "fork");
+            CK(runs0 ? gg_runs_decode(dec[0], &rc[0], tab, (uint32_t)seg0, in, bytes0, sp, n0, &st->err, fs,
+                                      c->scratch.cap - fo, c->par.aux[1])
+                     : gg_huff_decode(dec[0], tab, (uint32_t)seg0, in, bytes0, sp, n0, &st->err, fs, c->scratch.cap - fo,
+                                      c->par.aux[1]),
                "huffman decode");
+            CK(cudaEventRecord(c->par.join[1], c->par.aux[1]), "join");
+            dec_forked = 1;
             CK(runs1 ? gg_runs_decode(dec[1], &rc[1], tab + 2 * seg0, (uint32_t)seg1, in + bytes0, bytes1, sp1, cnt[1],
                                       &st->err, c->scratch.p, c->scratch.cap, c->s)
                      : gg_huff_decode(dec[1], tab + 2 * seg0, (uint32_t)seg1, in + bytes0, bytes1, sp1, cnt[1],
                                       &st->err, c->scratch.p, c->scratch.cap, c->s),
                "huffman decode");
+            CK(cudaStreamWaitEvent(c->s, c->par.join[1], 0), "join");
+            dec_forked = 0;
         }
         gg_stage("huffman decode");
         if (crc_beside) {
@@ -213,6 +227,7 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     else r = 0;
 done:
     if (forked) cudaStreamWaitEvent(c->s, c->par.join[0], 0); /* the next chunk reuses the scratch and state */
+    if (dec_forked) cudaStreamWaitEvent(c->s, c->par.join[1], 0);
     gg_release(c);
     return r;
 }

@@ -10,11 +10,15 @@
  * the next one starts: the warp splits the segment's bits into pieces,
  * guesses where each piece's first event starts and proves the guesses
  * before writing (seg_events_warp); a segment too short to split, or whose
- * guesses fail, lane 0 walks alone. Each event's symbol goes to its first
- * point in the output, and that point is marked in a bitmap in shared
- * memory. The warp then expands the events a row of 32 points at a time (a
- * point takes the symbol of the last mark at or before it: within the row
- * from the bitmap word, else carried from the rows before). Holding the
+ * guesses fail, lane 0 walks alone. Where a launch has few segments (a
+ * 64^3 chunk's 64), a warp a segment left most of the device idle and
+ * each lane a long piece: there a block's warps walk one segment, its
+ * pieces spread over them (seg_events_block). Each event's symbol goes to
+ * its first point in the output, and that point is marked in a bitmap in
+ * shared memory. The walkers then expand the events a row of 32 points
+ * at a time (a point takes the symbol of the last mark at or before it:
+ * within the row from the bitmap word, else carried from the rows
+ * before), a block's warps a quarter of the rows each. Holding the
  * events' symbols in global memory rather than shared keeps a block small
  * enough that a 256^3 chunk's segments are resident at once.
  *
@@ -55,12 +59,17 @@ constexpr unsigned kRows = kSyms / 32; /* rows of 32 points, a bitmap word each 
 constexpr unsigned kLut = 1u << GLIDE_RUN_MAX_LEN;
 constexpr unsigned kFull = 0xFFFFFFFFu;
 constexpr unsigned kFusedSegs = 2048; /* up to this many segments, offsets are summed in k_runs itself */
+/* up to this many segments a launch, a block a segment (GG_WALK_AUTO): a 64^3 chunk's 64 segments
+ * left a warp each most of the device idle */
+constexpr unsigned kWideSegs = 1024;
 /* a lane's piece of a segment decoded in parallel: longer than any event
  * (a codeword, a class codeword, extra bits), so each holds a boundary */
 constexpr unsigned kMinPieceBits = 48;
 constexpr unsigned kBatch = 8; /* rows of 32 points expanded per step */
-/* pass A's guess decodes this many bits before a piece's end: enough to
- * fall into step with the true boundaries nearly always */
+/* pass A's guess decodes this many bits before a piece's end, from before
+ * the piece where it is shorter: enough to fall into step with the true
+ * boundaries nearly always (from a short piece's own bits alone, a block's
+ * pieces of a 64^3 chunk's segments decoded slower than a warp's) */
 constexpr unsigned kGuessBits = 256;
 static_assert(kMinPieceBits > GLIDE_HUFF_MAX_LEN + GLIDE_RUN_MAX_LEN + GLIDE_RUN_CLASSES - 1, "an event fits a piece");
 static_assert(kSyms % 32 == 0 && (kWarps * 32) % 2 == 0, "whole rows; the fused prefix's even stride");
@@ -77,6 +86,7 @@ struct run_map {
     uint16_t *sym[GLIDE_NPLANES];
     uint64_t n[GLIDE_NPLANES];
     uint32_t seg0, blocks0;
+    unsigned walk; /* GG_WALK_*: the tests' forcing, else AUTO */
 };
 
 __device__ __forceinline__ unsigned kind_of(unsigned s)
@@ -255,9 +265,9 @@ __device__ __forceinline__ unsigned seg_events_warp(const dec_tabs &T, const uin
 {
     const unsigned lane = threadIdx.x & 31, last = pieces - 1;
     const uint64_t limit = 8ull * bytes;
-    const uint32_t p = (uint32_t)(limit * lane / pieces), pn = (uint32_t)(limit * (lane + 1) / pieces);
+    const uint32_t pn = (uint32_t)(limit * (lane + 1) / pieces); /* the piece's end */
     uint32_t e = 0;
-    if (lane < last) e = guess_boundary(T, lut, on, sg, pn - min(pn - p, kGuessBits), pn);
+    if (lane < last) e = guess_boundary(T, lut, on, sg, pn > kGuessBits ? pn - kGuessBits : 0u, pn);
     uint32_t q = __shfl_up_sync(kFull, e, 1);
     if (lane == 0) q = 0;
     uint32_t n = 0;
@@ -294,23 +304,142 @@ __device__ __forceinline__ unsigned seg_events_warp(const dec_tabs &T, const uin
     return __all_sync(kFull, ok) ? 1u : 0u;
 }
 
+/* What the warps of a block walking one segment pass each other: the
+ * value of each warp's last lane (left), the warps' point counts (tot),
+ * the serial walk's verdict (ok). */
+struct block_share {
+    uint32_t left[kWarps], tot[kWarps];
+    unsigned ok;
+};
+
+/* For piece g of a block's pieces (g = 32 * warp + lane), v of piece g - 1
+ * (0 for piece 0): within a warp by a shuffle, across warps through
+ * shared memory. Every thread of the block calls it. */
+__device__ __forceinline__ uint32_t left_of(uint32_t v, block_share &sh)
+{
+    const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    uint32_t u = __shfl_up_sync(kFull, v, 1);
+    if (lane == 31) sh.left[w] = v;
+    __syncthreads();
+    if (lane == 0) u = w ? sh.left[w - 1] : 0u;
+    __syncthreads(); /* before the next call writes sh.left */
+    return u;
+}
+
+/* seg_events_warp with the block's kWarps warps on one segment, up to 32 *
+ * kWarps pieces: where a chunk has few segments (a 64^3 chunk's planes have
+ * 64), a warp a segment left most of the device idle and each lane walked
+ * a long piece. The same passes, proof and verdicts; piece g's left
+ * neighbour is g - 1 across warps too. Block-uniform: every thread calls
+ * it. */
+__device__ __forceinline__ unsigned seg_events_block(const dec_tabs &T, const uint8_t (*lut)[kLut], unsigned on,
+                                                     const seg_global &sg, uint32_t bytes, uint32_t cnt,
+                                                     unsigned pieces, uint16_t *out, uint32_t *mark, block_share &sh)
+{
+    const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5, g = threadIdx.x, last = pieces - 1;
+    const uint64_t limit = 8ull * bytes;
+    const uint32_t pn = (uint32_t)(limit * (g + 1) / pieces); /* the piece's end */
+    uint32_t e = 0;
+    if (g < last) e = guess_boundary(T, lut, on, sg, pn > kGuessBits ? pn - kGuessBits : 0u, pn);
+    uint32_t q = left_of(e, sh);
+    uint32_t n = 0;
+    unsigned f = 0, l = 0;
+    bool redo = g < last, settled = false;
+    for (unsigned round = 0; round < pieces && !settled; round++) {
+        if (redo) e = walk_piece<false>(T, lut, on, sg, q, pn, cnt, &n, &f, &l, nullptr, nullptr, 0);
+        const uint32_t nq = left_of(e, sh);
+        const bool moved = g <= last && nq != q;
+        if (moved) q = nq;
+        redo = moved && g < last;
+        settled = !__syncthreads_or(moved);
+    }
+    bool good = settled && (g >= last || (e != UINT32_MAX && n != UINT32_MAX));
+    const unsigned lprev = left_of(l, sh);
+    if (g >= 1 && g < last && f && lprev == f) good = false; /* a run after a run of its kind */
+    const uint32_t v = g < last ? n : 0; /* points before each piece: the block's exclusive scan */
+    uint32_t inc = v;
+#pragma unroll
+    for (unsigned d = 1; d < 32; d <<= 1) {
+        const uint32_t u = __shfl_up_sync(kFull, inc, d);
+        if (lane >= d) inc += u;
+    }
+    if (lane == 31) sh.tot[w] = inc;
+    __syncthreads();
+    uint32_t i0 = inc - v;
+    for (unsigned k = 0; k < w; k++) i0 += sh.tot[k];
+    if (g < last && i0 + (uint64_t)n >= cnt) good = false;
+    if (!__syncthreads_and(good)) return 2;
+    bool ok = true;
+    if (g < last)
+        walk_piece<true>(T, lut, on, sg, q, pn, cnt, &n, &f, &l, out, mark, i0);
+    else if (g == last)
+        ok = seg_events(T, lut, on, sg, bytes, cnt, out, mark, q, i0, lprev);
+    return __syncthreads_and(ok) ? 1u : 0u;
+}
+
+/* Rows rb .. re - 1 of a decoded segment: each point not an event takes
+ * the symbol of the last event before it, its index from the bitmap alone
+ * (within the row, else carried), so a batch of rows loads its symbols
+ * before storing any, and no event's own point is stored to. The carry
+ * into row rb is the last mark before it (point 0 is always one). */
+__device__ __forceinline__ void expand_rows(const uint32_t *mark, uint16_t *o, uint32_t cnt, uint32_t rb, uint32_t re)
+{
+    const unsigned lane = threadIdx.x & 31;
+    const uint32_t upto = kFull >> (31 - lane); /* bits 0 .. lane */
+    uint32_t carry = 0;
+    for (int r0 = (int)rb - 1; r0 >= 0; r0 -= 32) {
+        const int r = r0 - (int)lane;
+        const uint32_t word = r >= 0 ? mark[r] : 0u;
+        const unsigned b = __ballot_sync(kFull, word != 0);
+        if (b) { /* the lowest such lane has the highest row */
+            const unsigned src = __ffs(b) - 1;
+            const uint32_t wd = __shfl_sync(kFull, word, src);
+            carry = 32 * (uint32_t)(r0 - (int)src) + 31 - __clz(wd);
+            break;
+        }
+    }
+    for (uint32_t r0 = rb; r0 < re; r0 += kBatch) {
+        uint32_t src[kBatch];
+        bool own[kBatch];
+#pragma unroll
+        for (unsigned b = 0; b < kBatch; b++) {
+            const uint32_t r = r0 + b, word = r < re ? mark[r] : 0u, mine = word & upto;
+            src[b] = mine ? 32 * r + 31 - __clz(mine) : carry;
+            own[b] = word >> lane & 1u;
+            if (word) carry = 32 * r + 31 - __clz(word);
+        }
+        uint16_t v[kBatch];
+#pragma unroll
+        for (unsigned b = 0; b < kBatch; b++) v[b] = o[src[b]];
+#pragma unroll
+        for (unsigned b = 0; b < kBatch; b++) {
+            const uint32_t at = 32 * (r0 + b) + lane;
+            if (r0 + b < re && at < cnt && !own[b]) o[at] = v[b];
+        }
+    }
+}
+
+/* WIDE: a block a segment (seg_events_block), else a warp a segment. */
+template <bool WIDE>
 __global__ void __launch_bounds__(kWarps * 32) k_runs(run_map m, const uint8_t *__restrict__ segtab, uint32_t n_seg,
                                                       const uint8_t *__restrict__ in, uint64_t in_bytes,
                                                       const uint64_t *__restrict__ offs, unsigned *__restrict__ err)
 {
+    constexpr unsigned kPer = WIDE ? 1 : kWarps; /* segments a block */
     __shared__ glide_huff_dec s_dec;
     __shared__ uint8_t s_lut[GLIDE_RUN_KINDS][kLut];
-    __shared__ uint32_t s_mark[kWarps][kRows];
+    __shared__ uint32_t s_mark[kPer][kRows];
     __shared__ uint64_t s_red[kWarps];
+    __shared__ block_share s_sh;
     const unsigned pk = blockIdx.x >= m.blocks0; /* the block's plane */
     const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     dec_table_load<kWarps * 32>(&s_dec, m.dec[pk]);
     for (unsigned j = threadIdx.x; j < GLIDE_RUN_KINDS * kLut; j += kWarps * 32)
         s_lut[j / kLut][j % kLut] = m.rc[pk].lut[j / kLut][j % kLut];
-    for (unsigned j = lane; j < kRows; j += 32) s_mark[w][j] = 0;
+    for (unsigned j = threadIdx.x; j < kPer * kRows; j += kWarps * 32) s_mark[j / kRows][j % kRows] = 0;
     const unsigned on = (m.rc[pk].on[0] ? 1u : 0u) | (m.rc[pk].on[1] ? 2u : 0u);
     /* seg0: the block's first segment in the whole table; seg_end: its plane's end there */
-    const uint32_t seg0 = pk ? m.seg0 + (blockIdx.x - m.blocks0) * kWarps : blockIdx.x * kWarps, seg = seg0 + w;
+    const uint32_t seg0 = pk ? m.seg0 + (blockIdx.x - m.blocks0) * kPer : blockIdx.x * kPer, seg = seg0 + (WIDE ? 0 : w);
     const uint32_t seg_end = pk ? n_seg : m.seg0;
     uint64_t base = 0;
     if (!offs) {
@@ -324,8 +453,8 @@ __global__ void __launch_bounds__(kWarps * 32) k_runs(run_map m, const uint8_t *
         __syncthreads();
         for (unsigned k = 0; k < kWarps; k++) base += s_red[k];
     }
-    __syncthreads(); /* the last block-wide barrier: warps leave independently below */
-    if (seg >= seg_end) return;
+    __syncthreads(); /* a warp a segment: the last block-wide barrier, warps leave independently below */
+    if (seg >= seg_end) return; /* WIDE: the whole block */
 
     /* every lane reads the same entries, so all take the same branches */
     const uint32_t bytes = (uint32_t)segtab[2 * (size_t)seg] | (uint32_t)segtab[2 * (size_t)seg + 1] << 8;
@@ -344,42 +473,37 @@ __global__ void __launch_bounds__(kWarps * 32) k_runs(run_map m, const uint8_t *
     const uint32_t cnt = n - s0 < kSyms ? (uint32_t)(n - s0) : kSyms;
     const dec_tabs T = dec_tabs_of(s_dec);
     const seg_global sg{in + off, bytes};
-    const unsigned pieces = m.rc[pk].walk_alone ? 1u : min(32u, 8 * bytes / kMinPieceBits);
+    const unsigned most = WIDE ? 32u * kWarps : 32u;
+    const unsigned pieces = m.walk == GG_WALK_ALONE ? 1u : min(most, 8 * bytes / kMinPieceBits);
     uint16_t *o = m.sym[pk] + s0;
-    unsigned ok = pieces > 1 ? seg_events_warp(T, s_lut, on, sg, bytes, cnt, pieces, o, s_mark[w]) : 2u;
-    if (ok == 2) {
-        ok = lane == 0 ? seg_events(T, s_lut, on, sg, bytes, cnt, o, s_mark[w], 0, 0, 0) : 1u;
-        ok = __shfl_sync(kFull, ok, 0);
+    uint32_t *mark = s_mark[WIDE ? 0 : w];
+    unsigned ok;
+    if (WIDE) {
+        ok = pieces > 1 ? seg_events_block(T, s_lut, on, sg, bytes, cnt, pieces, o, mark, s_sh) : 2u;
+        if (ok == 2) { /* uniform: every thread returned 2 */
+            if (threadIdx.x == 0) s_sh.ok = seg_events(T, s_lut, on, sg, bytes, cnt, o, mark, 0, 0, 0);
+            __syncthreads();
+            ok = s_sh.ok;
+        }
+    } else {
+        ok = pieces > 1 ? seg_events_warp(T, s_lut, on, sg, bytes, cnt, pieces, o, mark) : 2u;
+        if (ok == 2) {
+            ok = lane == 0 ? seg_events(T, s_lut, on, sg, bytes, cnt, o, mark, 0, 0, 0) : 1u;
+            ok = __shfl_sync(kFull, ok, 0);
+        }
     }
     if (!ok) {
-        if (lane == 0) atomicOr(err, 1u);
+        if (lane == 0 && (!WIDE || w == 0)) atomicOr(err, 1u);
         return;
     }
-    __syncwarp(); /* the events' symbols, written to o, visible to the warp */
-    /* Each point not an event takes the symbol of the last event before it:
-     * its index comes from the bitmap alone (within the row, else carried),
-     * so a batch of rows loads its symbols before storing any, and no
-     * event's own point is stored to. */
-    const uint32_t upto = kFull >> (31 - lane), rows = (cnt + 31) / 32; /* upto: bits 0 .. lane */
-    uint32_t carry = 0; /* the last event before the row; point 0 starts one */
-    for (uint32_t r0 = 0; r0 < rows; r0 += kBatch) {
-        uint32_t src[kBatch];
-        bool own[kBatch];
-#pragma unroll
-        for (unsigned b = 0; b < kBatch; b++) {
-            const uint32_t r = r0 + b, word = r < rows ? s_mark[w][r] : 0u, mine = word & upto;
-            src[b] = mine ? 32 * r + 31 - __clz(mine) : carry;
-            own[b] = word >> lane & 1u;
-            if (word) carry = 32 * r + 31 - __clz(word);
-        }
-        uint16_t v[kBatch];
-#pragma unroll
-        for (unsigned b = 0; b < kBatch; b++) v[b] = o[src[b]];
-#pragma unroll
-        for (unsigned b = 0; b < kBatch; b++) {
-            const uint32_t at = 32 * (r0 + b) + lane;
-            if (at < cnt && !own[b]) o[at] = v[b];
-        }
+    /* the events' symbols, written to o, and the bitmap visible to every walker of the segment */
+    const uint32_t rows = (cnt + 31) / 32;
+    if (WIDE) {
+        __syncthreads();
+        expand_rows(mark, o, cnt, rows * w / kWarps, rows * (w + 1) / kWarps);
+    } else {
+        __syncwarp();
+        expand_rows(mark, o, cnt, 0, rows);
     }
 }
 
@@ -422,8 +546,11 @@ cudaError_t runs_decode(run_map m, const uint8_t *d_segtab, uint32_t n_segments,
     if ((m.seg0 && (!m.dec[0] || !m.sym[0])) || (seg1 && (!m.dec[1] || !m.sym[1])) || !d_segtab ||
         (stream_bytes && !d_stream))
         return cudaErrorInvalidValue;
-    m.blocks0 = (m.seg0 + kWarps - 1) / kWarps;
-    const unsigned grid = m.blocks0 + (unsigned)((seg1 + kWarps - 1) / kWarps);
+    m.walk = m.rc[0].walk > m.rc[1].walk ? m.rc[0].walk : m.rc[1].walk;
+    const bool wide = m.walk == GG_WALK_BLOCK || (m.walk != GG_WALK_WARP && n_seg <= kWideSegs);
+    const unsigned per = wide ? 1 : kWarps;
+    m.blocks0 = (m.seg0 + per - 1) / per;
+    const unsigned grid = m.blocks0 + (unsigned)((seg1 + per - 1) / per);
     uint64_t *offs = nullptr;
     if (n_seg > kFusedSegs) {
         runs_layout L;
@@ -437,7 +564,8 @@ cudaError_t runs_decode(run_map m, const uint8_t *d_segtab, uint32_t n_segments,
         e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, it, offs, (int)n_seg, s);
         if (e != cudaSuccess) return e;
     }
-    k_runs<<<grid, kWarps * 32, 0, s>>>(m, d_segtab, n_segments, d_stream, stream_bytes, offs, d_err);
+    if (wide) k_runs<true><<<grid, kWarps * 32, 0, s>>>(m, d_segtab, n_segments, d_stream, stream_bytes, offs, d_err);
+    else k_runs<false><<<grid, kWarps * 32, 0, s>>>(m, d_segtab, n_segments, d_stream, stream_bytes, offs, d_err);
     return cudaGetLastError();
 }
 

@@ -214,12 +214,15 @@ unsigned gpu_runs(const run_codes &c, const std::vector<uint8_t> &tab, uint32_t 
     unsigned *d_err = dalloc<unsigned>(1);
     const size_t sb = gg_runs_decode_scratch(n);
     void *scr = dscratch(sb);
-    /* the warp's parallel walk (the codec's), then one lane alone on every segment: the same verdict and symbols */
-    unsigned err[2];
-    std::vector<uint16_t> alone(n);
-    for (int a = 0; a < 2; a++) {
+    /* the codec's walk (GG_WALK_AUTO), then one lane alone, a warp and a block on every segment: the same
+     * verdict and symbols */
+    static const uint8_t walks[4] = {GG_WALK_AUTO, GG_WALK_ALONE, GG_WALK_WARP, GG_WALK_BLOCK};
+    static const char *const walk_name[4] = {"auto", "one lane", "a warp", "a block"};
+    unsigned err[4];
+    std::vector<uint16_t> other(n);
+    for (int a = 0; a < 4; a++) {
         gg_run_code grc = c.grc;
-        grc.walk_alone = (uint8_t)a;
+        grc.walk = walks[a];
         CK(cudaMemset(d_sym, 0xFF, (n + out_off) * 2)); /* each walk from an output it has not seen */
         CK(cudaMemset(d_err, 0, sizeof(unsigned)));
         CK(gg_runs_decode(d_dec, &grc, d_tab + in_off, n_seg, d_st + in_off, st.size(), d_sym + out_off, n, d_err,
@@ -229,13 +232,14 @@ unsigned gpu_runs(const run_codes &c, const std::vector<uint8_t> &tab, uint32_t 
         if (a == 0) {
             out.resize(n);
             CK(cudaMemcpy(out.data(), d_sym + out_off, n * 2, cudaMemcpyDeviceToHost));
-        } else {
-            CK(cudaMemcpy(alone.data(), d_sym + out_off, n * 2, cudaMemcpyDeviceToHost));
+            continue;
         }
+        CK(cudaMemcpy(other.data(), d_sym + out_off, n * 2, cudaMemcpyDeviceToHost));
+        check((err[0] != 0) == (err[a] != 0) && (err[0] || other == out),
+              "runs decode n=%llu: the codec's walk and %s a segment agree (%s / %s%s)", (unsigned long long)n,
+              walk_name[a], err[0] ? "error" : "ok", err[a] ? "error" : "ok",
+              err[0] || other == out ? "" : ", symbols DIFFER");
     }
-    check((err[0] != 0) == (err[1] != 0) && (err[0] || alone == out),
-          "runs decode n=%llu: the warp's walk and one lane's agree (%s / %s%s)", (unsigned long long)n,
-          err[0] ? "error" : "ok", err[1] ? "error" : "ok", err[0] || alone == out ? "" : ", symbols DIFFER");
     CK(cudaFree(scr));
     CK(cudaFree(d_err));
     CK(cudaFree(d_sym));
@@ -578,9 +582,10 @@ void test_runs_decode(const glide_dictionary *d)
     }
     if (g_timing) {
         warm_gpu();
-        /* plane 1 of a 256^3 chunk: 7/8 of its points */
-        const uint64_t n = (uint64_t)256 * 256 * 256 / 8 * 7;
+        /* plane 1 of a 64^3 and of a 256^3 chunk: 7/8 of its points */
+        for (uint64_t side : {64, 256})
         for (int kind : {RS_SPARSE, RS_DENSE, RS_ZEROS}) {
+            const uint64_t n = side * side * side / 8 * 7;
             const std::vector<uint16_t> sym = run_symbols(kind, n);
             const run_codes c = make_codes(sym, 3, false, d);
             std::vector<uint8_t> tab, st;
@@ -595,9 +600,11 @@ void test_runs_decode(const glide_dictionary *d)
             unsigned *d_err = dalloc<unsigned>(1);
             const size_t sb = gg_runs_decode_scratch(n);
             void *scr = dscratch(sb);
-            for (int a = 0; a < 2; a++) { /* the warp's walk, then one lane alone */
+            static const uint8_t walks[3] = {GG_WALK_WARP, GG_WALK_BLOCK, GG_WALK_ALONE};
+            static const char *const walk_name[3] = {"a warp a segment", "a block a segment", "one lane a segment"};
+            for (int a = 0; a < 3; a++) {
                 gg_run_code grc = c.grc;
-                grc.walk_alone = (uint8_t)a;
+                grc.walk = walks[a];
                 CK(cudaMemset(d_sym, 0, n * 2));
                 CK(cudaMemset(d_err, 0, 4));
                 const double us = time_us([&] {
@@ -607,7 +614,7 @@ void test_runs_decode(const glide_dictionary *d)
                 CK(cudaMemcpy(back.data(), d_sym, n * 2, cudaMemcpyDeviceToHost));
                 const unsigned err = dread32(d_err);
                 printf("time runs decode %llu symbols, %s (%.3f bits/sym), %s: %.1f us (%.2f Gsym/s)%s\n",
-                       (unsigned long long)n, rs_name[kind], 8.0 * st.size() / n, a ? "one lane a segment" : "warp",
+                       (unsigned long long)n, rs_name[kind], 8.0 * st.size() / n, walk_name[a],
                        us, n / (1e3 * us), err || back != sym ? " WRONG RESULT" : "");
             }
             CK(cudaFree(scr));
