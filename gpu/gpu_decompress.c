@@ -175,8 +175,8 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
             CK(cudaStreamWaitEvent(c->par.aux[1], c->par.fork, 0), "fork");
             CK(runs0 ? gg_runs_decode(dec[0], &rc[0], tab, (uint32_t)seg0, in, bytes0, sp, n0, &st->err, fs,
                                       c->scratch.cap - fo, c->par.aux[1])
-                     : gg_huff_decode(dec[0], tab, (uint32_t)seg0, in, bytes0, sp, n0, &st->err, fs, c->scratch.cap - fo,
-                                      c->par.aux[1]),
+                     : gg_huff_decode(dec[0], tab, (uint32_t)seg0, in, bytes0, sp, n0, &st->err, fs,
+                                      c->scratch.cap - fo, c->par.aux[1]),
                "huffman decode");
             CK(cudaEventRecord(c->par.join[1], c->par.aux[1]), "join");
             dec_forked = 1;

@@ -439,7 +439,8 @@ __global__ void __launch_bounds__(kWarps * 32) k_runs(run_map m, const uint8_t *
     for (unsigned j = threadIdx.x; j < kPer * kRows; j += kWarps * 32) s_mark[j / kRows][j % kRows] = 0;
     const unsigned on = (m.rc[pk].on[0] ? 1u : 0u) | (m.rc[pk].on[1] ? 2u : 0u);
     /* seg0: the block's first segment in the whole table; seg_end: its plane's end there */
-    const uint32_t seg0 = pk ? m.seg0 + (blockIdx.x - m.blocks0) * kPer : blockIdx.x * kPer, seg = seg0 + (WIDE ? 0 : w);
+    const uint32_t seg0 = pk ? m.seg0 + (blockIdx.x - m.blocks0) * kPer : blockIdx.x * kPer;
+    const uint32_t seg = seg0 + (WIDE ? 0 : w);
     const uint32_t seg_end = pk ? n_seg : m.seg0;
     uint64_t base = 0;
     if (!offs) {

@@ -583,46 +583,48 @@ void test_runs_decode(const glide_dictionary *d)
     if (g_timing) {
         warm_gpu();
         /* plane 1 of a 64^3 and of a 256^3 chunk: 7/8 of its points */
-        for (uint64_t side : {64, 256})
-        for (int kind : {RS_SPARSE, RS_DENSE, RS_ZEROS}) {
-            const uint64_t n = side * side * side / 8 * 7;
-            const std::vector<uint16_t> sym = run_symbols(kind, n);
-            const run_codes c = make_codes(sym, 3, false, d);
-            std::vector<uint8_t> tab, st;
-            write_plane(c, events_of(sym, c.rc), tab, st);
-            const uint64_t n_seg = tab.size() / 2;
-            glide_huff_dec *d_dec = dalloc<glide_huff_dec>(1);
-            CK(cudaMemcpy(d_dec, &c.dec, sizeof c.dec, cudaMemcpyHostToDevice));
-            uint8_t *d_tab = dalloc<uint8_t>(tab.size()), *d_st = dalloc<uint8_t>(st.size());
-            CK(cudaMemcpy(d_tab, tab.data(), tab.size(), cudaMemcpyHostToDevice));
-            CK(cudaMemcpy(d_st, st.data(), st.size(), cudaMemcpyHostToDevice));
-            uint16_t *d_sym = dalloc<uint16_t>(n);
-            unsigned *d_err = dalloc<unsigned>(1);
-            const size_t sb = gg_runs_decode_scratch(n);
-            void *scr = dscratch(sb);
-            static const uint8_t walks[3] = {GG_WALK_WARP, GG_WALK_BLOCK, GG_WALK_ALONE};
-            static const char *const walk_name[3] = {"a warp a segment", "a block a segment", "one lane a segment"};
-            for (int a = 0; a < 3; a++) {
-                gg_run_code grc = c.grc;
-                grc.walk = walks[a];
-                CK(cudaMemset(d_sym, 0, n * 2));
-                CK(cudaMemset(d_err, 0, 4));
-                const double us = time_us([&] {
-                    CK(gg_runs_decode(d_dec, &grc, d_tab, (uint32_t)n_seg, d_st, st.size(), d_sym, n, d_err, scr, sb, 0));
-                }, 10);
-                std::vector<uint16_t> back(n);
-                CK(cudaMemcpy(back.data(), d_sym, n * 2, cudaMemcpyDeviceToHost));
-                const unsigned err = dread32(d_err);
-                printf("time runs decode %llu symbols, %s (%.3f bits/sym), %s: %.1f us (%.2f Gsym/s)%s\n",
-                       (unsigned long long)n, rs_name[kind], 8.0 * st.size() / n, walk_name[a],
-                       us, n / (1e3 * us), err || back != sym ? " WRONG RESULT" : "");
+        for (uint64_t side : {64, 256}) {
+            for (int kind : {RS_SPARSE, RS_DENSE, RS_ZEROS}) {
+                const uint64_t n = side * side * side / 8 * 7;
+                const std::vector<uint16_t> sym = run_symbols(kind, n);
+                const run_codes c = make_codes(sym, 3, false, d);
+                std::vector<uint8_t> tab, st;
+                write_plane(c, events_of(sym, c.rc), tab, st);
+                const uint64_t n_seg = tab.size() / 2;
+                glide_huff_dec *d_dec = dalloc<glide_huff_dec>(1);
+                CK(cudaMemcpy(d_dec, &c.dec, sizeof c.dec, cudaMemcpyHostToDevice));
+                uint8_t *d_tab = dalloc<uint8_t>(tab.size()), *d_st = dalloc<uint8_t>(st.size());
+                CK(cudaMemcpy(d_tab, tab.data(), tab.size(), cudaMemcpyHostToDevice));
+                CK(cudaMemcpy(d_st, st.data(), st.size(), cudaMemcpyHostToDevice));
+                uint16_t *d_sym = dalloc<uint16_t>(n);
+                unsigned *d_err = dalloc<unsigned>(1);
+                const size_t sb = gg_runs_decode_scratch(n);
+                void *scr = dscratch(sb);
+                static const uint8_t walks[3] = {GG_WALK_WARP, GG_WALK_BLOCK, GG_WALK_ALONE};
+                static const char *const walk_name[3] = {"a warp a segment", "a block a segment", "one lane a segment"};
+                for (int a = 0; a < 3; a++) {
+                    gg_run_code grc = c.grc;
+                    grc.walk = walks[a];
+                    CK(cudaMemset(d_sym, 0, n * 2));
+                    CK(cudaMemset(d_err, 0, 4));
+                    const double us = time_us([&] {
+                        CK(gg_runs_decode(d_dec, &grc, d_tab, (uint32_t)n_seg, d_st, st.size(), d_sym, n, d_err, scr,
+                                          sb, 0));
+                    }, 10);
+                    std::vector<uint16_t> back(n);
+                    CK(cudaMemcpy(back.data(), d_sym, n * 2, cudaMemcpyDeviceToHost));
+                    const unsigned err = dread32(d_err);
+                    printf("time runs decode %llu symbols, %s (%.3f bits/sym), %s: %.1f us (%.2f Gsym/s)%s\n",
+                           (unsigned long long)n, rs_name[kind], 8.0 * st.size() / n, walk_name[a],
+                           us, n / (1e3 * us), err || back != sym ? " WRONG RESULT" : "");
+                }
+                CK(cudaFree(scr));
+                CK(cudaFree(d_err));
+                CK(cudaFree(d_sym));
+                CK(cudaFree(d_st));
+                CK(cudaFree(d_tab));
+                CK(cudaFree(d_dec));
             }
-            CK(cudaFree(scr));
-            CK(cudaFree(d_err));
-            CK(cudaFree(d_sym));
-            CK(cudaFree(d_st));
-            CK(cudaFree(d_tab));
-            CK(cudaFree(d_dec));
         }
     }
 }
