@@ -84,10 +84,14 @@ static void book_select_exact(void)
 
 /* glide_book_select_variants (format 8's planning) must give each variant
  * what glide_book_select gives its own histogram, under both scores; so
- * must glide_book_select_variants_sized from every book's bits. */
+ * must glide_book_select_variants_sized from every book's bits. A copy of
+ * the dictionary (its books' ZERO and FILL lengths read from the books,
+ * not the registry's table) must give the same. */
 static void book_select_variants(void)
 {
     const glide_dictionary *dicts[2] = {glide_dict_get(1), glide_dict_get(2)};
+    static glide_dictionary copies[2];
+    copies[0] = *dicts[0], copies[1] = *dicts[1];
     uint64_t hist[GLIDE_NSYM], h[GLIDE_NSYM];
     int bad = 0, trials = 0;
     for (int dv = 0; dv < 2; dv++)
@@ -117,8 +121,16 @@ static void book_select_variants(void)
             for (unsigned k = 0; k < d->n_books && k < 1024; k++) sizes[k] = glide_book_bits(d->books[k].len, hist);
             for (int score = 0; score < 3; score++) {
                 trials++;
-                if (score == 2) glide_book_select_variants_sized(d, sizes, hist, want, zero, fill, book, bits);
-                else glide_book_select_variants(d, hist, (glide_score)score, want, zero, fill, book, bits);
+                uint64_t cbits[4];
+                unsigned cbook[4];
+                if (score == 2) {
+                    glide_book_select_variants_sized(d, sizes, hist, want, zero, fill, book, bits);
+                    glide_book_select_variants_sized(&copies[dv], sizes, hist, want, zero, fill, cbook, cbits);
+                } else {
+                    glide_book_select_variants(d, hist, (glide_score)score, want, zero, fill, book, bits);
+                    glide_book_select_variants(&copies[dv], hist, (glide_score)score, want, zero, fill, cbook, cbits);
+                }
+                if (memcmp(book, cbook, sizeof book) || memcmp(bits, cbits, sizeof bits)) { bad++; continue; }
                 const glide_score sc = score == 2 ? GLIDE_SCORE_SIZE : (glide_score)score;
                 memcpy(h, hist, sizeof h);
                 for (unsigned v = 0; v < 4; v++) {
@@ -132,7 +144,7 @@ static void book_select_variants(void)
             }
         }
     CHECK(bad == 0, "book selection of up to four ZERO/FILL variants in one pass (or from every book's bits) equals a "
-          "call each (%d of %d differ)", bad, trials);
+          "call each and a copy of the dictionary's (%d of %d differ)", bad, trials);
 }
 
 /* The plan's entropies come from a histogram's shared rest (no pass per
