@@ -9,31 +9,47 @@ void glide_huff_enc_init(glide_huff_enc *e, const uint8_t *len)
     glide_huff_canonical(len, GLIDE_NSYM, e->code);
 }
 
+/* Over the used symbols only, found eight lengths at a time: a book of a
+ * collapsed histogram uses a few dozen of GLIDE_NSYM, and passes over every
+ * symbol (a count bumped per symbol, most of them length 0) were most of a
+ * small chunk's decoder set-up. The same tables as the canonical code of
+ * huff_build.c: codes of one length in symbol order. */
 int glide_huff_dec_init(glide_huff_dec *d, const uint8_t *len)
 {
-    if (glide_huff_check(len, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN) != 0) return -1;
-    uint16_t code[GLIDE_NSYM];
-    glide_huff_canonical(len, GLIDE_NSYM, code);
+    uint16_t used[GLIDE_NSYM];
+    unsigned nu = 0;
+    for (unsigned i = 0; i < GLIDE_NSYM; i += 8) {
+        if (i + 8 <= GLIDE_NSYM) {
+            uint64_t w;
+            memcpy(&w, len + i, 8);
+            if (!w) continue;
+        }
+        for (unsigned j = i; j < i + 8 && j < GLIDE_NSYM; j++)
+            if (len[j]) used[nu++] = (uint16_t)j;
+    }
+    if (!nu) return -1;
     memset(d, 0, sizeof *d);
-    unsigned nonzero = 0;
-    for (unsigned i = 0; i < GLIDE_NSYM; i++) { d->count[len[i]]++; nonzero += len[i] != 0; }
-    if (!nonzero) return -1;
-    d->count[0] = 0;
-    unsigned c = 0, off = 0;
+    uint64_t kraft = 0;
+    for (unsigned u = 0; u < nu; u++) {
+        const unsigned l = len[used[u]];
+        if (l > GLIDE_HUFF_MAX_LEN) return -1;
+        kraft += 1ull << (GLIDE_HUFF_MAX_LEN - l);
+        d->count[l]++;
+    }
+    if (kraft > 1ull << GLIDE_HUFF_MAX_LEN) return -1;
+    unsigned c = 0, off = 0, next[GLIDE_HUFF_MAX_LEN + 1], fill[GLIDE_HUFF_MAX_LEN + 1];
     for (unsigned l = 1; l <= GLIDE_HUFF_MAX_LEN; l++) {
         c = (c + d->count[l - 1]) << 1;
         d->first[l] = c;
         d->offset[l] = off;
+        next[l] = c, fill[l] = off;
         off += d->count[l];
     }
-    unsigned fill[GLIDE_HUFF_MAX_LEN + 1];
-    memcpy(fill, d->offset, sizeof fill);
-    for (unsigned i = 0; i < GLIDE_NSYM; i++)
-        if (len[i]) d->sorted[fill[len[i]]++] = (uint16_t)i;
-    for (unsigned i = 0; i < GLIDE_NSYM; i++) {
-        unsigned l = len[i];
-        if (!l || l > GLIDE_HUFF_LUT_BITS) continue;
-        unsigned shift = GLIDE_HUFF_LUT_BITS - l, base = (unsigned)code[i] << shift;
+    for (unsigned u = 0; u < nu; u++) {
+        const unsigned i = used[u], l = len[i], code = next[l]++;
+        d->sorted[fill[l]++] = (uint16_t)i;
+        if (l > GLIDE_HUFF_LUT_BITS) continue;
+        const unsigned shift = GLIDE_HUFF_LUT_BITS - l, base = code << shift;
         for (unsigned k = 0; k < (1u << shift); k++) d->lut[base + k] = (uint16_t)(i | (l << 11));
     }
     return 0;

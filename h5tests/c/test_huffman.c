@@ -39,6 +39,78 @@ static int round_trip(const uint8_t *len, const uint16_t *sym, uint64_t n)
     return ok;
 }
 
+/* The decoder's tables as a pass over every symbol makes them (the
+ * canonical code of huff_build.c); -1 where the lengths are no prefix code. */
+static int dec_reference(glide_huff_dec *d, const uint8_t *len)
+{
+    if (!kraft_ok(len, GLIDE_NSYM, 0)) return -1;
+    uint16_t code[GLIDE_NSYM];
+    glide_huff_canonical(len, GLIDE_NSYM, code);
+    memset(d, 0, sizeof *d);
+    unsigned nonzero = 0;
+    for (unsigned i = 0; i < GLIDE_NSYM; i++) { d->count[len[i]]++; nonzero += len[i] != 0; }
+    if (!nonzero) return -1;
+    d->count[0] = 0;
+    unsigned c = 0, off = 0, fill[GLIDE_HUFF_MAX_LEN + 1];
+    for (unsigned l = 1; l <= GLIDE_HUFF_MAX_LEN; l++) {
+        c = (c + d->count[l - 1]) << 1;
+        d->first[l] = c;
+        d->offset[l] = fill[l] = off;
+        off += d->count[l];
+    }
+    for (unsigned i = 0; i < GLIDE_NSYM; i++)
+        if (len[i]) d->sorted[fill[len[i]]++] = (uint16_t)i;
+    for (unsigned i = 0; i < GLIDE_NSYM; i++) {
+        const unsigned l = len[i];
+        if (!l || l > GLIDE_HUFF_LUT_BITS) continue;
+        const unsigned shift = GLIDE_HUFF_LUT_BITS - l, base = (unsigned)code[i] << shift;
+        for (unsigned k = 0; k < (1u << shift); k++) d->lut[base + k] = (uint16_t)(i | (l << 11));
+    }
+    return 0;
+}
+
+/* glide_huff_dec_init walks the used symbols only: the same tables and
+ * verdicts as the pass over every symbol, for every dictionary book and
+ * for codes of a few to all symbols, complete, incomplete and broken. */
+static void dec_init_exact(void)
+{
+    static glide_huff_dec a, b;
+    uint8_t len[GLIDE_NSYM];
+    uint64_t freq[GLIDE_NSYM];
+    int bad = 0, trials = 0, refused = 0;
+    for (unsigned v = 1; v <= 2; v++) {
+        const glide_dictionary *d = glide_dict_get(v);
+        for (unsigned k = 0; k < d->n_books; k++, trials++) {
+            const int ra = glide_huff_dec_init(&a, d->books[k].len), rb = dec_reference(&b, d->books[k].len);
+            bad += ra != rb || (ra == 0 && memcmp(&a, &b, sizeof a) != 0);
+        }
+    }
+    for (int t = 0; t < 3000; t++, trials++) {
+        memset(freq, 0, sizeof freq);
+        const unsigned used = t % 3 == 0 ? 1 + rnd() % 8 : t % 3 == 1 ? 1 + rnd() % 80 : 1 + rnd() % GLIDE_NSYM;
+        for (unsigned u = 0; u < used; u++) freq[rnd() % GLIDE_NSYM] += 1 + (rnd() % 4 ? rnd() % 9 : rnd() % 100000);
+        if (glide_huff_lengths(freq, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, len) != 0) continue;
+        const int kind = t % 7;
+        if (kind == 1) { /* incomplete: one code made longer */
+            for (unsigned i = 0; i < GLIDE_NSYM; i++)
+                if (len[i] && len[i] < GLIDE_HUFF_MAX_LEN) { len[i]++; break; }
+        } else if (kind == 2) { /* over-subscribed: a used symbol made shorter, or a second code of length 1 */
+            unsigned i = rnd() % GLIDE_NSYM;
+            len[i] = len[i] > 1 ? len[i] - 1 : 1;
+        } else if (kind == 3) { /* a length past the limit */
+            len[rnd() % GLIDE_NSYM] = GLIDE_HUFF_MAX_LEN + 1 + rnd() % 100;
+        } else if (kind == 4) { /* nothing coded */
+            memset(len, 0, sizeof len);
+        }
+        const int ra = glide_huff_dec_init(&a, len), rb = dec_reference(&b, len);
+        refused += ra != 0;
+        bad += ra != rb || (ra == 0 && memcmp(&a, &b, sizeof a) != 0);
+    }
+    CHECK(bad == 0 && refused > 0 && refused < trials,
+          "decoder tables from the used symbols: %d codes (%d refused), the full pass's tables and verdicts, %d not",
+          trials, refused, bad);
+}
+
 /* glide_book_select stops a book's sum once it reaches the best so far; it
  * must still return the first book of least size, as a full scan does. The
  * registry's dictionaries take their books' ZERO and FILL lengths from a
@@ -189,6 +261,7 @@ static void entropy_variants(void)
 
 int main(void)
 {
+    dec_init_exact();
     book_select_exact();
     book_select_variants();
     entropy_variants();
