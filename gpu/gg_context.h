@@ -144,6 +144,11 @@ typedef struct {
     size_t stage_refused;  /* a pinned staging size the driver refused: not asked again */
     unsigned copy_helpers; /* threads of the parallel host copy (0: pageable copies) */
     cudaEvent_t ev_piece[GG_COPY_MAX_PIECES]; /* a download's pieces, in the pinned buffer */
+    /* values_out_k's download: a mapped word a piece, raised to out_seq
+     * once the piece is in h_stage; its blocks' count per piece; an event
+     * behind the kernel (a word that never comes is an error once it has) */
+    uint32_t *h_out_words, *dh_out_words, *d_out_cnt, out_seq;
+    cudaEvent_t ev_out;
     int timing;
     int last_plan;   /* GG_PLANNED_* of the last compressed chunk */
     int last_gated;  /* the last host-planned chunk's tail was queued behind the plan's gate */
@@ -158,6 +163,7 @@ typedef struct {
     struct {
         /* the next n calls fail: anywhere, after the upload, behind the plan's gate */
         int inject, inject_late, inject_plan;
+        int out_lost; /* the next n kernel-written downloads raise no piece's word */
         int planner;                          /* GG_PLANNER_* */
         int graphs;                           /* 0: the kernels launched one by one (a stage each under timing) */
         int hist0_kernel;                     /* 0: plane 0 always counted by the pass after the kernels */
@@ -234,6 +240,9 @@ void gg_gate_fill(void);
 cudaError_t gg_download_values(void *dst, const void *d, size_t bytes, void *tail_dst, const void *tail_src,
                                size_t tail_bytes);
 cudaError_t gg_download_queue(size_t bytes, size_t state_from);
+/* values_out.cu */
+cudaError_t gg_values_out(const void *d, uint64_t bytes, uint64_t piece, void *h, uint32_t *d_cnt, uint32_t *dh_words,
+                          uint32_t seq, cudaStream_t s);
 size_t gg_download(size_t bytes);
 uint64_t gg_deliver_limit(uint64_t raw_total);
 

@@ -183,6 +183,11 @@ static int state_alloc(void)
            cudaHostAlloc((void **)&c->h_apply, sizeof(gg_apply), cudaHostAllocMapped) == cudaSuccess &&
            cudaHostGetDevicePointer((void **)&c->dh_apply, c->h_apply, 0) == cudaSuccess &&
            cudaMallocHost((void **)&c->h_dec, GLIDE_NPLANES * sizeof(glide_huff_dec)) == cudaSuccess &&
+           cudaHostAlloc((void **)&c->h_out_words, GG_COPY_MAX_PIECES * sizeof(uint32_t), cudaHostAllocMapped) ==
+               cudaSuccess &&
+           cudaHostGetDevicePointer((void **)&c->dh_out_words, c->h_out_words, 0) == cudaSuccess &&
+           cudaMalloc((void **)&c->d_out_cnt, GG_COPY_MAX_PIECES * sizeof(uint32_t)) == cudaSuccess &&
+           cudaMemset(c->d_out_cnt, 0, GG_COPY_MAX_PIECES * sizeof(uint32_t)) == cudaSuccess &&
            cudaMallocHost((void **)&c->h_head, GG_APPLY_HEAD_MAX) == cudaSuccess;
 }
 
@@ -229,7 +234,7 @@ static int streams_create(void)
                 return 0;
     for (unsigned i = 0; i < GG_COPY_MAX_PIECES; i++)
         if (cudaEventCreateWithFlags(&c->ev_piece[i], cudaEventDisableTiming) != cudaSuccess) return 0;
-    return 1;
+    return cudaEventCreateWithFlags(&c->ev_out, cudaEventDisableTiming) == cudaSuccess;
 }
 
 
@@ -244,6 +249,7 @@ static int ctx_setup(int dev, const struct cudaDeviceProp *prop)
     if (!streams_create() || !dict_upload(c->dict) || !state_alloc()) return 0;
     c->stage_refused = SIZE_MAX;
     memset(c->h_gate, 0, GG_GATE_WORDS * sizeof(uint32_t));
+    memset(c->h_out_words, 0, GG_COPY_MAX_PIECES * sizeof(uint32_t));
     c->wait32 = value_op_entry("cuStreamWaitValue32"); /* NULL: uploads stay pageable */
     c->pgate.on = 1;
     c->spec_large = 1;

@@ -94,10 +94,28 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
                                                          : GG_INTERP;
     const int blend = method == GG_INTERP && glide_levels_blended(sh.rank, h->block_log2, h->level_cfg); /* format 4 */
 
+    const int planes = h->format_version >= GLIDE_FORMAT_PLANES;
+    const int crc_beside = planes && n >= CRC_BESIDE_MIN;
+    gg_state *st = c->d_st, *hs = c->h_st;
+    if (!gg_grow_dev(&c->buf, size) || !gg_grow_dev(&c->scratch, gg_dec_scratch_need(n, size))) {
+        r = gg_fail(cudaErrorMemoryAllocation, "allocation");
+        goto done;
+    }
+    uint8_t *buf = c->buf.p;
+    /* the stream up and its CRC first: the device checks it while the host
+     * finds the decoders */
+    gg_stages_begin();
+    CK(cudaMemcpyAsync(buf, src, size, cudaMemcpyHostToDevice, c->s), "upload");
+    CK(cudaMemsetAsync(st, 0, sizeof *st, c->s), "reset");
+    gg_stage("upload");
+    if (!crc_beside) {
+        CK(gg_check_crc(buf, lay->crc_off, st, c->scratch.p, c->scratch.cap, c->s), "crc");
+        gg_stage("crc");
+    }
+
     /* format 5: plane 0's n0 symbols and plane 1's, each with its book and its
      * part of the segment table and stream (plane 0's bytes: its entries' sum);
      * format 8: a run-coded plane's segments hold GLIDE_RUN_SEG_SYMS points */
-    const int planes = h->format_version >= GLIDE_FORMAT_PLANES;
     const int runs0 = (h->flags & GLIDE_FLAG_RUNS0) != 0, runs1 = (h->flags & GLIDE_FLAG_RUNS1) != 0;
     const uint64_t n0 = planes ? glide_plane0_count(&sh) : n, cnt[GLIDE_NPLANES] = {n0, n - n0};
     const uint64_t seg0 = glide_plane_segments(n0, runs0);
@@ -108,7 +126,8 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     if (!decoders_find(h, lay, src, planes, dec, upload_dec) || !run_codes_find(h, lay, src, rc))
         bytes0 = UINT64_MAX; /* reported below */
     if (bytes0 > h->stream_bytes || (planes && cnt[1] == 0 && bytes0 != h->stream_bytes)) {
-        /* a bad book, run book or plane table; the CPU decoder reports a bad checksum first */
+        /* a bad book, run book or plane table; the CPU decoder reports a bad
+         * checksum first (the device's check is left to finish unread) */
         r = glide_crc32(src, lay->crc_off) != get_u32((const uint8_t *)src + lay->crc_off) ? GLIDE_ERROR(CHECKSUM)
                                                                                       : GLIDE_ERROR(CORRUPT);
         goto done;
@@ -117,14 +136,11 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     if (!gg_grow_dev(&c->x, n * esz) || !gg_grow_dev(&c->sym, n * 2) ||
         !gg_grow_dev(&c->pos, gg_outlier_scan_bytes(n)) ||
         (planes && !gg_grow_dev(&c->sym_p, gg_planes_len(n) * 2)) ||
-        !gg_grow_dev(&c->buf, size) || !gg_grow_dev(&c->scratch, gg_dec_scratch_need(n, size)) ||
         (r_bytes && !gg_grow_dev(&c->r, r_bytes)) ||
         (gg_needs_global_w(g, method, blend) && !gg_grow_dev(&c->w, n * esz))) {
         r = gg_fail(cudaErrorMemoryAllocation, "allocation");
         goto done;
     }
-    gg_state *st = c->d_st, *hs = c->h_st;
-    uint8_t *buf = c->buf.p;
     memset(&hs->lv, 0, sizeof hs->lv);
     hs->lv.eb_abs = h->eb_abs;
     hs->lv.alpha = h->alpha;
@@ -133,20 +149,12 @@ size_t glide_gpu_decompress(const glide_header *h, const glide_layout *lay, cons
     memcpy(hs->lv.level_cfg, h->level_cfg, GLIDE_MAX_LEVELS);
     hs->lv.fill_aware = (uint32_t)glide_header_fill_aware(h);
     hs->lv.blended = (uint32_t)blend;
-    gg_stages_begin();
-    CK(cudaMemcpyAsync(buf, src, size, cudaMemcpyHostToDevice, c->s), "upload");
-    CK(cudaMemsetAsync(st, 0, sizeof *st, c->s), "reset");
     CK(cudaMemcpyAsync(&st->lv, &hs->lv, sizeof hs->lv, cudaMemcpyHostToDevice, c->s), "upload levels");
     for (unsigned k = 0; k < GLIDE_NPLANES; k++)
         if (upload_dec[k])
             CK(cudaMemcpyAsync(c->d_dec + k, c->h_dec + k, sizeof *c->h_dec, cudaMemcpyHostToDevice, c->s),
                "upload code");
-    gg_stage("upload");
-    const int crc_beside = planes && n >= CRC_BESIDE_MIN;
-    if (!crc_beside) {
-        CK(gg_check_crc(buf, lay->crc_off, st, c->scratch.p, c->scratch.cap, c->s), "crc");
-        gg_stage("crc");
-    }
+    gg_stage("upload codes");
     int words = 0; /* the merge made the outlier words */
     if (!planes) {
         CK(gg_huff_decode(dec[0], buf + lay->segtab_off, h->n_segments, buf + lay->stream_off, h->stream_bytes, c->sym.p,

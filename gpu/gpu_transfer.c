@@ -4,6 +4,11 @@
  * by the copy helpers (gpu/host_copy.h) while the DMA engine moves the
  * pieces already there:
  * - downloads from 256 KiB (they paid at every size on every host tried);
+ *   up to 1 MiB a kernel (values_out.cu) writes them into the pinned
+ *   buffer piece by piece, raising each piece's word in mapped memory, so
+ *   no DMA starts after the last kernel and no event is waited on per
+ *   piece; above, DMA pieces, which the kernel's writes over the link lost
+ *   to (docs/DESIGN.md);
  * - uploads from 16 MiB: a chunk that fits in the caller's caches arrives
  *   dirty there (HDF5 has just filled it), one thread copies it fast, and
  *   helpers must pull every line from that core, so smaller staged uploads
@@ -21,6 +26,8 @@
 #define GG_STAGE_DOWN_MIN ((size_t)256 << 10)
 #define GG_STAGE_UP_MIN ((size_t)16 << 20)
 #define GG_STAGE_MAX ((size_t)256 << 20)
+#define GG_OUT_KERNEL_MAX ((size_t)1 << 20)
+#define GG_OUT_PIECE_MIN ((size_t)64 << 10)
 
 /* The gated upload: from 1 MiB; the helpers copy pieces of at least 64
  * KiB, and one DMA moves 512 KiB of them (or a piece, if larger). Each
@@ -173,6 +180,28 @@ int gg_gate_arm(void *d, const void *src, size_t bytes)
     return 1;
 }
 
+/* values_out_k's piece k is in the pinned buffer once its word reads the
+ * call's number; a word still not raised once the event behind the kernel
+ * has passed, or a device error, fails the download */
+static int out_before(void *ctx, size_t k)
+{
+    gg_ctx *c = ctx; /* the caller's context: helper threads have their own gg_cur */
+    const uint32_t seq = c->out_seq;
+    for (unsigned i = 1;; i++) {
+        if (__atomic_load_n(&c->h_out_words[k], __ATOMIC_ACQUIRE) == seq) return 0;
+        if ((i & 255u) == 0) {
+            const cudaError_t e = cudaEventQuery(c->ev_out);
+            if (e == cudaSuccess) return __atomic_load_n(&c->h_out_words[k], __ATOMIC_ACQUIRE) != seq;
+            if (e != cudaErrorNotReady) return 1;
+        }
+#if defined(__x86_64__) || defined(__i386__)
+        __asm__ __volatile__("pause");
+#elif defined(__aarch64__)
+        __asm__ __volatile__("yield");
+#endif
+    }
+}
+
 /* Copies bytes of device memory d into dst, after everything queued so far,
  * and queues the copy of tail_bytes from tail_src (device) to tail_dst
  * (pinned) behind the values' copies: a staged download returns once its
@@ -185,6 +214,22 @@ cudaError_t gg_download_values(void *dst, const void *d, size_t bytes, void *tai
     if (!staged(dst, bytes, GG_STAGE_DOWN_MIN)) {
         e = cudaMemcpyAsync(dst, d, bytes, cudaMemcpyDeviceToHost, gg_G.s);
         return e == cudaSuccess ? cudaMemcpyAsync(tail_dst, tail_src, tail_bytes, cudaMemcpyDeviceToHost, gg_G.s) : e;
+    }
+    if (bytes <= GG_OUT_KERNEL_MAX) {
+        gg_ctx *c = &gg_G;
+        const size_t piece = gg_copy_piece(bytes, GG_OUT_PIECE_MIN);
+        c->out_seq++;
+        uint32_t raise = c->out_seq;
+        if (c->test.out_lost > 0) { /* the test hook: words that never come */
+            c->test.out_lost--;
+            raise--;
+        }
+        e = gg_values_out(d, bytes, piece, c->h_stage.p, c->d_out_cnt, c->dh_out_words, raise, c->s);
+        if (e == cudaSuccess) e = cudaEventRecord(c->ev_out, c->s);
+        if (e == cudaSuccess) e = cudaMemcpyAsync(tail_dst, tail_src, tail_bytes, cudaMemcpyDeviceToHost, c->s);
+        if (e != cudaSuccess) return e;
+        gg_copy_job j = {dst, c->h_stage.p, bytes, piece, out_before, NULL, c, NULL, 0};
+        return gg_copy_run(&j) ? cudaErrorUnknown : cudaSuccess;
     }
     /* coarser pieces than the upload's: each costs a copy call and an event here */
     const size_t piece = gg_copy_piece(bytes, (size_t)256 << 10);

@@ -15,6 +15,7 @@
 void gg_test_inject_failures(int n) { LOCKED(c_->test.inject = n); }
 void gg_test_inject_late_failures(int n) { LOCKED(c_->test.inject_late = n); }
 void gg_test_inject_plan_failures(int n) { LOCKED(c_->test.inject_plan = n); }
+void gg_test_lose_out_words(int n) { LOCKED(c_->test.out_lost = n); }
 void gg_test_plan_gate(int on) { LOCKED(c_->pgate.on = on); }
 void gg_test_planner(int mode) { LOCKED(c_->test.planner = mode); }
 void gg_test_use_graphs(int on) { LOCKED(c_->test.graphs = on); }

@@ -13,6 +13,10 @@ void gg_test_inject_failures(int n);
  * upload's waits included): the CPU takes over, the device is not left
  * waiting, and the next call runs on the GPU. */
 void gg_test_inject_late_failures(int n);
+/* The next n decompressions whose values a kernel writes out (downloads
+ * up to 1 MiB into pageable memory) raise no piece's word: the copy sees
+ * the kernel done without them and fails, the CPU takes over. */
+void gg_test_lose_out_words(int n);
 /* The next n compressions whose host plan has its tail queued behind the
  * plan's gate fail before the plan is made: the gate opens on an empty
  * plan, nothing is left waiting, the CPU takes over. */

@@ -946,7 +946,30 @@ static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
     p.backend = GLIDE_BACKEND_CPU;
     size_t lb = glide_compress(&p, x, n * 4, b, cap);
     CHECK(!glide_is_error(la) && la == lb && !memcmp(a, b, la), "API: GPU and CPU backends give the same stream");
-    CHECK(glide_decompress_with(GLIDE_BACKEND_GPU, a, la, y, n * 4) == n * 4, "API: GPU decompress");
+    float *z = malloc(n * 4);
+    CHECK(glide_decompress_with(GLIDE_BACKEND_CPU, b, lb, z, n * 4) == n * 4, "API: CPU decompress");
+    memset(y, 0xA5, n * 4);
+    CHECK(glide_decompress_with(GLIDE_BACKEND_GPU, a, la, y, n * 4) == n * 4 && !memcmp(y, z, n * 4),
+          "API: GPU decompress, the CPU's values");
+    /* the values written out by a kernel (up to 1 MiB): words that never
+     * come fail the call, which the CPU then does; the next runs on the GPU */
+    if (n * 4 <= ((size_t)1 << 20)) {
+        glide_header hd;
+        glide_layout ld;
+        CHECK(!glide_is_error(glide_header_read(a, la, &hd, &ld)), "API: the stream's header");
+        gg_test_lose_out_words(1);
+        CHECK(glide_gpu_decompress(&hd, &ld, a, la, y, 0) == GLIDE_ERROR(GPU),
+              "backend: lost words of the values written out are reported, not waited for");
+    }
+    gg_test_lose_out_words(1);
+    memset(y, 0xA5, n * 4);
+    CHECK(glide_decompress_with(GLIDE_BACKEND_GPU, a, la, y, n * 4) == n * 4 && !memcmp(y, z, n * 4),
+          "API: decompress falls back to the CPU when the values' words are lost");
+    gg_test_lose_out_words(0);
+    memset(y, 0xA5, n * 4);
+    CHECK(glide_decompress_with(GLIDE_BACKEND_GPU, a, la, y, n * 4) == n * 4 && !memcmp(y, z, n * 4) &&
+              glide_gpu_usable(),
+          "API: the next decompression on the GPU, the CPU's values");
     CHECK(glide_decompress_with(GLIDE_BACKEND_GPU, a, la, y, n * 4 - 1) == GLIDE_ERROR(DST_TOO_SMALL),
           "API: small destination refused");
     CHECK(glide_compress(&p, x, n * 4, a, 100) == GLIDE_ERROR(DST_TOO_SMALL), "API: small stream buffer refused");
@@ -1012,8 +1035,6 @@ static void api_paths(uint64_t n0, uint64_t n1, uint64_t n2)
     gg_test_refuse_stream_waits(0);
     gg_test_planner(GG_PLANNER_AUTO);
     gg_test_inject_failures(1);
-    float *z = malloc(n * 4);
-    CHECK(glide_decompress_with(GLIDE_BACKEND_CPU, b, lb, z, n * 4) == n * 4, "API: CPU decompress");
     CHECK(glide_decompress_with(GLIDE_BACKEND_GPU, b, lb, y, n * 4) == n * 4 && !memcmp(y, z, n * 4),
           "API: decompress falls back to the CPU when the GPU fails");
     CHECK(glide_gpu_usable(), "GPU still usable after an out-of-memory failure");
@@ -1056,6 +1077,7 @@ int main(int argc, char **argv)
     if (golden_dir) gpu_golden();
     if (!race) {
         api_paths(40, 50, 60);
+        api_paths(41, 51, 61); /* values written out by a kernel, a last piece not a multiple of 16 bytes */
         /* the gated upload: 1 MiB (16 pieces, two DMAs), 1.37 MB (a short
          * last piece, groups of 6, 6 and 4), 6.3 MB (a DMA a piece) */
         api_paths(64, 64, 64);
