@@ -194,11 +194,7 @@ static int out_before(void *ctx, size_t k)
             if (e == cudaSuccess) return __atomic_load_n(&c->h_out_words[k], __ATOMIC_ACQUIRE) != seq;
             if (e != cudaErrorNotReady) return 1;
         }
-#if defined(__x86_64__) || defined(__i386__)
-        __asm__ __volatile__("pause");
-#elif defined(__aarch64__)
-        __asm__ __volatile__("yield");
-#endif
+        gg_copy_relax();
     }
 }
 

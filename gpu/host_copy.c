@@ -41,15 +41,6 @@ static struct {
     atomic_int failed;
 } P = {.m = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER, .ticket = CLOSED};
 
-static inline void relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __asm__ __volatile__("pause");
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 static long now_ns(void)
 {
     struct timespec t;
@@ -125,7 +116,7 @@ static void *helper(void *arg)
         if (gen_of(t) == seen) {
             const long until = now_ns() + P.spin_ns;
             for (unsigned i = 1; gen_of(t) == seen; i++) {
-                relax();
+                gg_copy_relax();
                 t = atomic_load_explicit(&P.ticket, memory_order_acquire);
                 if ((i & 255u) == 0 && now_ns() > until) break;
             }
@@ -212,7 +203,7 @@ int gg_copy_join(void)
         const size_t first = next;
         while (next < np && atomic_load_explicit(&P.done[next], memory_order_acquire)) next++;
         if (next > first && j->after && !bad) bad = j->after(j->ctx, first, next - first) != 0;
-        if (k < 0 && next < np) relax(); /* the rest are being copied by helpers */
+        if (k < 0 && next < np) gg_copy_relax(); /* the rest are being copied by helpers */
     }
     atomic_store(&P.ticket, ((uint64_t)gen << 32) | CLOSED);
     return bad || atomic_load_explicit(&P.failed, memory_order_relaxed);

@@ -20,6 +20,17 @@ extern "C" {
 #define GG_COPY_MAX_HELPERS 16u
 #define GG_COPY_DEFAULT_HELPERS 4u
 
+/* One pause in a spin-wait (a helper watching for work, a hook watching
+ * for a piece). */
+static inline void gg_copy_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ __volatile__("pause");
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 /* Starts `helpers` threads (at most GG_COPY_MAX_HELPERS) once per process;
  * returns how many run. Later calls return the same number. */
 unsigned gg_copy_start(unsigned helpers, long spin_ns);
