@@ -118,6 +118,7 @@ __global__ void __launch_bounds__(kPlanThreads) plan_k(gg_plan_in in, const glid
     pl.cap = ok ? in.raw_total - GLIDE_CRC_BYTES - pl.stream_off : 0;
     pl.ok = ok;
     pl.outlier_ticket = 0;
+    pl.runs = 0; /* the device plans plain planes only */
     if (!ok) {
         /* the host plans (a custom book may win) or checks RAW: it gets the
          * state now, in mapped memory, and learns it from the flag without

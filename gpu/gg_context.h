@@ -120,9 +120,10 @@ typedef struct {
         int on;    /* 0 (a test hook): every host plan's tail queued after the plan, as a first launch's is */
         int armed; /* the tail is queued behind the word: plan_gate_open must follow */
         int apply_launched; /* apply_plan_k was launched before (it may then go behind the gate) */
-        /* the last host plan run-coded other planes than the stream before
-         * it: the next tail, whose encoder is that guess, is queued after
-         * its plan, where a miss behind the gate runs a whole tail empty */
+        /* the last host plan run-coded other planes than the tail had
+         * guessed (chunks over GG_PLAN_RUNS_POINTS): the next tail, whose
+         * encoder is again a guess, is queued after its plan, where a miss
+         * behind the gate runs a whole tail empty */
         int missed;
     } pgate;
     uint64_t seq;
@@ -168,14 +169,16 @@ typedef struct {
         int graphs;                           /* 0: the kernels launched one by one (a stage each under timing) */
         int hist0_kernel;                     /* 0: plane 0 always counted by the pass after the kernels */
         int keep_hist0;                       /* keep each chunk's plane 0 histogram in last_h0 */
+        int guess_runs;                       /* host-planned tails of every size guess their run-coded planes */
     } test;
     int last_h0_made; /* who counted last_h0: 1 interpolation, 2 Lorenzo or the slices, 0 the pass; -1 none */
     uint64_t last_h0[GLIDE_NSYM];
     /* the front's graphs by the order of the interpolation's instances
-     * (launch.blend_first), the tail's by its encoder (enc_job.run_planes):
-     * a field whose chunks change between blending and not, or between
-     * run-coded planes, does not capture a graph each time */
-    gg_graph front[2], tail[4];
+     * (launch.blend_first), the tail's by its encoder (enc_job.run_planes,
+     * GG_RUNS_FROM_PLAN the last): a field whose chunks change between
+     * blending and not, or between run-coded planes, does not capture a
+     * graph each time */
+    gg_graph front[2], tail[5];
     cudaStream_t s_book;
     cudaEvent_t ev_bfork, ev_bjoin;
     cudaEvent_t ev[GG_MAX_STAGES + 1];
@@ -260,8 +263,9 @@ typedef struct {
     int in_place; /* the encoder reads the planes in place from the raster order (runs), no split */
     gg_plane_runs runs;
     /* format 8: the planes the tail codes with runs (bit p: plane p), as
-     * planned, or before the plan as guessed for a tail queued behind
-     * the plan's gate (gg_plan_gate_queue) */
+     * planned, or before the plan GG_RUNS_FROM_PLAN (the plan's, read on
+     * the device) or a guess, for a tail queued behind the plan's gate
+     * (gg_plan_gate_queue) */
     unsigned run_planes;
     /* format 6 (method GG_CHOSEN3): force = a forced slice order + 1, else
      * 0 and the block trial on the sample tb, stacked as grid tg, with

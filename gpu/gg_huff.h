@@ -40,6 +40,7 @@ typedef struct {
     uint64_t cap;                                              /* room for the Huffman stream */
     uint32_t ok;
     uint32_t outlier_ticket;         /* blocks done counting outliers (the last one scans) */
+    uint32_t runs;                   /* format 8: bit p, plane p run-coded (only the host's plans set it) */
 } gg_place;
 
 #define GG_MAX_BOOKS 1024u
@@ -135,7 +136,11 @@ uint64_t gg_huff_encode_words(uint64_t n0, uint64_t n1);
  * total); d_place->ok = 0 writes nothing and reports no stream; a stream
  * over the room is reported as UINT64_MAX, and nothing past the room is
  * written. Two launches: the scratch's look-back words zeroed, then one
- * block a segment. */
+ * block a segment. run_planes GG_RUNS_FROM_PLAN: the planes d_place->runs
+ * names, which only the device knows at the launch (the host's plan
+ * behind its gate): a block for every segment of two plain planes, the
+ * most there can be, and those past the stream's return at once. */
+#define GG_RUNS_FROM_PLAN 4u
 size_t gg_runs_encode_scratch(uint64_t n);
 cudaError_t gg_runs_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
                                   const gg_plane_runs *runs, unsigned run_planes, const glide_huff_enc *d_enc,

@@ -31,6 +31,15 @@
  * interpolation) comes once per change of method. */
 #define GG_SPEC_POINTS ((uint64_t)1 << 19)
 
+/* Host-planned chunks of at most this many points queue the run encoder
+ * that learns the run-coded planes from the plan on the device
+ * (GG_RUNS_FROM_PLAN), so that their tail waits behind the plan's gate
+ * whatever the plan decides. It launches a block for every segment two
+ * plain planes would have; on larger chunks the blocks that return at once
+ * cost more than a wrong guess (DESIGN.md), and the tail guesses the last
+ * stream's planes. */
+#define GG_PLAN_RUNS_POINTS ((uint64_t)1 << 19)
+
 /* One call's chunk and what the steps learn about it. */
 typedef struct {
     enc_job j;
@@ -102,8 +111,11 @@ static void chunk_make(chunk *c, const glide_params *p, const glide_encode_opts 
     const int planner = gg_G.test.planner;
     c->device_plans = o->dict == gg_G.dict && planner != GG_PLANNER_HOST &&
                       (planner == GG_PLANNER_DEVICE || (!gg_G.custom_last && !gg_G.runs_last));
-    /* the host's tail may be queued before its plan: it codes the planes the last stream run-coded */
-    j->run_planes = !c->device_plans && j->planes && o->runs ? gg_G.runs_last : 0;
+    /* the host's tail may be queued before its plan: it codes the planes
+     * the plan names, or those the last stream run-coded */
+    j->run_planes = 0;
+    if (!c->device_plans && j->planes && o->runs)
+        j->run_planes = j->n <= GG_PLAN_RUNS_POINTS && !gg_G.test.guess_runs ? GG_RUNS_FROM_PLAN : gg_G.runs_last;
     gg_G.last_plan = c->device_plans ? GG_PLANNED_DEVICE : GG_PLANNED_HOST;
     gg_G.last_gated = 0, gg_G.last_requeued = 0;
 }
@@ -366,8 +378,8 @@ static int host_planned(chunk *c, void *dst, size_t cap, size_t *out)
         goto done;
     }
     const unsigned runs = (hh->flags & GLIDE_FLAG_RUNS) / GLIDE_FLAG_RUNS0; /* bit p: plane p run-coded */
-    g->pgate.missed = runs != c->j.run_planes;
-    if (runs != c->j.run_planes) {
+    g->pgate.missed = c->j.run_planes != GG_RUNS_FROM_PLAN && runs != c->j.run_planes;
+    if (g->pgate.missed) {
         if (c->gated_plan) {
             /* the tail behind the gate has the other encoder: it runs empty
              * on an emptied plan, and once it has, h_apply is free for the

@@ -93,7 +93,8 @@ int gg_host_plan_post(const enc_job *j, const glide_header *hh, const glide_entr
     }
     /* never larger than the raw stream */
     const gg_place pl = {plan->lay.anchors_off, plan->lay.outliers_off, plan->lay.segtab_off, plan->lay.stream_off,
-                         plan->raw_total - GLIDE_CRC_BYTES - plan->lay.stream_off, 1, 0};
+                         plan->raw_total - GLIDE_CRC_BYTES - plan->lay.stream_off, 1, 0,
+                         (hh->flags & GLIDE_FLAG_RUNS) / GLIDE_FLAG_RUNS0};
     ap->place = pl;
     return 0;
 }
@@ -119,9 +120,10 @@ void gg_plan_gate_open(int with_plan)
 
 /* Where the host plans the entropy stage (the last stream had a custom
  * book or a run-coded plane, or the forced host planner), queues
- * gg_apply_plan and the tail (the encoder for j->run_planes, a guess: the
- * host runs it empty where the plan then wants the other, and queues the
- * next chunk's tail after its plan) before the plan is made, behind
+ * gg_apply_plan and the tail (the encoder for j->run_planes: the planes the
+ * plan names, or on large chunks a guess, which the host runs empty where
+ * the plan then wants the other, queueing the next chunk's tail after its
+ * plan) before the plan is made, behind
  * gg_state_gate's kernel, which hands the state over and
  * then polls a mapped word that gg_plan_gate_open raises once h_apply
  * holds the plan: their launches are then made while the front runs,

@@ -92,7 +92,10 @@ static void tail_key_of(const enc_job *j, tail_key *k)
 }
 
 /* The tail's graph for j's encoder (gg_ctx.tail) */
-static gg_graph *tail_graph(const enc_job *j) { return &gg_G.tail[j->run_planes & 3u]; }
+static gg_graph *tail_graph(const enc_job *j)
+{
+    return &gg_G.tail[j->run_planes == GG_RUNS_FROM_PLAN ? 4u : j->run_planes & 3u];
+}
 
 /* 1 if gg_encode_tail(j) would replay the graph it last launched: no
  * capture, and no kernel the process has not launched before */

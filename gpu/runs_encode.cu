@@ -39,8 +39,23 @@ static_assert(GLIDE_RUN_SEG_MAX_BYTES % 4 == 0 && 2 * GLIDE_SEG_SYMS <= GLIDE_RU
 struct seg_plan {
     plane_src src;
     uint64_t seg0, n_seg;
-    uint32_t runs;
+    uint64_t ctr; /* the look-back words' index of the counter that hands segments out */
+    uint32_t runs; /* or GG_RUNS_FROM_PLAN: seg0, n_seg and runs from the plan's place->runs */
 };
+
+__host__ __device__ inline uint64_t segs(uint64_t n, bool rc)
+{
+    const uint64_t per = rc ? GLIDE_RUN_SEG_SYMS : GLIDE_SEG_SYMS;
+    return (n + per - 1) / per;
+}
+
+/* The planes' segments, plane p's run-coded where bit p of runs is set */
+__host__ __device__ inline void seg_count(seg_plan &sp, unsigned runs)
+{
+    sp.runs = runs;
+    sp.seg0 = segs(sp.src.n[0], runs & 1u);
+    sp.n_seg = sp.seg0 + segs(sp.src.n[1], runs & 2u);
+}
 
 /* Segment seg's plane; rc: whether it is run-coded; first: its first point in the plane. */
 __device__ __forceinline__ unsigned seg_of(const seg_plan &sp, uint64_t seg, bool &rc, uint64_t &first)
@@ -246,12 +261,14 @@ __global__ void __launch_bounds__(kThreads) seg_code_k(seg_plan sp, const glide_
         if (blockIdx.x == 0 && threadIdx.x == 0) enc_report(o, place, UINT64_MAX);
         return;
     }
+    if (sp.runs == GG_RUNS_FROM_PLAN) seg_count(sp, place->runs & 3u);
     __shared__ tables t;
     __shared__ uint32_t s_buf[kBufWords];
     __shared__ uint64_t s_seg, s_base;
-    if (threadIdx.x == 0) s_seg = atomicAdd(state + sp.n_seg, 1ull);
+    if (threadIdx.x == 0) s_seg = atomicAdd(state + sp.ctr, 1ull);
     __syncthreads();
     const uint64_t seg = s_seg;
+    if (seg >= sp.n_seg) return; /* launched for more segments than the plan has */
     unsigned s[GG_RUN_SYMS];
     const seg_view v = seg_begin(sp, seg, enc, rcode, t, s);
     unsigned total;
@@ -287,12 +304,6 @@ inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
 /* Scratch: the look-back's words, one a segment, and the next segment to hand out. */
 size_t state_bytes(uint64_t n_seg) { return align256((n_seg + 1) * sizeof(unsigned long long)); }
 
-uint64_t segs(uint64_t n, bool rc)
-{
-    const uint64_t per = rc ? GLIDE_RUN_SEG_SYMS : GLIDE_SEG_SYMS;
-    return (n + per - 1) / per;
-}
-
 } /* namespace */
 
 extern "C" size_t gg_runs_encode_scratch(uint64_t n)
@@ -308,14 +319,16 @@ extern "C" cudaError_t gg_runs_encode_placed(const uint16_t *d_sym0, uint64_t n0
 {
     if (!d_place || !d_buf || !d_stream_bytes || !d_enc || !d_rc || !d_scratch || (fin && (!fin->crc_len || !fin->total)))
         return cudaErrorInvalidValue;
-    seg_plan sp = {{{d_sym0, d_sym1}, {n0, n1}, {}, 0}, 0, 0, run_planes & 3u};
+    const bool from_plan = run_planes == GG_RUNS_FROM_PLAN;
+    seg_plan sp = {{{d_sym0, d_sym1}, {n0, n1}, {}, 0}, 0, 0, 0, 0};
     if (runs) { /* both planes from the raster order at d_sym0 */
         if (n0 % GG_RUN_SYMS || n1 % GG_RUN_SYMS || ((uintptr_t)d_sym0 & 15u)) return cudaErrorInvalidValue;
         sp.src.sym[1] = d_sym0, sp.src.runs = *runs, sp.src.in_place = 1;
     }
     if ((n0 && !sp.src.sym[0]) || (n1 && !sp.src.sym[1])) return cudaErrorInvalidValue;
-    sp.seg0 = segs(n0, sp.runs & 1u);
-    sp.n_seg = sp.seg0 + segs(n1, sp.runs & 2u);
+    seg_count(sp, from_plan ? 0u : run_planes & 3u); /* two plain planes: the most segments */
+    sp.ctr = sp.n_seg;
+    if (from_plan) sp.runs = GG_RUNS_FROM_PLAN;
     const enc_out o = {d_stream_bytes, fin ? d_buf : nullptr, fin ? fin->crc_len : nullptr, fin ? fin->total : nullptr};
     if (!sp.n_seg) {
         report_empty_k<<<1, 1, 0, s>>>(o, d_place);

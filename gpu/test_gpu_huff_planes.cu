@@ -64,7 +64,7 @@ static bool placed_matches(const uint16_t *d_sym0, uint64_t n0, const uint16_t *
     glide_huff_enc *d_enc = dalloc<glide_huff_enc>(2);
     CK(cudaMemcpy(d_enc, enc, 2 * sizeof *enc, cudaMemcpyHostToDevice));
     uint8_t *d_buf = dalloc<uint8_t>(stream_off + cap);
-    gg_place pl = {0, 0, tab_off, stream_off, cap, 1, 0};
+    gg_place pl = {0, 0, tab_off, stream_off, cap, 1, 0, 0};
     gg_place *d_pl = dalloc<gg_place>(1);
     CK(cudaMemcpy(d_pl, &pl, sizeof pl, cudaMemcpyHostToDevice));
     uint64_t *d_bytes = dalloc<uint64_t>(1);

@@ -100,11 +100,12 @@ static uint64_t cpu_encode_runs(const glide_huff_enc enc[2], const glide_run_cod
  * plan. Whether it gives what the CPU gave (total bytes: table, stream,
  * the header's size, crc_len, total), or with cap < total or a declined
  * plan no stream, and in every case nothing written past the table and
- * the stream. */
+ * the stream. from_plan: launched as GG_RUNS_FROM_PLAN, the planes in the
+ * plan's place.runs. */
 static bool placed_runs(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
                         const gg_plane_runs *runs, unsigned run_planes, const glide_huff_enc enc[2],
                         const glide_run_code rc[2], const std::vector<uint8_t> &ctab, const std::vector<uint8_t> &cstream,
-                        uint64_t total, uint64_t cap, int ok)
+                        uint64_t total, uint64_t cap, int ok, bool from_plan)
 {
     const uint64_t n_seg = glide_plane_segments(n0, run_planes & 1) + glide_plane_segments(n1, run_planes & 2);
     const uint64_t tab_off = 101, stream_off = tab_off + 2 * n_seg, size = stream_off + cap + 64;
@@ -114,7 +115,7 @@ static bool placed_runs(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_s
     CK(cudaMemcpy(d_rc, rc, 2 * sizeof *rc, cudaMemcpyHostToDevice));
     uint8_t *d_buf = dalloc<uint8_t>(size);
     CK(cudaMemset(d_buf, 0, size));
-    gg_place pl = {0, 0, tab_off, stream_off, cap, (uint32_t)ok, 0};
+    gg_place pl = {0, 0, tab_off, stream_off, cap, (uint32_t)ok, 0, run_planes};
     gg_place *d_pl = dalloc<gg_place>(1);
     CK(cudaMemcpy(d_pl, &pl, sizeof pl, cudaMemcpyHostToDevice));
     uint64_t *d_words = dalloc<uint64_t>(3); /* stream bytes, crc_len, total */
@@ -123,7 +124,8 @@ static bool placed_runs(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_s
     const size_t se = gg_runs_encode_scratch(n0 + n1);
     void *scr = dscratch(se);
     CK(cudaMemset(scr, 0xFF, se)); /* the encoder must need nothing zeroed */
-    CK(gg_runs_encode_placed(d_sym0, n0, d_sym1, n1, runs, run_planes, d_enc, d_rc, d_buf, d_pl, d_words, &fin, scr, se, 0));
+    CK(gg_runs_encode_placed(d_sym0, n0, d_sym1, n1, runs, from_plan ? GG_RUNS_FROM_PLAN : run_planes, d_enc, d_rc, d_buf,
+                             d_pl, d_words, &fin, scr, se, 0));
     uint64_t w[3];
     std::vector<uint8_t> g(size);
     CK(cudaMemcpy(w, d_words, sizeof w, cudaMemcpyDeviceToHost));
@@ -172,7 +174,10 @@ static void plane_books(const glide_dictionary *d, const std::vector<uint16_t> *
 /* Every way of coding one pair of planes: each run-coded set of planes,
  * the run-coded kinds cycling over ZERO, FILL and both, a dictionary or a
  * custom book; the room exactly the stream's, one byte short, and a
- * declined plan. Returns the cases that went wrong (printing a few). */
+ * declined plan; each set named at the launch and taken from the plan
+ * (GG_RUNS_FROM_PLAN, which also codes two plain planes as
+ * glide_huff_encode does). Returns the cases that went wrong (printing a
+ * few). */
 static int encode_cases(const glide_dictionary *d, const uint16_t *d_sym0, const uint16_t *d_sym1,
                         const gg_plane_runs *runs, const std::vector<uint16_t> &s0, const std::vector<uint16_t> &s1,
                         const char *what, int *cases)
@@ -183,22 +188,24 @@ static int encode_cases(const glide_dictionary *d, const uint16_t *d_sym0, const
     glide_run_stats_count(s1.data(), s1.size(), &st[1]);
     int bad = 0;
     std::vector<uint8_t> ctab, cstream(3 * (s0.size() + s1.size()) + 64);
-    for (unsigned run_planes = 1; run_planes < 4; run_planes++) {
+    for (unsigned run_planes = 0; run_planes < 4; run_planes++) {
         glide_huff_enc enc[2];
         plane_books(d, s, (int)(run_planes + *cases) % 2, enc);
         glide_run_code rc[2];
         for (unsigned p = 0; p < 2; p++) class_code(st[p], run_planes >> p & 1u ? 1u + (unsigned)((*cases + p) % 3) : 0u, &rc[p]);
         const uint64_t total = cpu_encode_runs(enc, rc, run_planes, s0, s1, ctab, cstream);
-        for (int how = 0; how < 3; how++) {
-            if (how == 1 && !total) continue;
-            const uint64_t cap = how == 1 ? total - 1 : total + (how == 2 ? 7 : 0);
-            (*cases)++;
-            if (!placed_runs(d_sym0, s0.size(), d_sym1, s1.size(), runs, run_planes, enc, rc, ctab, cstream, total, cap,
-                             how != 2) &&
-                bad++ < 3)
-                printf("     runs encode %s n0 %zu n1 %zu planes %u: %s wrong\n", what, s0.size(), s1.size(), run_planes,
-                       how == 0 ? "the stream" : how == 1 ? "the overflow" : "the declined plan");
-        }
+        for (int how = 0; how < 3; how++)
+            for (int fp = run_planes == 0; fp < 2; fp++) {
+                if (how == 1 && !total) continue;
+                const uint64_t cap = how == 1 ? total - 1 : total + (how == 2 ? 7 : 0);
+                (*cases)++;
+                if (!placed_runs(d_sym0, s0.size(), d_sym1, s1.size(), runs, run_planes, enc, rc, ctab, cstream, total,
+                                 cap, how != 2, fp != 0) &&
+                    bad++ < 3)
+                    printf("     runs encode %s n0 %zu n1 %zu planes %u%s: %s wrong\n", what, s0.size(), s1.size(),
+                           run_planes, fp ? " (from the plan)" : "",
+                           how == 0 ? "the stream" : how == 1 ? "the overflow" : "the declined plan");
+            }
     }
     return bad;
 }
@@ -239,7 +246,8 @@ void test_runs_split(const glide_dictionary *d)
     check(bad_stats == 0, "run statistics of split planes: %d pairs (runs across segments, FILL beside ZERO, lone zeros, "
           "none) as glide_run_stats_count, %d wrong", scases, bad_stats);
     check(bad_enc == 0, "runs encode of split planes: %d cases (each plane run-coded or not, ZERO, FILL or both, dictionary "
-          "or custom books, room exact, short, plan declined) as glide_runs_encode / glide_huff_encode, %d wrong",
+          "or custom books, room exact, short, plan declined; the planes named or from the plan) as glide_runs_encode / "
+          "glide_huff_encode, %d wrong",
           cases, bad_enc);
 }
 

@@ -19,6 +19,7 @@ void gg_test_lose_out_words(int n) { LOCKED(c_->test.out_lost = n); }
 void gg_test_plan_gate(int on) { LOCKED(c_->pgate.on = on); }
 void gg_test_planner(int mode) { LOCKED(c_->test.planner = mode); }
 void gg_test_use_graphs(int on) { LOCKED(c_->test.graphs = on); }
+void gg_test_guess_run_planes(int on) { LOCKED(c_->test.guess_runs = on); }
 void gg_test_hist0_in_kernel(int on) { LOCKED(c_->test.hist0_kernel = on); }
 void gg_test_keep_hist0(int on) { LOCKED(c_->test.keep_hist0 = on; c_->last_h0_made = -1); }
 

@@ -31,8 +31,12 @@ void gg_test_refuse_stream_waits(int on);
 void gg_test_plan_gate(int on);
 /* Whether the last compressed chunk's host plan went behind the gate;
  * whether the tail there, queued for the planes the stream before
- * run-coded (format 8), ran empty because the plan run-coded others, and
- * the right tail followed the plan. */
+ * run-coded (format 8; chunks over GG_PLAN_RUNS_POINTS, or every chunk
+ * after gg_test_guess_run_planes(1)), ran empty because the plan run-coded
+ * others, and the right tail followed the plan. Off (the default): chunks
+ * up to GG_PLAN_RUNS_POINTS queue the encoder that takes the plan's
+ * planes on the device. */
+void gg_test_guess_run_planes(int on);
 int gg_test_last_plan_gated(void);
 int gg_test_last_tail_requeued(void);
 /* Who plans the next chunks' entropy stage (GG_PLANNER_*), and who planned

@@ -807,8 +807,12 @@ static void runs_fields(void)
 
 /* The default planner across chunks whose run-coded planes change: after
  * a run-coded stream the host plans the next chunk, its tail queued behind
- * the plan's gate for the planes that stream run-coded (its graph
- * replaying); where the plan run-codes other planes, or none, that tail
+ * the plan's gate (its graph replaying). Chunks this small queue the
+ * encoder that takes the run-coded planes from the plan on the device, so
+ * every such tail after the graph's first launch goes behind the gate and
+ * none runs empty. With gg_test_guess_run_planes(1), the path of chunks
+ * over GG_PLAN_RUNS_POINTS: the tail guesses the planes the stream before
+ * run-coded; where the plan run-codes other planes, or none, that tail
  * runs empty and the right one follows, and the next chunk's tail waits
  * for its plan. Chunks of one shape in an order that takes every
  * transition (both planes, plane 0 alone, none, plane 1 alone, ...), each
@@ -827,8 +831,14 @@ static void runs_paths(void)
     } seq[2][11] = {{{1, 1e-1}, {2, 1e-1}, {1, 1e-1}, {4, 1e-1}, {4, 3e-2}, {4, 1e-1}, {5, 1e-1}, {6, 0.5}, {0, 3e-2}, {0, 1e-2}, {0, 1e-1}},
                     {{1, 1e-1}, {2, 1e-1}, {1, 1e-1}, {4, 1e-1}, {4, 3e-2}, {4, 1e-1}, {5, 1e-1}, {6, 0.5}, {0, 1e-2}, {3, 3e-2}, {0, 1e-1}}};
     int requeued = 0, gated_runs = 0, host_runs = 0, bad = 0, chunks = 0;
+    /* graphs on: host plans not behind the gate with the guess and with the plan's planes; with the plan's: tails
+     * behind the gate where the planes changed, tails run empty */
+    int guess_ungated = 0, plan_ungated = 0, changed_gated = 0, plan_requeued = 0;
+    for (int guess = 1; guess >= 0; guess--)
     for (int on = 1; on >= 0; on--) {
         gg_test_use_graphs(on);
+        gg_test_guess_run_planes(guess);
+        if (!guess && !on) continue; /* without graphs no tail goes behind the gate */
         for (int si = 0; si < 2; si++) {
             if ((quick && !on) || (race && !si)) continue; /* under the sanitizers: graphs on; racecheck: split */
             const uint64_t *d = dims[si], n = d[0] * d[1] * d[2];
@@ -839,6 +849,7 @@ static void runs_paths(void)
             size_t cap = glide_compress_bound(&p);
             uint8_t *sc = malloc(cap), *sg = malloc(cap);
             glide_encode_opts o = glide_default_encode_opts();
+            unsigned prev_runs = 0;
             for (int i = 0; i < 11; i++) {
                 for (uint64_t t = 0; t < n; t++) x[t] = (float)runs_value(seq[si][i].kind, t, d[0], d[1], d[2], -999.0);
                 p.eb = seq[si][i].eb;
@@ -852,11 +863,21 @@ static void runs_paths(void)
                 const int plan = gg_test_last_plan(), gated = gg_test_last_plan_gated(), rq = gg_test_last_tail_requeued();
                 glide_header h;
                 glide_layout lay;
-                const int runs = same && !glide_is_error(glide_header_read(sc, lc, &h, &lay)) ? (h.flags & GLIDE_FLAG_RUNS) != 0 : 0;
+                const unsigned rmask =
+                    same && !glide_is_error(glide_header_read(sc, lc, &h, &lay)) ? h.flags & GLIDE_FLAG_RUNS : 0u;
+                const int runs = rmask != 0;
                 chunks++;
-                requeued += same && rq;
-                gated_runs += same && gated && runs;
-                host_runs += same && plan == GG_PLANNED_HOST_RUNS;
+                if (guess) {
+                    requeued += same && rq;
+                    gated_runs += same && gated && runs;
+                    host_runs += same && plan == GG_PLANNED_HOST_RUNS;
+                    guess_ungated += on && plan == GG_PLANNED_HOST && !gated;
+                } else {
+                    changed_gated += same && gated && rmask != prev_runs;
+                    plan_ungated += plan == GG_PLANNED_HOST && !gated;
+                    plan_requeued += rq;
+                }
+                prev_runs = rmask;
                 if (verbose)
                     printf("    runs path %llux%llux%llu chunk %d (%s): kind %d eb %g flags %02x plan %d gated %d requeued %d\n",
                            (unsigned long long)d[0], (unsigned long long)d[1], (unsigned long long)d[2], i,
@@ -873,7 +894,14 @@ static void runs_paths(void)
         }
     }
     gg_test_use_graphs(1);
+    gg_test_guess_run_planes(0);
     CHECK(bad == 0, "runs paths: %d chunks whose run-coded planes change, each the CPU's stream, %d not", chunks, bad);
+    printf("runs paths, the plan's planes on the device: %d tails behind the gate where the planes changed, %d host "
+           "plans not behind it (%d with the guess), %d run empty\n", changed_gated, plan_ungated, guess_ungated,
+           plan_requeued);
+    /* a tail still waits for its plan where its graph is captured anew (a new shape, fill value or none) */
+    CHECK(changed_gated > 0 && plan_ungated < guess_ungated && plan_requeued == 0,
+          "runs paths: the tail that takes the plan's planes goes behind the gate whatever the plan, and never runs empty");
     printf("runs paths: %d host plans after the device's (runs won), %d run-coded tails behind the gate, %d gated tails "
            "run empty and queued again\n", host_runs, gated_runs, requeued);
     /* (main's "entropy plans" check holds every plan to the CPU's bytes over the whole run too) */
