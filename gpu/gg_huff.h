@@ -135,8 +135,10 @@ uint64_t gg_huff_encode_words(uint64_t n0, uint64_t n1);
  * as gg_huff_encode_placed's (fin not NULL: the header's size, crc_len,
  * total); d_place->ok = 0 writes nothing and reports no stream; a stream
  * over the room is reported as UINT64_MAX, and nothing past the room is
- * written. Two launches: the scratch's look-back words zeroed, then one
- * block a segment. run_planes GG_RUNS_FROM_PLAN: the planes d_place->runs
+ * written. One block a segment, after a memset of the scratch's look-back
+ * words unless words_zeroed (the first gg_huff_encode_words(n0, n1) u64
+ * words of d_scratch zero already, as gg_huff_encode_placed's are).
+ * run_planes GG_RUNS_FROM_PLAN: the planes d_place->runs
  * names, which only the device knows at the launch (the host's plan
  * behind its gate): a block for every segment of two plain planes, the
  * most there can be, and those past the stream's return at once. */
@@ -146,7 +148,7 @@ cudaError_t gg_runs_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uin
                                   const gg_plane_runs *runs, unsigned run_planes, const glide_huff_enc *d_enc,
                                   const glide_run_code *d_rc, uint8_t *d_buf, const gg_place *d_place,
                                   uint64_t *d_stream_bytes, const gg_enc_fin *fin, void *d_scratch,
-                                  size_t scratch_bytes, cudaStream_t s);
+                                  size_t scratch_bytes, int words_zeroed, cudaStream_t s);
 /* What glide_run_stats_count gives for each plane (plane 0's n0 symbols
  * at d_sym0, plane 1's n1 at d_sym1, or with runs both in place from the
  * raster order at d_sym0, as gg_huff_encode_placed reads them) added to

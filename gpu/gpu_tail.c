@@ -51,7 +51,7 @@ static cudaError_t tail_enqueue(const void *arg, int timed)
     const gg_plane_runs *runs = j->in_place ? &j->runs : NULL;
     if (e == cudaSuccess && j->run_planes) /* format 8: a plane run-coded */
         e = gg_runs_encode_placed(sym0, n0, sym1, j->n - n0, runs, j->run_planes, c->d_enc, c->d_rc, buf, &st->place,
-                                  &st->stream_bytes, &fin, c->scratch.p, c->scratch.cap, c->s);
+                                  &st->stream_bytes, &fin, c->scratch.p, c->scratch.cap, gg_enc_words(j).n != 0, c->s);
     else if (e == cudaSuccess)
         e = gg_huff_encode_placed(sym0, n0, sym1, j->n - n0, runs, c->d_enc, buf, &st->place, &st->stream_bytes, &fin,
                                   c->scratch.p, c->scratch.cap, gg_enc_words(j).n != 0, c->s);

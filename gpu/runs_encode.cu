@@ -36,11 +36,9 @@ static_assert(GLIDE_RUN_SEG_MAX_BYTES % 4 == 0 && 2 * GLIDE_SEG_SYMS <= GLIDE_RU
 
 /* The stream's segments: plane 0's seg0, then plane 1's; plane p's hold
  * GLIDE_RUN_SEG_SYMS points where bit p of runs is set, else GLIDE_SEG_SYMS. */
-struct seg_plan {
-    plane_src src;
+struct seg_split {
     uint64_t seg0, n_seg;
-    uint64_t ctr; /* the look-back words' index of the counter that hands segments out */
-    uint32_t runs; /* or GG_RUNS_FROM_PLAN: seg0, n_seg and runs from the plan's place->runs */
+    uint32_t runs;
 };
 
 __host__ __device__ inline uint64_t segs(uint64_t n, bool rc)
@@ -49,20 +47,27 @@ __host__ __device__ inline uint64_t segs(uint64_t n, bool rc)
     return (n + per - 1) / per;
 }
 
-/* The planes' segments, plane p's run-coded where bit p of runs is set */
-__host__ __device__ inline void seg_count(seg_plan &sp, unsigned runs)
+__host__ __device__ inline seg_split split_of(const uint64_t n[2], unsigned runs)
 {
-    sp.runs = runs;
-    sp.seg0 = segs(sp.src.n[0], runs & 1u);
-    sp.n_seg = sp.seg0 + segs(sp.src.n[1], runs & 2u);
+    const uint64_t seg0 = segs(n[0], runs & 1u);
+    return seg_split{seg0, seg0 + segs(n[1], runs & 2u), runs};
 }
 
+/* The kernel's argument, never written in the kernel (a written argument
+ * is copied to local memory, and plane_load's indexed reads of src then
+ * went through it). */
+struct seg_plan {
+    plane_src src;
+    seg_split split; /* launched from the plan: the most segments, split_of the plan's place->runs in the kernel */
+    uint64_t ctr;    /* the look-back words' index of the counter that hands segments out */
+};
+
 /* Segment seg's plane; rc: whether it is run-coded; first: its first point in the plane. */
-__device__ __forceinline__ unsigned seg_of(const seg_plan &sp, uint64_t seg, bool &rc, uint64_t &first)
+__device__ __forceinline__ unsigned seg_of(const seg_split &sg, uint64_t seg, bool &rc, uint64_t &first)
 {
-    const unsigned p = seg >= sp.seg0;
-    rc = (sp.runs >> p) & 1u;
-    first = (seg - (p ? sp.seg0 : 0)) * (rc ? GLIDE_RUN_SEG_SYMS : GLIDE_SEG_SYMS);
+    const unsigned p = seg >= sg.seg0;
+    rc = (sg.runs >> p) & 1u;
+    first = (seg - (p ? sg.seg0 : 0)) * (rc ? GLIDE_RUN_SEG_SYMS : GLIDE_SEG_SYMS);
     return p;
 }
 
@@ -200,12 +205,13 @@ struct seg_view {
     int start;
 };
 
-__device__ __forceinline__ seg_view seg_begin(const seg_plan &sp, uint64_t seg, const glide_huff_enc *enc,
+__device__ __forceinline__ seg_view seg_begin(const seg_plan &sp, const seg_split &sg, uint64_t seg,
+                                              const glide_huff_enc *enc,
                                               const glide_run_code *rcode, tables &t, unsigned s[GG_RUN_SYMS])
 {
     seg_view v;
     uint64_t first;
-    v.p = seg_of(sp, seg, v.rc, first);
+    v.p = seg_of(sg, seg, v.rc, first);
     seg_points(sp.src, v.p, v.rc, first, s);
     tables_load(t, enc + v.p, rcode + v.p);
     v.brk = v.end = 0;
@@ -249,11 +255,16 @@ __device__ __forceinline__ uint64_t look_back(unsigned long long *state, uint64_
     return excl;
 }
 
-/* Segment by segment in the order blocks start (state[n_seg] hands them
+/* Segment by segment in the order blocks start (state[ctr] hands them
  * out): its table entry (u16 LE at the placed segment table) and its bits
  * at its offset, where they fit the room; the last segment's block reports
- * the stream's size (UINT64_MAX where it does not fit). */
-__global__ void __launch_bounds__(kThreads) seg_code_k(seg_plan sp, const glide_huff_enc *enc,
+ * the stream's size (UINT64_MAX where it does not fit). FROM_PLAN: the
+ * split from the plan's place->runs, an instance of its own so that the
+ * other reads its split from the argument. Eight blocks an SM (64
+ * registers, as before there was a FROM_PLAN): left to itself the
+ * compiler took 72, a block fewer an SM. */
+template <bool FROM_PLAN>
+__global__ void __launch_bounds__(kThreads, 8) seg_code_k(seg_plan sp, const glide_huff_enc *enc,
                                                        const glide_run_code *rcode, uint8_t *buf,
                                                        const gg_place *place, unsigned long long *state, enc_out o)
 {
@@ -261,16 +272,17 @@ __global__ void __launch_bounds__(kThreads) seg_code_k(seg_plan sp, const glide_
         if (blockIdx.x == 0 && threadIdx.x == 0) enc_report(o, place, UINT64_MAX);
         return;
     }
-    if (sp.runs == GG_RUNS_FROM_PLAN) seg_count(sp, place->runs & 3u);
+    const seg_split planned = FROM_PLAN ? split_of(sp.src.n, place->runs & 3u) : seg_split{};
+    const seg_split &sg = FROM_PLAN ? planned : sp.split; /* the launch's read where it is in the argument */
     __shared__ tables t;
     __shared__ uint32_t s_buf[kBufWords];
     __shared__ uint64_t s_seg, s_base;
     if (threadIdx.x == 0) s_seg = atomicAdd(state + sp.ctr, 1ull);
     __syncthreads();
     const uint64_t seg = s_seg;
-    if (seg >= sp.n_seg) return; /* launched for more segments than the plan has */
+    if (FROM_PLAN && seg >= sg.n_seg) return; /* launched for more segments than the plan has */
     unsigned s[GG_RUN_SYMS];
-    const seg_view v = seg_begin(sp, seg, enc, rcode, t, s);
+    const seg_view v = seg_begin(sp, sg, seg, enc, rcode, t, s);
     unsigned total;
     const unsigned pos = block_scan(events<false>(t, s, v.rc, v.brk, v.end, v.start, nullptr), &total);
     const unsigned nbytes = (total + 7) >> 3, words = (nbytes + 3) >> 2;
@@ -281,7 +293,7 @@ __global__ void __launch_bounds__(kThreads) seg_code_k(seg_plan sp, const glide_
             uint8_t *e = buf + place->segtab_off + 2 * seg;
             e[0] = (uint8_t)nbytes;
             e[1] = (uint8_t)(nbytes >> 8);
-            if (seg == sp.n_seg - 1) enc_report(o, place, base + nbytes > place->cap ? UINT64_MAX : base + nbytes);
+            if (seg == sg.n_seg - 1) enc_report(o, place, base + nbytes > place->cap ? UINT64_MAX : base + nbytes);
         }
     }
     for (unsigned k = threadIdx.x; k < words; k += kThreads) s_buf[k] = 0;
@@ -315,30 +327,33 @@ extern "C" cudaError_t gg_runs_encode_placed(const uint16_t *d_sym0, uint64_t n0
                                              const gg_plane_runs *runs, unsigned run_planes, const glide_huff_enc *d_enc,
                                              const glide_run_code *d_rc, uint8_t *d_buf, const gg_place *d_place,
                                              uint64_t *d_stream_bytes, const gg_enc_fin *fin, void *d_scratch,
-                                             size_t scratch_bytes, cudaStream_t s)
+                                             size_t scratch_bytes, int words_zeroed, cudaStream_t s)
 {
     if (!d_place || !d_buf || !d_stream_bytes || !d_enc || !d_rc || !d_scratch || (fin && (!fin->crc_len || !fin->total)))
         return cudaErrorInvalidValue;
     const bool from_plan = run_planes == GG_RUNS_FROM_PLAN;
-    seg_plan sp = {{{d_sym0, d_sym1}, {n0, n1}, {}, 0}, 0, 0, 0, 0};
+    seg_plan sp = {{{d_sym0, d_sym1}, {n0, n1}, {}, 0}, {0, 0, 0}, 0};
     if (runs) { /* both planes from the raster order at d_sym0 */
         if (n0 % GG_RUN_SYMS || n1 % GG_RUN_SYMS || ((uintptr_t)d_sym0 & 15u)) return cudaErrorInvalidValue;
         sp.src.sym[1] = d_sym0, sp.src.runs = *runs, sp.src.in_place = 1;
     }
     if ((n0 && !sp.src.sym[0]) || (n1 && !sp.src.sym[1])) return cudaErrorInvalidValue;
-    seg_count(sp, from_plan ? 0u : run_planes & 3u); /* two plain planes: the most segments */
-    sp.ctr = sp.n_seg;
-    if (from_plan) sp.runs = GG_RUNS_FROM_PLAN;
+    sp.split = split_of(sp.src.n, from_plan ? 0u : run_planes & 3u); /* from the plan: two plain planes, the most segments */
+    sp.ctr = sp.split.n_seg;
     const enc_out o = {d_stream_bytes, fin ? d_buf : nullptr, fin ? fin->crc_len : nullptr, fin ? fin->total : nullptr};
-    if (!sp.n_seg) {
+    if (!sp.split.n_seg) {
         report_empty_k<<<1, 1, 0, s>>>(o, d_place);
         return cudaGetLastError();
     }
-    const size_t sb = state_bytes(sp.n_seg);
-    if (scratch_bytes < sb || sp.n_seg > 0x7FFFFFFFu) return cudaErrorInvalidValue;
+    const size_t sb = state_bytes(sp.split.n_seg);
+    if (scratch_bytes < sb || sp.split.n_seg > 0x7FFFFFFFu) return cudaErrorInvalidValue;
     unsigned long long *state = static_cast<unsigned long long *>(d_scratch);
-    cudaError_t e = cudaMemsetAsync(state, 0, sb, s);
-    if (e != cudaSuccess) return e;
-    seg_code_k<<<(unsigned)sp.n_seg, kThreads, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
+    /* the words, n_seg and the counter after them, are never more than gg_huff_encode_words's */
+    if (!words_zeroed) {
+        const cudaError_t e = cudaMemsetAsync(state, 0, sb, s);
+        if (e != cudaSuccess) return e;
+    }
+    if (from_plan) seg_code_k<true><<<(unsigned)sp.split.n_seg, kThreads, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
+    else seg_code_k<false><<<(unsigned)sp.split.n_seg, kThreads, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
     return cudaGetLastError();
 }

@@ -101,11 +101,12 @@ static uint64_t cpu_encode_runs(const glide_huff_enc enc[2], const glide_run_cod
  * the header's size, crc_len, total), or with cap < total or a declined
  * plan no stream, and in every case nothing written past the table and
  * the stream. from_plan: launched as GG_RUNS_FROM_PLAN, the planes in the
- * plan's place.runs. */
+ * plan's place.runs. zeroed: the look-back words zeroed ahead, as the
+ * plan's kernel leaves them (words_zeroed); else every scratch byte 0xFF. */
 static bool placed_runs(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
                         const gg_plane_runs *runs, unsigned run_planes, const glide_huff_enc enc[2],
                         const glide_run_code rc[2], const std::vector<uint8_t> &ctab, const std::vector<uint8_t> &cstream,
-                        uint64_t total, uint64_t cap, int ok, bool from_plan)
+                        uint64_t total, uint64_t cap, int ok, bool from_plan, bool zeroed)
 {
     const uint64_t n_seg = glide_plane_segments(n0, run_planes & 1) + glide_plane_segments(n1, run_planes & 2);
     const uint64_t tab_off = 101, stream_off = tab_off + 2 * n_seg, size = stream_off + cap + 64;
@@ -123,9 +124,10 @@ static bool placed_runs(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_s
     const gg_enc_fin fin = {d_words + 1, d_words + 2};
     const size_t se = gg_runs_encode_scratch(n0 + n1);
     void *scr = dscratch(se);
-    CK(cudaMemset(scr, 0xFF, se)); /* the encoder must need nothing zeroed */
+    CK(cudaMemset(scr, 0xFF, se)); /* without zeroed the encoder must need nothing zeroed */
+    if (zeroed) CK(cudaMemset(scr, 0, gg_huff_encode_words(n0, n1) * sizeof(uint64_t)));
     CK(gg_runs_encode_placed(d_sym0, n0, d_sym1, n1, runs, from_plan ? GG_RUNS_FROM_PLAN : run_planes, d_enc, d_rc, d_buf,
-                             d_pl, d_words, &fin, scr, se, 0));
+                             d_pl, d_words, &fin, scr, se, zeroed, 0));
     uint64_t w[3];
     std::vector<uint8_t> g(size);
     CK(cudaMemcpy(w, d_words, sizeof w, cudaMemcpyDeviceToHost));
@@ -200,7 +202,7 @@ static int encode_cases(const glide_dictionary *d, const uint16_t *d_sym0, const
                 const uint64_t cap = how == 1 ? total - 1 : total + (how == 2 ? 7 : 0);
                 (*cases)++;
                 if (!placed_runs(d_sym0, s0.size(), d_sym1, s1.size(), runs, run_planes, enc, rc, ctab, cstream, total,
-                                 cap, how != 2, fp != 0) &&
+                                 cap, how != 2, fp != 0, (how + fp) % 2 != 0) &&
                     bad++ < 3)
                     printf("     runs encode %s n0 %zu n1 %zu planes %u%s: %s wrong\n", what, s0.size(), s1.size(),
                            run_planes, fp ? " (from the plan)" : "",
