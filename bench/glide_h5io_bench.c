@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bench_time.h"
+#include "../h5tests/c/chunks_same.h"
 #include "glide_h5.h"
 #include "nyx_field.h"
 #ifdef GLIDE_HAVE_GPU
@@ -82,25 +83,11 @@ static double worst(const float *x, const float *y, size_t n, size_t c)
     return w;
 }
 
+/* the datasets of two files store the same chunks */
 static int same_chunks(const char *pa, const char *pb)
 {
-    hid_t fa, fb, a = open_ds(pa, &fa), b = open_ds(pb, &fb), sp = H5Dget_space(a);
-    hsize_t n = 0, nb = 0;
-    H5Dget_num_chunks(a, sp, &n);
-    H5Dget_num_chunks(b, sp, &nb);
-    int same = n == nb && n > 0; /* a chunk only b stores is a difference too */
-    for (hsize_t k = 0; same && k < n; k++) {
-        hsize_t off[3], sa = 0, sb = 0;
-        unsigned ma = 0, mb = 0;
-        haddr_t ad;
-        H5Dget_chunk_info(a, sp, k, off, &ma, &ad, &sa);
-        H5Dget_chunk_storage_size(b, off, &sb);
-        void *x = malloc(sa), *y = malloc(sb ? sb : 1);
-        same = sa == sb && H5Dread_chunk(a, H5P_DEFAULT, off, &ma, x) >= 0 &&
-               H5Dread_chunk(b, H5P_DEFAULT, off, &mb, y) >= 0 && ma == mb && !memcmp(x, y, sa);
-        free(x), free(y);
-    }
-    H5Sclose(sp);
+    hid_t fa, fb, a = open_ds(pa, &fa), b = open_ds(pb, &fb);
+    const int same = glide_chunks_same(a, b, NULL, NULL);
     H5Dclose(a), H5Dclose(b), H5Fclose(fa), H5Fclose(fb);
     return same;
 }

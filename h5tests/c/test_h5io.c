@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "chunks_same.h"
 #include "glide_h5.h"
 #ifdef GLIDE_HAVE_GPU
 #include <cuda_runtime.h>
@@ -65,31 +66,6 @@ static hid_t make_dset(hid_t f, const char *name, const cfg *c, int filtered)
 static double get(const void *buf, size_t esz, size_t i)
 {
     return esz == 4 ? (double)((const float *)buf)[i] : ((const double *)buf)[i];
-}
-
-/* Every stored chunk of a and b: the same bytes and filter mask. */
-static int same_chunks(hid_t a, hid_t b)
-{
-    hid_t sp = H5Dget_space(a);
-    hsize_t n = 0;
-    H5Dget_num_chunks(a, sp, &n);
-    hsize_t nb = 0;
-    H5Dget_num_chunks(b, sp, &nb);
-    int same = n == nb && n > 0;
-    for (hsize_t k = 0; same && k < n; k++) {
-        hsize_t off[3], sa = 0, sb = 0;
-        unsigned ma = 0, mb = 0;
-        haddr_t ad;
-        H5Dget_chunk_info(a, sp, k, off, &ma, &ad, &sa);
-        H5Dget_chunk_storage_size(b, off, &sb);
-        void *x = malloc(sa), *y = malloc(sb ? sb : 1);
-        same = sa == sb && H5Dread_chunk(a, H5P_DEFAULT, off, &ma, x) >= 0 &&
-               H5Dread_chunk(b, H5P_DEFAULT, off, &mb, y) >= 0 && ma == mb && !memcmp(x, y, sa);
-        free(x);
-        free(y);
-    }
-    H5Sclose(sp);
-    return same;
 }
 
 /* max |x - y| / bound over the box (whole dataset here), the bound per
@@ -158,8 +134,8 @@ static void device_roundtrip(const cfg *c, hid_t f, hid_t a, const void *dx, con
     o.threads = 3;
     o.memory = GLIDE_MEM_DEVICE;
     size_t r = glide_h5_write(d, 0, NULL, NULL, dx, &o);
-    CHECK(r == 0 && same_chunks(a, d), "%s: device write, %s backend, gives the filter's chunks: %s", c->name, bn,
-          glide_h5_last_error());
+    CHECK(r == 0 && glide_chunks_same(a, d, NULL, NULL), "%s: device write, %s backend, gives the filter's chunks: %s",
+          c->name, bn, glide_h5_last_error());
     void *dz = NULL, *z = malloc(n * esz);
     cudaMalloc(&dz, n * esz);
     cudaMemset(dz, 0x55, n * esz);
@@ -193,7 +169,8 @@ static void roundtrip(const cfg *c, hid_t f, int gpu)
     o.threads = 3;
     size_t r = glide_h5_write(b, 0, NULL, NULL, x, &o);
     CHECK(r == 0, "%s: glide_h5_write: %s", c->name, glide_h5_last_error());
-    CHECK(same_chunks(a, b), "%s: direct chunks are the filter's bytes (%s)", c->name, gpu ? "gpu" : "cpu");
+    CHECK(glide_chunks_same(a, b, NULL, NULL), "%s: direct chunks are the filter's bytes (%s)", c->name,
+          gpu ? "gpu" : "cpu");
     CHECK(H5Dread(b, c->type, H5S_ALL, H5S_ALL, H5P_DEFAULT, y) >= 0, "%s: read through the filter", c->name);
     const double w = worst(c, x, y, esz);
     CHECK(w <= 1.0, "%s: max err/eb %.4f", c->name, w);

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../c/chunks_same.h"
+
 #define GLIDE_ID 45123
 enum { NZ = 37, NY = 40, NX = 44, CZ = 16, CY = 16, CX = 16, STEPS = 3, NDSET = 2 };
 static const char *dname[NDSET] = {"velocity", "density"};
@@ -121,34 +123,6 @@ static herr_t slab_io(hid_t ds, int write, float *buf, hsize_t z0, hsize_t nz)
     return e;
 }
 
-/* Every chunk of a and b: the same filter mask and the same bytes. */
-static int same_chunks(hid_t a, hid_t b, hsize_t *n_out, hsize_t *bytes)
-{
-    hid_t sa = H5Dget_space(a), sb = H5Dget_space(b);
-    hsize_t na = 0, nb = 0;
-    H5Dget_num_chunks(a, sa, &na);
-    H5Dget_num_chunks(b, sb, &nb);
-    int same = na == nb && na > 0;
-    for (hsize_t i = 0; i < na && same; i++) {
-        hsize_t off[3], size_a = 0, size_b = 0;
-        haddr_t addr;
-        unsigned mask;
-        H5Dget_chunk_info(a, sa, i, off, &mask, &addr, &size_a);
-        *bytes += size_a;
-        H5Dget_chunk_storage_size(b, off, &size_b);
-        unsigned char *ca = malloc(size_a ? size_a : 1), *cb = malloc(size_b ? size_b : 1);
-        uint32_t fa = 0, fb = 0;
-        same = size_a == size_b && H5Dread_chunk(a, H5P_DEFAULT, off, &fa, ca) >= 0 &&
-               H5Dread_chunk(b, H5P_DEFAULT, off, &fb, cb) >= 0 && fa == fb && memcmp(ca, cb, size_a) == 0;
-        free(ca);
-        free(cb);
-    }
-    H5Sclose(sa);
-    H5Sclose(sb);
-    *n_out = na;
-    return same;
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -238,7 +212,7 @@ int main(int argc, char **argv)
                 hid_t ds = H5Dcreate2(fs, n, H5T_NATIVE_FLOAT, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
                 H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, field);
                 hsize_t nc = 0;
-                chunks_same = chunks_same && same_chunks(dp, ds, &nc, &stored);
+                chunks_same = chunks_same && glide_chunks_same(dp, ds, &nc, &stored);
                 chunks += nc;
                 H5Dclose(ds);
                 H5Pclose(dcpl);
