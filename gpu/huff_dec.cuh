@@ -2,13 +2,16 @@
  * plane's 1024-symbol segments; runs_decode.cu: a run-coded plane's 4096):
  * the segment table as an iterator for the offsets' scan, a segment's
  * bytes read MSB-first with zeros past its end (what the CPU's reader sees
- * there), and one codeword looked up in a glide_huff_dec held in shared
- * memory, exactly as glide_huff_decode walks its tables. */
+ * there), one codeword looked up in a glide_huff_dec held in shared
+ * memory, exactly as glide_huff_decode walks its tables, and the host's
+ * side of the segments' offsets (their scan into the scratch). */
 #ifndef GLIDE_HUFF_DEC_CUH
 #define GLIDE_HUFF_DEC_CUH
 #include <cuda_runtime.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <cub/device/device_scan.cuh>
+#include <limits.h>
 #include <stdint.h>
 #include "format.h"
 #include "huff_codec.h"
@@ -146,6 +149,58 @@ __device__ __forceinline__ unsigned decode_one(const dec_tabs &d, uint64_t acc, 
         }
     }
     return 0;
+}
+
+__global__ void k_flag(unsigned *err) { atomicOr(err, 1u); }
+
+inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
+
+/* A decoder's scratch: the segments' byte offsets (u64 a segment), then
+ * CUB's temporary storage for their scan. */
+struct offs_layout {
+    size_t offs, temp, temp_bytes, total;
+};
+
+inline cudaError_t offs_layout_for(uint64_t n_seg, offs_layout *L)
+{
+    L->offs = 0;
+    L->temp = align256(n_seg * sizeof(uint64_t));
+    L->temp_bytes = 0;
+    L->total = L->temp;
+    if (n_seg > (uint64_t)INT_MAX) return cudaErrorInvalidValue; /* CUB's int item count */
+    cudaError_t e = cudaSuccess;
+    if (n_seg) {
+        seg_iter it(thrust::counting_iterator<uint32_t>(0), seg_entry{nullptr});
+        e = cub::DeviceScan::ExclusiveSum(nullptr, L->temp_bytes, it, static_cast<uint64_t *>(nullptr), (int)n_seg);
+    }
+    L->total = L->temp + align256(L->temp_bytes);
+    return e;
+}
+
+/* The scratch for n points in segments of `per` (+ 1: two planes); where
+ * no device answers CUB's query, a bound on it */
+inline size_t offs_scratch(uint64_t n, uint64_t per)
+{
+    const uint64_t n_seg = (n + per - 1) / per + 1;
+    offs_layout L;
+    if (offs_layout_for(n_seg, &L) != cudaSuccess) return L.temp + align256(16 * (size_t)n_seg + 4096);
+    return L.total;
+}
+
+/* Queues the exclusive scan of the n_seg segments' byte counts (the table
+ * at d_segtab) into the scratch; *offs gets where they are. */
+inline cudaError_t offs_scan(const uint8_t *d_segtab, uint64_t n_seg, void *d_scratch, size_t scratch_bytes,
+                             uint64_t **offs, cudaStream_t s)
+{
+    offs_layout L;
+    cudaError_t e = offs_layout_for(n_seg, &L);
+    if (e != cudaSuccess) return e;
+    if (!d_scratch || scratch_bytes < L.total) return cudaErrorInvalidValue;
+    char *base = static_cast<char *>(d_scratch);
+    *offs = reinterpret_cast<uint64_t *>(base + L.offs);
+    seg_iter it(thrust::counting_iterator<uint32_t>(0), seg_entry{d_segtab});
+    size_t tb = L.temp_bytes;
+    return cub::DeviceScan::ExclusiveSum(base + L.temp, tb, it, *offs, (int)n_seg, s);
 }
 
 } /* namespace */

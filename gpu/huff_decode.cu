@@ -52,8 +52,6 @@
  *    cnt - 1 gets the CPU's final checks. */
 #include "gg_huff.h"
 #include "huff_dec.cuh"
-#include <cub/device/device_scan.cuh>
-#include <limits.h>
 #include <type_traits>
 
 namespace {
@@ -290,39 +288,11 @@ __global__ void __launch_bounds__(kWarps * 32) k_dec(dec_map dm, const uint8_t *
     for (uint32_t i = lane; i < cnt; i += 32) o[i] = s_out[w][i];
 }
 
-__global__ void k_flag(unsigned *err) { atomicOr(err, 1u); }
-
-inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
-
-struct dec_layout {
-    size_t offs, temp, temp_bytes, total;
-};
-
-cudaError_t dec_layout_for(uint64_t n_seg, dec_layout *L)
-{
-    L->offs = 0;
-    L->temp = align256(n_seg * sizeof(uint64_t));
-    L->temp_bytes = 0;
-    L->total = L->temp;
-    if (n_seg > (uint64_t)INT_MAX) return cudaErrorInvalidValue; /* CUB's int item count */
-    cudaError_t e = cudaSuccess;
-    if (n_seg) {
-        seg_iter it(thrust::counting_iterator<uint32_t>(0), seg_entry{nullptr});
-        e = cub::DeviceScan::ExclusiveSum(nullptr, L->temp_bytes, it, static_cast<uint64_t *>(nullptr), (int)n_seg);
-    }
-    L->total = L->temp + align256(L->temp_bytes);
-    return e;
-}
-
 } /* namespace */
 
 extern "C" size_t gg_huff_decode_scratch(uint64_t n)
 {
-    const uint64_t n_seg = (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS + 1; /* + 1: two planes, see the encoder */
-    dec_layout L;
-    if (dec_layout_for(n_seg, &L) != cudaSuccess)
-        return L.temp + align256(16 * (size_t)n_seg + 4096); /* no device to ask: see huff_encode.cu */
-    return L.total;
+    return offs_scratch(n, GLIDE_SEG_SYMS); /* two planes: a segment more, see the encoder */
 }
 
 static cudaError_t huff_decode(dec_map dm, const uint8_t *d_segtab, uint32_t n_segments, const uint8_t *d_stream,
@@ -345,15 +315,7 @@ static cudaError_t huff_decode(dec_map dm, const uint8_t *d_segtab, uint32_t n_s
     const unsigned grid = dm.blocks0 + (unsigned)((seg1 + kWarps - 1) / kWarps);
     uint64_t *offs = nullptr;
     if (n_seg > kFusedSegs) {
-        dec_layout L;
-        cudaError_t e = dec_layout_for(n_seg, &L);
-        if (e != cudaSuccess) return e;
-        if (scratch_bytes < L.total) return cudaErrorInvalidValue;
-        char *base = static_cast<char *>(d_scratch);
-        offs = reinterpret_cast<uint64_t *>(base + L.offs);
-        seg_iter it(thrust::counting_iterator<uint32_t>(0), seg_entry{d_segtab});
-        size_t tb = L.temp_bytes;
-        e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, it, offs, (int)n_seg, s);
+        const cudaError_t e = offs_scan(d_segtab, n_seg, d_scratch, scratch_bytes, &offs, s);
         if (e != cudaSuccess) return e;
     }
     if (n_seg <= kFusedSegs) /* few segments: their bytes staged in shared memory (seg_bytes) */

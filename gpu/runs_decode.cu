@@ -9,11 +9,11 @@
  * codeword and extra bits) follow each other with nothing that says where
  * the next one starts: the warp splits the segment's bits into pieces,
  * guesses where each piece's first event starts and proves the guesses
- * before writing (seg_events_warp); a segment too short to split, or whose
+ * before writing (seg_events_team); a segment too short to split, or whose
  * guesses fail, lane 0 walks alone. Where a launch has few segments (a
  * 64^3 chunk's 64), a warp a segment left most of the device idle and
  * each lane a long piece: there a block's warps walk one segment, its
- * pieces spread over them (seg_events_block). Each event's symbol goes to
+ * pieces spread over them (the same code with a block_team). Each event's symbol goes to
  * its first point in the output, and that point is marked in a bitmap in
  * shared memory. The walkers then expand the events a row of 32 points
  * at a time (a point takes the symbol of the last mark at or before it:
@@ -47,8 +47,6 @@
  *    seg_events itself, from a proven boundary and point. */
 #include "gg_huff.h"
 #include "huff_dec.cuh"
-#include <cub/device/device_scan.cuh>
-#include <limits.h>
 #include <string.h>
 
 namespace {
@@ -246,64 +244,6 @@ __device__ __forceinline__ uint32_t walk_piece(const dec_tabs &T, const uint8_t 
     return q;
 }
 
-/* The segment's events decoded by the whole warp, its bits split into one
- * piece a lane (at least kMinPieceBits each). No bit says where an event
- * starts, so each lane guesses the first boundary past its piece's end by
- * decoding the bits before it from wherever (pass A; Huffman codes fall
- * into step within a few codewords). Pass B decodes each piece from the
- * boundary its left neighbour found, lane 0's from bit 0; a lane whose
- * start moved decodes again, until none moves, which proves every start
- * by induction from lane 0. Points are then summed across lanes and pass C
- * writes each piece; the last piece is seg_events, which ends the segment
- * as the CPU does. Returns 1 (decoded), 0 (the CPU fails on this segment)
- * or 2 (not proven: a piece fails or holds no event, or one before the
- * last reaches the segment's count, where the CPU's loop stops; the caller
- * then walks it serially, which gives the verdict). Warp-uniform. */
-__device__ __forceinline__ unsigned seg_events_warp(const dec_tabs &T, const uint8_t (*lut)[kLut], unsigned on,
-                                                    const seg_global &sg, uint32_t bytes, uint32_t cnt,
-                                                    unsigned pieces, uint16_t *out, uint32_t *mark)
-{
-    const unsigned lane = threadIdx.x & 31, last = pieces - 1;
-    const uint64_t limit = 8ull * bytes;
-    const uint32_t pn = (uint32_t)(limit * (lane + 1) / pieces); /* the piece's end */
-    uint32_t e = 0;
-    if (lane < last) e = guess_boundary(T, lut, on, sg, pn > kGuessBits ? pn - kGuessBits : 0u, pn);
-    uint32_t q = __shfl_up_sync(kFull, e, 1);
-    if (lane == 0) q = 0;
-    uint32_t n = 0;
-    unsigned f = 0, l = 0;
-    /* pass B until no start moves: after round r the starts of lanes 0 .. r are proven */
-    bool redo = lane < last, settled = false;
-    for (unsigned round = 0; round < pieces && !settled; round++) {
-        if (redo) e = walk_piece<false>(T, lut, on, sg, q, pn, cnt, &n, &f, &l, nullptr, nullptr, 0);
-        uint32_t nq = __shfl_up_sync(kFull, e, 1);
-        if (lane == 0) nq = 0;
-        const bool moved = lane <= last && nq != q;
-        if (moved) q = nq;
-        redo = moved && lane < last;
-        settled = !__any_sync(kFull, moved);
-    }
-    bool good = settled && (lane >= last || (e != UINT32_MAX && n != UINT32_MAX));
-    const unsigned lprev = __shfl_up_sync(kFull, l, 1);
-    if (lane >= 1 && lane < last && f && lprev == f) good = false; /* a run after a run of its kind */
-    const uint32_t v = lane < last ? n : 0; /* points before each piece: an inclusive scan less its own */
-    uint32_t inc = v;
-#pragma unroll
-    for (unsigned d = 1; d < 32; d <<= 1) {
-        const uint32_t u = __shfl_up_sync(kFull, inc, d);
-        if (lane >= d) inc += u;
-    }
-    const uint32_t i0 = inc - v;
-    if (lane < last && i0 + (uint64_t)n >= cnt) good = false;
-    if (!__all_sync(kFull, good)) return 2;
-    bool ok = true;
-    if (lane < last)
-        walk_piece<true>(T, lut, on, sg, q, pn, cnt, &n, &f, &l, out, mark, i0);
-    else if (lane == last)
-        ok = seg_events(T, lut, on, sg, bytes, cnt, out, mark, q, i0, lprev);
-    return __all_sync(kFull, ok) ? 1u : 0u;
-}
-
 /* What the warps of a block walking one segment pass each other: the
  * value of each warp's last lane (left), the warps' point counts (tot),
  * the serial walk's verdict (ok). */
@@ -312,69 +252,111 @@ struct block_share {
     unsigned ok;
 };
 
-/* For piece g of a block's pieces (g = 32 * warp + lane), v of piece g - 1
- * (0 for piece 0): within a warp by a shuffle, across warps through
- * shared memory. Every thread of the block calls it. */
-__device__ __forceinline__ uint32_t left_of(uint32_t v, block_share &sh)
-{
-    const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-    uint32_t u = __shfl_up_sync(kFull, v, 1);
-    if (lane == 31) sh.left[w] = v;
-    __syncthreads();
-    if (lane == 0) u = w ? sh.left[w - 1] : 0u;
-    __syncthreads(); /* before the next call writes sh.left */
-    return u;
-}
+/* The threads that walk one segment, a piece each: a warp (piece = lane)
+ * or a block's kWarps warps (piece = thread, its neighbours across warps
+ * through shared memory). Every member calls each operation. */
+struct warp_team {
+    __device__ __forceinline__ unsigned piece() const { return threadIdx.x & 31; }
+    /* v of piece g - 1 (0 for piece 0) */
+    __device__ __forceinline__ uint32_t left(uint32_t v) const
+    {
+        const uint32_t u = __shfl_up_sync(kFull, v, 1);
+        return (threadIdx.x & 31) ? u : 0u;
+    }
+    __device__ __forceinline__ bool any(bool p) const { return __any_sync(kFull, p); }
+    __device__ __forceinline__ bool all(bool p) const { return __all_sync(kFull, p); }
+    /* the sum of v over the pieces before this one */
+    __device__ __forceinline__ uint32_t before(uint32_t v) const { return warp_inclusive(v) - v; }
+    static __device__ __forceinline__ uint32_t warp_inclusive(uint32_t v)
+    {
+        const unsigned lane = threadIdx.x & 31;
+#pragma unroll
+        for (unsigned d = 1; d < 32; d <<= 1) {
+            const uint32_t u = __shfl_up_sync(kFull, v, d);
+            if (lane >= d) v += u;
+        }
+        return v;
+    }
+};
 
-/* seg_events_warp with the block's kWarps warps on one segment, up to 32 *
- * kWarps pieces: where a chunk has few segments (a 64^3 chunk's planes have
- * 64), a warp a segment left most of the device idle and each lane walked
- * a long piece. The same passes, proof and verdicts; piece g's left
- * neighbour is g - 1 across warps too. Block-uniform: every thread calls
- * it. */
-__device__ __forceinline__ unsigned seg_events_block(const dec_tabs &T, const uint8_t (*lut)[kLut], unsigned on,
-                                                     const seg_global &sg, uint32_t bytes, uint32_t cnt,
-                                                     unsigned pieces, uint16_t *out, uint32_t *mark, block_share &sh)
+struct block_team {
+    block_share &sh;
+    __device__ __forceinline__ unsigned piece() const { return threadIdx.x; }
+    __device__ __forceinline__ uint32_t left(uint32_t v) const
+    {
+        const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+        uint32_t u = __shfl_up_sync(kFull, v, 1);
+        if (lane == 31) sh.left[w] = v;
+        __syncthreads();
+        if (lane == 0) u = w ? sh.left[w - 1] : 0u;
+        __syncthreads(); /* before the next call writes sh.left */
+        return u;
+    }
+    __device__ __forceinline__ bool any(bool p) const { return __syncthreads_or(p); }
+    __device__ __forceinline__ bool all(bool p) const { return __syncthreads_and(p); }
+    __device__ __forceinline__ uint32_t before(uint32_t v) const
+    {
+        const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+        const uint32_t inc = warp_team::warp_inclusive(v);
+        if (lane == 31) sh.tot[w] = inc;
+        __syncthreads();
+        uint32_t b = inc - v;
+        for (unsigned k = 0; k < w; k++) b += sh.tot[k];
+        return b;
+    }
+};
+
+/* The segment's events decoded by a team (a warp, or a block where a
+ * chunk has few segments: a 64^3 chunk's planes have 64, and a warp a
+ * segment left most of the device idle and each lane walked a long
+ * piece), its bits split into one piece a member (at least kMinPieceBits
+ * each). No bit says where an event starts, so each member guesses the
+ * first boundary past its piece's end by decoding the bits before it from
+ * wherever (pass A; Huffman codes fall into step within a few codewords).
+ * Pass B decodes each piece from the boundary its left neighbour found,
+ * piece 0's from bit 0; a member whose start moved decodes again, until
+ * none moves, which proves every start by induction from piece 0. Points
+ * are then summed across the pieces and pass C writes each piece; the last
+ * piece is seg_events, which ends the segment as the CPU does. Returns 1
+ * (decoded), 0 (the CPU fails on this segment) or 2 (not proven: a piece
+ * fails or holds no event, or one before the last reaches the segment's
+ * count, where the CPU's loop stops; the caller then walks it serially,
+ * which gives the verdict). Team-uniform. */
+template <class Team>
+__device__ __forceinline__ unsigned seg_events_team(const Team &tm, const dec_tabs &T, const uint8_t (*lut)[kLut],
+                                                    unsigned on, const seg_global &sg, uint32_t bytes, uint32_t cnt,
+                                                    unsigned pieces, uint16_t *out, uint32_t *mark)
 {
-    const unsigned lane = threadIdx.x & 31, w = threadIdx.x >> 5, g = threadIdx.x, last = pieces - 1;
+    const unsigned g = tm.piece(), last = pieces - 1;
     const uint64_t limit = 8ull * bytes;
     const uint32_t pn = (uint32_t)(limit * (g + 1) / pieces); /* the piece's end */
     uint32_t e = 0;
     if (g < last) e = guess_boundary(T, lut, on, sg, pn > kGuessBits ? pn - kGuessBits : 0u, pn);
-    uint32_t q = left_of(e, sh);
+    uint32_t q = tm.left(e);
     uint32_t n = 0;
     unsigned f = 0, l = 0;
+    /* pass B until no start moves: after round r the starts of pieces 0 .. r are proven */
     bool redo = g < last, settled = false;
     for (unsigned round = 0; round < pieces && !settled; round++) {
         if (redo) e = walk_piece<false>(T, lut, on, sg, q, pn, cnt, &n, &f, &l, nullptr, nullptr, 0);
-        const uint32_t nq = left_of(e, sh);
+        const uint32_t nq = tm.left(e);
         const bool moved = g <= last && nq != q;
         if (moved) q = nq;
         redo = moved && g < last;
-        settled = !__syncthreads_or(moved);
+        settled = !tm.any(moved);
     }
     bool good = settled && (g >= last || (e != UINT32_MAX && n != UINT32_MAX));
-    const unsigned lprev = left_of(l, sh);
+    const unsigned lprev = tm.left(l);
     if (g >= 1 && g < last && f && lprev == f) good = false; /* a run after a run of its kind */
-    const uint32_t v = g < last ? n : 0; /* points before each piece: the block's exclusive scan */
-    uint32_t inc = v;
-#pragma unroll
-    for (unsigned d = 1; d < 32; d <<= 1) {
-        const uint32_t u = __shfl_up_sync(kFull, inc, d);
-        if (lane >= d) inc += u;
-    }
-    if (lane == 31) sh.tot[w] = inc;
-    __syncthreads();
-    uint32_t i0 = inc - v;
-    for (unsigned k = 0; k < w; k++) i0 += sh.tot[k];
+    const uint32_t i0 = tm.before(g < last ? n : 0); /* points before each piece */
     if (g < last && i0 + (uint64_t)n >= cnt) good = false;
-    if (!__syncthreads_and(good)) return 2;
+    if (!tm.all(good)) return 2;
     bool ok = true;
     if (g < last)
         walk_piece<true>(T, lut, on, sg, q, pn, cnt, &n, &f, &l, out, mark, i0);
     else if (g == last)
         ok = seg_events(T, lut, on, sg, bytes, cnt, out, mark, q, i0, lprev);
-    return __syncthreads_and(ok) ? 1u : 0u;
+    return tm.all(ok) ? 1u : 0u;
 }
 
 /* Rows rb .. re - 1 of a decoded segment: each point not an event takes
@@ -419,7 +401,7 @@ __device__ __forceinline__ void expand_rows(const uint32_t *mark, uint16_t *o, u
     }
 }
 
-/* WIDE: a block a segment (seg_events_block), else a warp a segment. */
+/* WIDE: a block a segment (block_team), else a warp a segment (warp_team). */
 template <bool WIDE>
 __global__ void __launch_bounds__(kWarps * 32) k_runs(run_map m, const uint8_t *__restrict__ segtab, uint32_t n_seg,
                                                       const uint8_t *__restrict__ in, uint64_t in_bytes,
@@ -480,14 +462,14 @@ __global__ void __launch_bounds__(kWarps * 32) k_runs(run_map m, const uint8_t *
     uint32_t *mark = s_mark[WIDE ? 0 : w];
     unsigned ok;
     if (WIDE) {
-        ok = pieces > 1 ? seg_events_block(T, s_lut, on, sg, bytes, cnt, pieces, o, mark, s_sh) : 2u;
+        ok = pieces > 1 ? seg_events_team(block_team{s_sh}, T, s_lut, on, sg, bytes, cnt, pieces, o, mark) : 2u;
         if (ok == 2) { /* uniform: every thread returned 2 */
             if (threadIdx.x == 0) s_sh.ok = seg_events(T, s_lut, on, sg, bytes, cnt, o, mark, 0, 0, 0);
             __syncthreads();
             ok = s_sh.ok;
         }
     } else {
-        ok = pieces > 1 ? seg_events_warp(T, s_lut, on, sg, bytes, cnt, pieces, o, mark) : 2u;
+        ok = pieces > 1 ? seg_events_team(warp_team{}, T, s_lut, on, sg, bytes, cnt, pieces, o, mark) : 2u;
         if (ok == 2) {
             ok = lane == 0 ? seg_events(T, s_lut, on, sg, bytes, cnt, o, mark, 0, 0, 0) : 1u;
             ok = __shfl_sync(kFull, ok, 0);
@@ -506,31 +488,6 @@ __global__ void __launch_bounds__(kWarps * 32) k_runs(run_map m, const uint8_t *
         __syncwarp();
         expand_rows(mark, o, cnt, 0, rows);
     }
-}
-
-__global__ void k_flag(unsigned *err) { atomicOr(err, 1u); }
-
-inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
-
-/* Scratch: the offsets (u64 a segment), then CUB's temporary storage. */
-struct runs_layout {
-    size_t offs, temp, temp_bytes, total;
-};
-
-cudaError_t runs_layout_for(uint64_t n_seg, runs_layout *L)
-{
-    L->offs = 0;
-    L->temp = align256(n_seg * sizeof(uint64_t));
-    L->temp_bytes = 0;
-    L->total = L->temp;
-    if (n_seg > (uint64_t)INT_MAX) return cudaErrorInvalidValue; /* CUB's int item count */
-    cudaError_t e = cudaSuccess;
-    if (n_seg) {
-        seg_iter it(thrust::counting_iterator<uint32_t>(0), seg_entry{nullptr});
-        e = cub::DeviceScan::ExclusiveSum(nullptr, L->temp_bytes, it, static_cast<uint64_t *>(nullptr), (int)n_seg);
-    }
-    L->total = L->temp + align256(L->temp_bytes);
-    return e;
 }
 
 cudaError_t runs_decode(run_map m, const uint8_t *d_segtab, uint32_t n_segments, const uint8_t *d_stream,
@@ -554,15 +511,7 @@ cudaError_t runs_decode(run_map m, const uint8_t *d_segtab, uint32_t n_segments,
     const unsigned grid = m.blocks0 + (unsigned)((seg1 + per - 1) / per);
     uint64_t *offs = nullptr;
     if (n_seg > kFusedSegs) {
-        runs_layout L;
-        cudaError_t e = runs_layout_for(n_seg, &L);
-        if (e != cudaSuccess) return e;
-        if (!d_scratch || scratch_bytes < L.total) return cudaErrorInvalidValue;
-        char *base = static_cast<char *>(d_scratch);
-        offs = reinterpret_cast<uint64_t *>(base + L.offs);
-        seg_iter it(thrust::counting_iterator<uint32_t>(0), seg_entry{d_segtab});
-        size_t tb = L.temp_bytes;
-        e = cub::DeviceScan::ExclusiveSum(base + L.temp, tb, it, offs, (int)n_seg, s);
+        const cudaError_t e = offs_scan(d_segtab, n_seg, d_scratch, scratch_bytes, &offs, s);
         if (e != cudaSuccess) return e;
     }
     if (wide) k_runs<true><<<grid, kWarps * 32, 0, s>>>(m, d_segtab, n_segments, d_stream, stream_bytes, offs, d_err);
@@ -587,14 +536,7 @@ extern "C" void gg_run_code_of(const glide_run_code *rc, gg_run_code *out)
     }
 }
 
-extern "C" size_t gg_runs_decode_scratch(uint64_t n)
-{
-    const uint64_t n_seg = (n + kSyms - 1) / kSyms + 1; /* + 1: two planes */
-    runs_layout L;
-    if (runs_layout_for(n_seg, &L) != cudaSuccess)
-        return L.temp + align256(16 * (size_t)n_seg + 4096); /* no device to ask: as gg_huff_decode_scratch */
-    return L.total;
-}
+extern "C" size_t gg_runs_decode_scratch(uint64_t n) { return offs_scratch(n, kSyms); }
 
 extern "C" cudaError_t gg_runs_decode(const glide_huff_dec *d_dec, const gg_run_code *rc, const uint8_t *d_segtab,
                                       uint32_t n_segments, const uint8_t *d_stream, uint64_t stream_bytes,
