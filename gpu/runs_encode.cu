@@ -58,8 +58,10 @@ __host__ __device__ inline seg_split split_of(const uint64_t n[2], unsigned runs
  * went through it). */
 struct seg_plan {
     plane_src src;
-    seg_split split; /* launched from the plan: the most segments, split_of the plan's place->runs in the kernel */
-    uint64_t ctr;    /* the look-back words' index of the counter that hands segments out */
+    /* the launch's segments, and the look-back words' index of the counter
+     * that hands them out; launched from the plan, the most there can be
+     * (split_of the plan's place->runs is taken in the kernel) */
+    seg_split split;
 };
 
 /* Segment seg's plane; rc: whether it is run-coded; first: its first point in the plane. */
@@ -255,14 +257,14 @@ __device__ __forceinline__ uint64_t look_back(unsigned long long *state, uint64_
     return excl;
 }
 
-/* Segment by segment in the order blocks start (state[ctr] hands them
- * out): its table entry (u16 LE at the placed segment table) and its bits
- * at its offset, where they fit the room; the last segment's block reports
- * the stream's size (UINT64_MAX where it does not fit). FROM_PLAN: the
- * split from the plan's place->runs, an instance of its own so that the
- * other reads its split from the argument. Eight blocks an SM (64
- * registers, as before there was a FROM_PLAN): left to itself the
- * compiler took 72, a block fewer an SM. */
+/* Segment by segment in the order blocks start (the word after the
+ * launch's segments hands them out): its table entry (u16 LE at the placed
+ * segment table) and its bits at its offset, where they fit the room; the
+ * last segment's block reports the stream's size (UINT64_MAX where it
+ * does not fit). FROM_PLAN: the split from the plan's place->runs, an
+ * instance of its own so that the other reads its split from the
+ * argument. Eight blocks an SM (64 registers, as before there was a
+ * FROM_PLAN): left to itself the compiler took 72, a block fewer an SM. */
 template <bool FROM_PLAN>
 __global__ void __launch_bounds__(kThreads, 8) seg_code_k(seg_plan sp, const glide_huff_enc *enc,
                                                        const glide_run_code *rcode, uint8_t *buf,
@@ -277,7 +279,7 @@ __global__ void __launch_bounds__(kThreads, 8) seg_code_k(seg_plan sp, const gli
     __shared__ tables t;
     __shared__ uint32_t s_buf[kBufWords];
     __shared__ uint64_t s_seg, s_base;
-    if (threadIdx.x == 0) s_seg = atomicAdd(state + sp.ctr, 1ull);
+    if (threadIdx.x == 0) s_seg = atomicAdd(state + sp.split.n_seg, 1ull);
     __syncthreads();
     const uint64_t seg = s_seg;
     if (FROM_PLAN && seg >= sg.n_seg) return; /* launched for more segments than the plan has */
@@ -332,14 +334,14 @@ extern "C" cudaError_t gg_runs_encode_placed(const uint16_t *d_sym0, uint64_t n0
     if (!d_place || !d_buf || !d_stream_bytes || !d_enc || !d_rc || !d_scratch || (fin && (!fin->crc_len || !fin->total)))
         return cudaErrorInvalidValue;
     const bool from_plan = run_planes == GG_RUNS_FROM_PLAN;
-    seg_plan sp = {{{d_sym0, d_sym1}, {n0, n1}, {}, 0}, {0, 0, 0}, 0};
+    seg_plan sp = {{{d_sym0, d_sym1}, {n0, n1}, {}, 0}, {0, 0, 0}};
     if (runs) { /* both planes from the raster order at d_sym0 */
         if (n0 % GG_RUN_SYMS || n1 % GG_RUN_SYMS || ((uintptr_t)d_sym0 & 15u)) return cudaErrorInvalidValue;
         sp.src.sym[1] = d_sym0, sp.src.runs = *runs, sp.src.in_place = 1;
     }
     if ((n0 && !sp.src.sym[0]) || (n1 && !sp.src.sym[1])) return cudaErrorInvalidValue;
-    sp.split = split_of(sp.src.n, from_plan ? 0u : run_planes & 3u); /* from the plan: two plain planes, the most segments */
-    sp.ctr = sp.split.n_seg;
+    /* from the plan: two plain planes, the most segments */
+    sp.split = split_of(sp.src.n, from_plan ? 0u : run_planes & 3u);
     const enc_out o = {d_stream_bytes, fin ? d_buf : nullptr, fin ? fin->crc_len : nullptr, fin ? fin->total : nullptr};
     if (!sp.split.n_seg) {
         report_empty_k<<<1, 1, 0, s>>>(o, d_place);
@@ -353,7 +355,8 @@ extern "C" cudaError_t gg_runs_encode_placed(const uint16_t *d_sym0, uint64_t n0
         const cudaError_t e = cudaMemsetAsync(state, 0, sb, s);
         if (e != cudaSuccess) return e;
     }
-    if (from_plan) seg_code_k<true><<<(unsigned)sp.split.n_seg, kThreads, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
-    else seg_code_k<false><<<(unsigned)sp.split.n_seg, kThreads, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
+    const unsigned grid = (unsigned)sp.split.n_seg;
+    if (from_plan) seg_code_k<true><<<grid, kThreads, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
+    else seg_code_k<false><<<grid, kThreads, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
     return cudaGetLastError();
 }
