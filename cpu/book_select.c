@@ -68,34 +68,23 @@ unsigned glide_book_select(const glide_dictionary *d, const uint64_t *hist, glid
     return best;
 }
 
-void glide_book_select_variants(const glide_dictionary *d, const uint64_t *hist, glide_score score, unsigned want,
-                                const uint64_t zero[4], const uint64_t fill[4], unsigned book[4], uint64_t bits[4])
+/* The SIZE score's pass over the books for each variant of want: the
+ * first book of least size below cap (best[v] stays cap, book[v] 0, where
+ * none is). Every term is positive, so a book whose partial sum reaches
+ * the best size so far can no longer beat it (a tie keeps the earlier
+ * book): stopping there still gives the exact first minimum. ZERO and
+ * FILL, where the counts usually are largest, come first; then outliers
+ * and outwards from the zero code, so most books stop within a few. */
+static void select_sized(const glide_dictionary *d, const uint64_t *hist, unsigned want, const uint64_t zero[4],
+                         const uint64_t fill[4], uint64_t cap, unsigned book[4], uint64_t best[4])
 {
-    if (!d->books[0].log2q) score = GLIDE_SCORE_SIZE;
-    if (score != GLIDE_SCORE_SIZE) { /* CE: the distributions' sums do not split as simply */
-        uint64_t h[GLIDE_NSYM];
-        memcpy(h, hist, sizeof h);
-        for (unsigned v = 0; v < 4; v++) {
-            if (!(want >> v & 1u)) continue;
-            h[GLIDE_SYM_ZERO] = zero[v];
-            h[GLIDE_SYM_FILL] = fill[v];
-            book[v] = glide_book_select(d, h, score, &bits[v]);
-        }
-        return;
-    }
-    /* Every term is positive, so a book whose partial sum reaches the best
-     * size so far can no longer beat it (a tie keeps the earlier book):
-     * stopping there still gives the exact first minimum. ZERO and FILL,
-     * where the counts usually are largest, come first; then outliers and
-     * outwards from the zero code, so most books stop within a few. */
     unsigned nz[GLIDE_NSYM], m = 0;
     if (hist[GLIDE_SYM_OUTLIER]) nz[m++] = GLIDE_SYM_OUTLIER;
     for (unsigned q = 1; q < GLIDE_RADIUS; q++) {
         if (hist[GLIDE_SYM_ZERO - q]) nz[m++] = GLIDE_SYM_ZERO - q;
         if (hist[GLIDE_SYM_ZERO + q]) nz[m++] = GLIDE_SYM_ZERO + q;
     }
-    uint64_t best[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
-    for (unsigned v = 0; v < 4; v++) book[v] = 0;
+    for (unsigned v = 0; v < 4; v++) best[v] = cap, book[v] = 0;
     const uint8_t(*zf)[ZF_MAX_BOOKS] = zf_of(d);
     for (unsigned b = 0; b < d->n_books; b++) {
         const uint8_t *len = d->books[b].len;
@@ -116,7 +105,35 @@ void glide_book_select_variants(const glide_dictionary *d, const uint64_t *hist,
         for (unsigned v = 0; v < 4; v++)
             if ((want >> v & 1u) && head[v] + c < best[v]) best[v] = head[v] + c, book[v] = b;
     }
+}
+
+void glide_book_select_variants(const glide_dictionary *d, const uint64_t *hist, glide_score score, unsigned want,
+                                const uint64_t zero[4], const uint64_t fill[4], unsigned book[4], uint64_t bits[4])
+{
+    if (!d->books[0].log2q) score = GLIDE_SCORE_SIZE;
+    if (score != GLIDE_SCORE_SIZE) { /* CE: the distributions' sums do not split as simply */
+        uint64_t h[GLIDE_NSYM];
+        memcpy(h, hist, sizeof h);
+        for (unsigned v = 0; v < 4; v++) {
+            if (!(want >> v & 1u)) continue;
+            h[GLIDE_SYM_ZERO] = zero[v];
+            h[GLIDE_SYM_FILL] = fill[v];
+            book[v] = glide_book_select(d, h, score, &bits[v]);
+        }
+        return;
+    }
+    uint64_t best[4];
+    select_sized(d, hist, want, zero, fill, UINT64_MAX, book, best);
     for (unsigned v = 0; v < 4; v++) bits[v] = want >> v & 1u ? best[v] : 0;
+}
+
+uint64_t glide_book_select_below(const glide_dictionary *d, const uint64_t *hist, uint64_t cap)
+{
+    const uint64_t zero[4] = {hist[GLIDE_SYM_ZERO]}, fill[4] = {hist[GLIDE_SYM_FILL]};
+    unsigned book[4];
+    uint64_t best[4];
+    select_sized(d, hist, 1u, zero, fill, cap, book, best);
+    return best[0] < cap ? best[0] : UINT64_MAX;
 }
 
 void glide_book_select_variants_sized(const glide_dictionary *d, const uint64_t *sizes, const uint64_t *hist,

@@ -13,6 +13,11 @@ typedef enum { GLIDE_SCORE_SIZE = 0, GLIDE_SCORE_CE = 1 } glide_score;
 /* Best book of the dictionary; *bits gets its exact encoded size in bits. */
 unsigned glide_book_select(const glide_dictionary *d, const uint64_t *hist, glide_score score, uint64_t *bits);
 
+/* The least size of hist under the SIZE score among the books whose size
+ * is below cap, or UINT64_MAX where none is (a search that knows it only
+ * needs to beat cap stops most books early). */
+uint64_t glide_book_select_below(const glide_dictionary *d, const uint64_t *hist, uint64_t cap);
+
 /* glide_book_select for up to four histograms that differ from hist only
  * at ZERO and FILL: variant v (bit v of want) counts zero[v] ZERO and
  * fill[v] FILL symbols. One pass over the books gives each variant what

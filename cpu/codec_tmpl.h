@@ -89,10 +89,14 @@ static int FN(block_trial)(const glide_grid *g, const T *x, const uint8_t *level
         else if (m == 1) FN(glide_lorenzo_encode)(&gb, xb, r, sym, eb_abs, subst);
         else FN(glide_slice_encode)(&gb, xb, r, w, sym, eb_abs, subst, m - 2);
         glide_hist_add(sym, n, hist[m]);
-        uint64_t bits;
-        glide_book_select(dict ? dict : glide_dict_get(GLIDE_DICT_VERSION), hist[m], GLIDE_SCORE_SIZE, &bits);
-        bits += hist[m][GLIDE_SYM_OUTLIER] * 8 * sizeof(T);
-        if (bits < best) { best = bits; choice = m; }
+        /* a method wins only below the best so far, which caps its book search */
+        const uint64_t out_bits = hist[m][GLIDE_SYM_OUTLIER] * 8 * sizeof(T);
+        if (out_bits >= best) continue;
+        const uint64_t bits = glide_book_select_below(dict ? dict : glide_dict_get(GLIDE_DICT_VERSION), hist[m],
+                                                      best - out_bits);
+        if (bits == UINT64_MAX) continue;
+        best = bits + out_bits;
+        choice = m;
     }
 done:
     free(xb); free(r); free(w); free(anc); free(sym); free(hist);

@@ -122,7 +122,7 @@ static void book_select_exact(void)
     copies[0] = *glide_dict_get(1), copies[1] = *glide_dict_get(2);
     const glide_dictionary *dicts[4] = {glide_dict_get(1), glide_dict_get(2), &copies[0], &copies[1]};
     uint64_t hist[GLIDE_NSYM];
-    int bad = 0, trials = 0;
+    int bad = 0, trials = 0, bad_cap = 0, capped = 0;
     for (int dv = 0; dv < 4; dv++) {
         const glide_dictionary *d = dicts[dv];
         for (int t = 0; t < 400; t++, trials++) {
@@ -148,10 +148,19 @@ static void book_select_exact(void)
                 if (c < best_bits) best_bits = c, want = b;
             }
             bad += got != want || bits != best_bits;
+            /* under a cap: the least size where it is below the cap, else none */
+            const uint64_t caps[4] = {best_bits, best_bits + 1, best_bits / 2, best_bits + 1 + rnd() % 1000};
+            for (int c = 0; c < 4; c++) {
+                const uint64_t below = glide_book_select_below(d, hist, caps[c]);
+                capped++;
+                bad_cap += below != (best_bits < caps[c] ? best_bits : UINT64_MAX);
+            }
         }
     }
     CHECK(bad == 0, "book selection with early exit equals a full scan, registry dictionaries and copies (%d of %d "
           "histograms differ)", bad, trials);
+    CHECK(bad_cap == 0, "book selection under a cap: the full scan's least size where below the cap, else none (%d of "
+          "%d differ)", bad_cap, capped);
 }
 
 /* glide_book_select_variants (format 8's planning) must give each variant
