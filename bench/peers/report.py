@@ -110,7 +110,8 @@ def doc_section(res, plots_rel, results_rel):
         "`build-peers/venv/bin/python bench/peers/report.py --merge peers_device_gpu.json peers_device_cpu.json`. "
         f"All tables, every row: [bench/peers/results.md]({results_rel}).", "",
         f"- machine: {cpu.get('machine', '?')}; one process at a time, the filters are single-threaded",
-        "- GPU rows: " + (", ".join(sorted({m['machine'] for m in dev})) if dev else T.NOT_RUN_GPU),
+        "- GPU rows: " + ("; ".join(sorted({f"{m['machine']}, commit {m.get('commit', '?')}" for m in dev}))
+                          + ", " + ", ".join(sorted({m.get("date", "?") for m in dev})) if dev else T.NOT_RUN_GPU),
         f"- commit {cpu.get('commit', '?')}, {cpu.get('date', '?')}; wall time of the CPU run "
         f"{wall}; timings are medians of {'/'.join(map(str, reps))} repeats "
         "(per row in results.md)",

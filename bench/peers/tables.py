@@ -287,7 +287,7 @@ def summary(res, rel=HEADLINE_REL):
                    f"{max(r['max_err_ratio'] for r in zfp):.2f} on the fields without fill values), so at the "
                    "same bound it spends more bits for a higher PSNR: "
                    "compare it with the others on the rate–distortion plot, not by CR at one bound.")
-    big = {k: [r for r in rows if ok(r) and r["compressor"] == k and r["cr"] > 32] for k in ("sz3", "glide")}
+    big = {k: [r for r in rows if ok(r) and key_of(r) == k and r["cr"] > 32] for k in ("sz3", "glide")}
     if big["sz3"] or big["glide"]:
         out.append(f"- CR above 32 (past one bit a float32 value): SZ3 in {len(big['sz3'])} rows (zstd after its "
                    f"Huffman codes), GLIDE CPU in {len(big['glide'])} (format 8's run-coded planes).")
