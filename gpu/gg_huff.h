@@ -17,6 +17,9 @@
 extern "C" {
 #endif
 
+/* Scratch regions start on 256-byte boundaries, as cudaMalloc's memory does. */
+static inline size_t gg_align256(size_t x) { return (x + 255) & ~(size_t)255; }
+
 /* The frozen dictionary in device memory: book b's code lengths are
  * len[b * GLIDE_NSYM + i], its log2 q_i is log2q[b * GLIDE_NSYM + i]. */
 typedef struct {

@@ -495,12 +495,12 @@ size_t gg_crc_scratch_off(uint64_t n)
     m = m > c ? m : c;
     m = m > d ? m : d;
     m = m > e ? m : e;
-    return (m + 255) & ~(size_t)255;
+    return gg_align256(m);
 }
 
 size_t gg_scratch_need(uint64_t n, uint64_t buf_bytes) { return gg_crc_scratch_off(n) + gg_crc32_scratch(buf_bytes); }
 
-size_t gg_dec_fork_off(uint64_t n, uint64_t buf_bytes) { return (gg_scratch_need(n, buf_bytes) + 255) & ~(size_t)255; }
+size_t gg_dec_fork_off(uint64_t n, uint64_t buf_bytes) { return gg_align256(gg_scratch_need(n, buf_bytes)); }
 
 size_t gg_dec_scratch_need(uint64_t n, uint64_t buf_bytes)
 {

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include <stdint.h>
 #include "format.h"
+#include "gg_huff.h"
 #include "huff_codec.h"
 
 namespace {
@@ -153,7 +154,6 @@ __device__ __forceinline__ unsigned decode_one(const dec_tabs &d, uint64_t acc, 
 
 __global__ void k_flag(unsigned *err) { atomicOr(err, 1u); }
 
-inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
 
 /* A decoder's scratch: the segments' byte offsets (u64 a segment), then
  * CUB's temporary storage for their scan. */
@@ -164,7 +164,7 @@ struct offs_layout {
 inline cudaError_t offs_layout_for(uint64_t n_seg, offs_layout *L)
 {
     L->offs = 0;
-    L->temp = align256(n_seg * sizeof(uint64_t));
+    L->temp = gg_align256(n_seg * sizeof(uint64_t));
     L->temp_bytes = 0;
     L->total = L->temp;
     if (n_seg > (uint64_t)INT_MAX) return cudaErrorInvalidValue; /* CUB's int item count */
@@ -173,7 +173,7 @@ inline cudaError_t offs_layout_for(uint64_t n_seg, offs_layout *L)
         seg_iter it(thrust::counting_iterator<uint32_t>(0), seg_entry{nullptr});
         e = cub::DeviceScan::ExclusiveSum(nullptr, L->temp_bytes, it, static_cast<uint64_t *>(nullptr), (int)n_seg);
     }
-    L->total = L->temp + align256(L->temp_bytes);
+    L->total = L->temp + gg_align256(L->temp_bytes);
     return e;
 }
 
@@ -183,7 +183,7 @@ inline size_t offs_scratch(uint64_t n, uint64_t per)
 {
     const uint64_t n_seg = (n + per - 1) / per + 1;
     offs_layout L;
-    if (offs_layout_for(n_seg, &L) != cudaSuccess) return L.temp + align256(16 * (size_t)n_seg + 4096);
+    if (offs_layout_for(n_seg, &L) != cudaSuccess) return L.temp + gg_align256(16 * (size_t)n_seg + 4096);
     return L.total;
 }
 

@@ -402,7 +402,7 @@ __global__ void __launch_bounds__(kWriteThreads) k_enc_small(seg_map sm, uint64_
 __global__ void k_report_empty(enc_out o, const gg_place *place) { enc_report(o, place, 0); }
 
 /* scratch for n_seg segments: their look-back words and the ticket */
-size_t enc_scratch_bytes(uint64_t n_seg) { return ((n_seg + 1) * sizeof(uint64_t) + 255) & ~(size_t)255; }
+size_t enc_scratch_bytes(uint64_t n_seg) { return gg_align256((n_seg + 1) * sizeof(uint64_t)); }
 
 uint64_t seg_count(uint64_t n) { return (n + GLIDE_SEG_SYMS - 1) / GLIDE_SEG_SYMS; }
 

@@ -313,10 +313,8 @@ __global__ void __launch_bounds__(kThreads, 8) seg_code_k(seg_plan sp, const gli
 /* no segments: an empty stream */
 __global__ void report_empty_k(enc_out o, const gg_place *place) { enc_report(o, place, place->ok ? 0 : UINT64_MAX); }
 
-inline size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
-
 /* Scratch: the look-back's words, one a segment, and the next segment to hand out. */
-size_t state_bytes(uint64_t n_seg) { return align256((n_seg + 1) * sizeof(unsigned long long)); }
+size_t state_bytes(uint64_t n_seg) { return gg_align256((n_seg + 1) * sizeof(unsigned long long)); }
 
 } /* namespace */
 
