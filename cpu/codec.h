@@ -34,6 +34,8 @@ typedef struct {
                                      benchmarks: GLIDE 1.7's streams) */
     int plan_all;                 /* tests: 1 builds every candidate book of a run-coded plane's plan, where the
                                      default skips a custom book whose floor already loses (the same plans) */
+    int whole_pass;               /* tests: 1 runs interpolation over blocks of only fill points too, which the
+                                     default gives FILL without the level passes (the same streams) */
 } glide_encode_opts;
 #define GLIDE_SLICE_TRIAL 3
 

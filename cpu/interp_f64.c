@@ -3,6 +3,7 @@
  * parallel. */
 #include "predict.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define GLIDE_T_IS_DOUBLE 1

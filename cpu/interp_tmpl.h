@@ -164,9 +164,105 @@ static void FN(whole_box)(const glide_grid *g, FN(box) *b)
     for (int a = 0; a < 3; a++) { b->lo[a] = 0; b->hi[a] = g->n[a] - 1; }
 }
 
-/* Slab by slab (one slab: the whole grid), each as a grid of its own;
- * the fill-aware stencils (format 3) as a separate instance, so that the
- * plain one keeps its tight loop. op is a constant at both call sites. */
+/* Every level over a closed box of a slab's grid (gs), in order; the
+ * fill-aware stencils (format 3) as a separate instance, so that the plain
+ * one keeps its tight loop. op is a constant at both call sites. */
+static inline __attribute__((always_inline)) void
+FN(interp_box)(const glide_grid *gs, const int op, const T *x, T *r, T *w, uint16_t *sym, const FN(box) *bx,
+               const uint8_t *level_cfg, const double *level_eb, double eb, T subst)
+{
+    for (unsigned l = gs->blog; l >= 1; l--) {
+        const uint64_t s = 1ull << (l - 1);
+        const T e2 = (T)(2.0 * level_eb[l - 1]);
+        const unsigned cfg = level_cfg[l - 1];
+        if (glide_cfg_blended(gs->eff_rank, cfg)) {
+            if (gs->fill_aware) FN(blend_level)(gs, op, 1, x, r, w, sym, bx, s, cfg, e2, eb, 0, subst, NULL);
+            else FN(blend_level)(gs, op, 0, x, r, w, sym, bx, s, cfg, e2, eb, 0, subst, NULL);
+        } else if (gs->fill_aware)
+            FN(interp_level)(gs, op, 1, x, r, sym, bx, s, cfg, e2, eb, subst, NULL);
+        else
+            FN(interp_level)(gs, op, 0, x, r, sym, bx, s, cfg, e2, eb, subst, NULL);
+    }
+}
+
+/* Whether block b's closed box holds only fill points: by value when
+ * encoding, by symbol when decoding (anchors' symbols are set first). */
+static int FN(block_all_fill)(const glide_grid *gs, const T *x, const uint16_t *sym, const FN(box) *b)
+{
+    for (uint64_t z = b->lo[0]; z <= b->hi[0]; z++)
+        for (uint64_t y = b->lo[1]; y <= b->hi[1]; y++) {
+            const size_t row = (size_t)z * gs->st[0] + (size_t)y * gs->st[1];
+            for (uint64_t xx = b->lo[2]; xx <= b->hi[2]; xx++)
+                if (x ? !FN(is_fill)(gs, x[row + xx]) : sym[row + xx] != GLIDE_SYM_FILL) return 0;
+        }
+    return 1;
+}
+
+/* Blocks along each axis: block k's closed box is [kB, min(kB + B, n - 1)]. */
+static inline uint64_t glide_blocks_on(uint64_t n, uint64_t B) { return n > 1 ? (n - 1 + B - 1) / B : 1; }
+
+/* A slab holding fill points: the blocks whose closed box holds only fill
+ * points (HDF5's padding of a partial edge chunk, a land mask) take FILL
+ * at every point without the level passes, which would find that point by
+ * point; the other blocks run their levels in boxes of consecutive blocks
+ * along axis 2. No point reads outside its block's closed box (FORMAT.md
+ * §8.3), so every point comes out as in one pass over the slab. Returns 0
+ * where no block is all fill (the caller then makes that pass), -1 where
+ * out of memory. */
+static int FN(interp_fill_blocks)(const glide_grid *gs, const int op, const T *x, T *r, T *w, uint16_t *sym,
+                                  const uint8_t *level_cfg, const double *level_eb, double eb, T subst)
+{
+    const uint64_t B = 1ull << gs->blog, nb[3] = {glide_blocks_on(gs->n[0], B), glide_blocks_on(gs->n[1], B),
+                                                  glide_blocks_on(gs->n[2], B)};
+    uint8_t *fill = malloc(nb[0] * nb[1] * nb[2]);
+    if (!fill) return -1;
+    uint64_t n_fill = 0, k = 0;
+    FN(box) b;
+    for (uint64_t bz = 0; bz < nb[0]; bz++)
+        for (uint64_t by = 0; by < nb[1]; by++)
+            for (uint64_t bx = 0; bx < nb[2]; bx++, k++) {
+                const uint64_t c[3] = {bz, by, bx};
+                for (int a = 0; a < 3; a++) {
+                    b.lo[a] = c[a] * B;
+                    b.hi[a] = b.lo[a] + B < gs->n[a] - 1 ? b.lo[a] + B : gs->n[a] - 1;
+                }
+                fill[k] = (uint8_t)FN(block_all_fill)(gs, x, sym, &b);
+                n_fill += fill[k];
+            }
+    if (n_fill) {
+        k = 0;
+        for (uint64_t bz = 0; bz < nb[0]; bz++)
+            for (uint64_t by = 0; by < nb[1]; by++, k += nb[2]) {
+                for (int a = 0; a < 2; a++) {
+                    b.lo[a] = (a ? by : bz) * B;
+                    b.hi[a] = b.lo[a] + B < gs->n[a] - 1 ? b.lo[a] + B : gs->n[a] - 1;
+                }
+                for (uint64_t x0 = 0, x1; x0 < nb[2]; x0 = x1) {
+                    for (x1 = x0 + 1; x1 < nb[2] && fill[k + x1] == fill[k + x0]; x1++) {}
+                    b.lo[2] = x0 * B;
+                    b.hi[2] = x1 * B < gs->n[2] - 1 ? x1 * B : gs->n[2] - 1;
+                    if (!fill[k + x0]) {
+                        FN(interp_box)(gs, op, x, r, w, sym, &b, level_cfg, level_eb, eb, subst);
+                        continue;
+                    }
+                    /* what the levels give a fill point (anchors: the same) */
+                    for (uint64_t z = b.lo[0]; z <= b.hi[0]; z++)
+                        for (uint64_t y = b.lo[1]; y <= b.hi[1]; y++) {
+                            const size_t row = (size_t)z * gs->st[0] + (size_t)y * gs->st[1];
+                            for (uint64_t xx = b.lo[2]; xx <= b.hi[2]; xx++) {
+                                if (op == OP_ENCODE) sym[row + xx] = GLIDE_SYM_FILL;
+                                r[row + xx] = subst;
+                                if (w) w[row + xx] = (T)NAN;
+                            }
+                        }
+                }
+            }
+    }
+    free(fill);
+    return n_fill != 0;
+}
+
+/* Slab by slab (one slab: the whole grid), each as a grid of its own. */
 static inline __attribute__((always_inline)) void
 FN(interp_pass)(const glide_grid *g, const int op, const T *x, T *r, T *w, uint16_t *sym, const uint8_t *level_cfg,
                 const double *level_eb, double eb, T subst)
@@ -175,22 +271,14 @@ FN(interp_pass)(const glide_grid *g, const int op, const T *x, T *r, T *w, uint1
     glide_grid_slab(g, &gs);
     FN(box) all;
     FN(whole_box)(&gs, &all);
-    for (uint64_t k = 0, o = 0; k < g->slabs; k++, o += glide_slab_elems(g))
-        for (unsigned l = g->blog; l >= 1; l--) {
-            const uint64_t s = 1ull << (l - 1);
-            const T e2 = (T)(2.0 * level_eb[l - 1]);
-            const T *xo = x ? x + o : NULL;
-            const unsigned cfg = level_cfg[l - 1];
-            if (glide_cfg_blended(g->eff_rank, cfg)) {
-                if (g->fill_aware)
-                    FN(blend_level)(&gs, op, 1, xo, r + o, w + o, sym + o, &all, s, cfg, e2, eb, 0, subst, NULL);
-                else
-                    FN(blend_level)(&gs, op, 0, xo, r + o, w + o, sym + o, &all, s, cfg, e2, eb, 0, subst, NULL);
-            } else if (g->fill_aware)
-                FN(interp_level)(&gs, op, 1, xo, r + o, sym + o, &all, s, level_cfg[l - 1], e2, eb, subst, NULL);
-            else
-                FN(interp_level)(&gs, op, 0, xo, r + o, sym + o, &all, s, level_cfg[l - 1], e2, eb, subst, NULL);
-        }
+    for (uint64_t k = 0, o = 0; k < g->slabs; k++, o += glide_slab_elems(g)) {
+        const T *xo = x ? x + o : NULL;
+        T *wo = w ? w + o : NULL;
+        if (gs.fill_aware && !g->whole_pass &&
+            FN(interp_fill_blocks)(&gs, op, xo, r + o, wo, sym + o, level_cfg, level_eb, eb, subst) > 0)
+            continue; /* out of memory: the whole pass, which needs none */
+        FN(interp_box)(&gs, op, xo, r + o, wo, sym + o, &all, level_cfg, level_eb, eb, subst);
+    }
 }
 
 void FN(glide_interp_encode)(const glide_grid *g, const T *x, T *r, T *w, uint16_t *sym,

@@ -28,6 +28,8 @@ typedef struct {
     int fill_aware;
     /* encoder: tuning may blend levels (format 4, §8.4): GLIDE_TUNE_* */
     int blend;
+    /* tests: interpolation in one pass even over blocks of only fill points */
+    int whole_pass;
 } glide_grid;
 
 /* A chunk's masked values and value range, decided once before either

@@ -283,6 +283,62 @@ static int within(const void *xv, const void *yv, size_t n, int f64, double eb, 
     return exact && maxe <= bound;
 }
 
+/* Blocks of only fill points (HDF5's padding of a partial edge chunk, a
+ * land mask) take FILL without the level passes: the streams must be those
+ * of interpolation over every block (whole_pass), and decode within the
+ * bound with the fills exact. 1-D to 4-D grids padded past a corner of
+ * real data, with holes, float and double, tuned and every level blended. */
+static void format_fill_blocks(void)
+{
+    static const uint64_t dims[4][4] = {{9000}, {150, 140}, {40, 37, 50}, {3, 20, 40, 33}};
+    static const uint64_t real[4][4] = {{5000}, {90, 70}, {20, 25, 30}, {3, 12, 17, 33}};
+    int cases = 0, same = 0, ok = 0, interp = 0;
+    for (unsigned r = 1; r <= 4; r++) {
+        const uint64_t *d = dims[r - 1], *re = real[r - 1];
+        size_t n = 1;
+        for (unsigned a = 0; a < r; a++) n *= d[a];
+        double *x = malloc(n * 8), *y = malloc(n * 8);
+        uint8_t *s0 = malloc(n * 8 + 4096), *s1 = malloc(n * 8 + 4096);
+        for (int f64 = 0; f64 < 2; f64++) {
+            for (size_t i = 0; i < n; i++) {
+                uint64_t rem = i, c[4];
+                int in = 1;
+                for (int a = (int)r - 1; a >= 0; a--) { c[a] = rem % d[a]; rem /= d[a]; in &= c[a] < re[a]; }
+                double v = 0;
+                for (unsigned a = 0; a < r; a++) v += sin(0.07 * (double)(c[a] * (a + 1)) + a) * (a + 2);
+                v += 0.01 * (double)(rnd() % 100);
+                if (!in || (c[r - 1] % 11 == 3 && c[0] % 3 == 1)) v = 0; /* padding, holes */
+                if (f64) x[i] = v;
+                else ((float *)x)[i] = (float)v;
+            }
+            for (int k = 0; k < 4; k++) {
+                glide_params p;
+                glide_params_init(&p, f64 ? GLIDE_FLOAT64 : GLIDE_FLOAT32, r, d);
+                p.eb = k % 2 ? 1e-4 : 1e-2;
+                p.predictor = k < 2 ? GLIDE_PRED_AUTO : GLIDE_PRED_INTERP;
+                p.has_fill = 1; /* fill 0, HDF5's default */
+                glide_encode_opts o = glide_default_encode_opts();
+                if (k >= 2 && r >= 2) o.force_blend = 1 + (k == 3 ? GLIDE_BLEND_LINEAR_R : GLIDE_BLEND_SPLINE_R);
+                size_t cap = glide_compress_bound(&p), l0 = glide_cpu_compress(&p, &o, x, s0, cap);
+                o.whole_pass = 1;
+                size_t l1 = glide_cpu_compress(&p, &o, x, s1, cap);
+                cases++;
+                if (glide_is_error(l0) || glide_is_error(l1)) continue;
+                same += l0 == l1 && !memcmp(s0, s1, l0);
+                interp += s0[GLIDE_HDR_METHOD] == GLIDE_METHOD_INTERP;
+                double ratio;
+                ok += glide_decompress(s0, l0, y, n * (f64 ? 8 : 4)) == n * (f64 ? 8 : 4) &&
+                      within(x, y, n, f64, p.eb, 1, 0, &ratio);
+            }
+        }
+        free(x); free(y); free(s0); free(s1);
+    }
+    printf("fill blocks: %d streams, %d interpolated\n", cases, interp);
+    CHECK(same == cases && ok == cases && interp >= cases / 2,
+          "fill blocks: %d of %d streams as the whole pass's, %d decode within the bound, %d interpolated", same, cases, ok,
+          interp);
+}
+
 /* Format 4: blended levels (FORMAT.md §8.4). Tuning blends where it pays;
  * every level forced blended, with both residual splines, on 2-D, 3-D and
  * 4-D grids of odd sizes, float and double, with fill points, NaN and inf,
@@ -577,6 +633,7 @@ int main(void)
     dict_versions();
     format_versions();
     format_fill_aware();
+    format_fill_blocks();
     format_blend();
     format_planes();
     size_t n = 30 * 20 * 25;
