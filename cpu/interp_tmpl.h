@@ -199,7 +199,7 @@ static int FN(block_all_fill)(const glide_grid *gs, const T *x, const uint16_t *
 }
 
 /* Blocks along each axis: block k's closed box is [kB, min(kB + B, n - 1)]. */
-static inline uint64_t glide_blocks_on(uint64_t n, uint64_t B) { return n > 1 ? (n - 1 + B - 1) / B : 1; }
+static inline uint64_t FN(blocks_on)(uint64_t n, uint64_t B) { return n > 1 ? (n - 1 + B - 1) / B : 1; }
 
 /* A slab holding fill points: the blocks whose closed box holds only fill
  * points (HDF5's padding of a partial edge chunk, a land mask) take FILL
@@ -212,9 +212,9 @@ static inline uint64_t glide_blocks_on(uint64_t n, uint64_t B) { return n > 1 ? 
 static int FN(interp_fill_blocks)(const glide_grid *gs, const int op, const T *x, T *r, T *w, uint16_t *sym,
                                   const uint8_t *level_cfg, const double *level_eb, double eb, T subst)
 {
-    const uint64_t B = 1ull << gs->blog, nb[3] = {glide_blocks_on(gs->n[0], B), glide_blocks_on(gs->n[1], B),
-                                                  glide_blocks_on(gs->n[2], B)};
-    uint8_t *fill = malloc(nb[0] * nb[1] * nb[2]);
+    const uint64_t B = 1ull << gs->blog, nb[3] = {FN(blocks_on)(gs->n[0], B), FN(blocks_on)(gs->n[1], B),
+                                                  FN(blocks_on)(gs->n[2], B)};
+    uint8_t *fill = (uint8_t *)malloc(nb[0] * nb[1] * nb[2]);
     if (!fill) return -1;
     uint64_t n_fill = 0, k = 0;
     FN(box) b;
