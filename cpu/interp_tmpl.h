@@ -201,6 +201,16 @@ static int FN(block_all_fill)(const glide_grid *gs, const T *x, const uint16_t *
 /* Blocks along each axis: block k's closed box is [kB, min(kB + B, n - 1)]. */
 static inline uint64_t FN(blocks_on)(uint64_t n, uint64_t B) { return n > 1 ? (n - 1 + B - 1) / B : 1; }
 
+/* The closed box of the blocks first[a] .. last[a] on each axis. */
+static inline void FN(blocks_box)(const glide_grid *gs, uint64_t B, const uint64_t first[3], const uint64_t last[3],
+                                  FN(box) *b)
+{
+    for (int a = 0; a < 3; a++) {
+        b->lo[a] = first[a] * B;
+        b->hi[a] = last[a] * B + B < gs->n[a] - 1 ? last[a] * B + B : gs->n[a] - 1;
+    }
+}
+
 /* A slab holding fill points: the blocks whose closed box holds only fill
  * points (HDF5's padding of a partial edge chunk, a land mask) take FILL
  * at every point without the level passes, which would find that point by
@@ -222,25 +232,18 @@ static int FN(interp_fill_blocks)(const glide_grid *gs, const int op, const T *x
         for (uint64_t by = 0; by < nb[1]; by++)
             for (uint64_t bx = 0; bx < nb[2]; bx++, k++) {
                 const uint64_t c[3] = {bz, by, bx};
-                for (int a = 0; a < 3; a++) {
-                    b.lo[a] = c[a] * B;
-                    b.hi[a] = b.lo[a] + B < gs->n[a] - 1 ? b.lo[a] + B : gs->n[a] - 1;
-                }
+                FN(blocks_box)(gs, B, c, c, &b);
                 fill[k] = (uint8_t)FN(block_all_fill)(gs, x, sym, &b);
                 n_fill += fill[k];
             }
     if (n_fill) {
         k = 0;
         for (uint64_t bz = 0; bz < nb[0]; bz++)
-            for (uint64_t by = 0; by < nb[1]; by++, k += nb[2]) {
-                for (int a = 0; a < 2; a++) {
-                    b.lo[a] = (a ? by : bz) * B;
-                    b.hi[a] = b.lo[a] + B < gs->n[a] - 1 ? b.lo[a] + B : gs->n[a] - 1;
-                }
+            for (uint64_t by = 0; by < nb[1]; by++, k += nb[2])
                 for (uint64_t x0 = 0, x1; x0 < nb[2]; x0 = x1) {
                     for (x1 = x0 + 1; x1 < nb[2] && fill[k + x1] == fill[k + x0]; x1++) {}
-                    b.lo[2] = x0 * B;
-                    b.hi[2] = x1 * B < gs->n[2] - 1 ? x1 * B : gs->n[2] - 1;
+                    const uint64_t first[3] = {bz, by, x0}, last[3] = {bz, by, x1 - 1};
+                    FN(blocks_box)(gs, B, first, last, &b);
                     if (!fill[k + x0]) {
                         FN(interp_box)(gs, op, x, r, w, sym, &b, level_cfg, level_eb, eb, subst);
                         continue;
@@ -256,7 +259,6 @@ static int FN(interp_fill_blocks)(const glide_grid *gs, const int op, const T *x
                             }
                         }
                 }
-            }
     }
     free(fill);
     return n_fill != 0;
@@ -274,9 +276,10 @@ FN(interp_pass)(const glide_grid *g, const int op, const T *x, T *r, T *w, uint1
     for (uint64_t k = 0, o = 0; k < g->slabs; k++, o += glide_slab_elems(g)) {
         const T *xo = x ? x + o : NULL;
         T *wo = w ? w + o : NULL;
+        /* without a block of only fill points (or memory for the flags): one pass */
         if (gs.fill_aware && !g->whole_pass &&
             FN(interp_fill_blocks)(&gs, op, xo, r + o, wo, sym + o, level_cfg, level_eb, eb, subst) > 0)
-            continue; /* out of memory: the whole pass, which needs none */
+            continue;
         FN(interp_box)(&gs, op, xo, r + o, wo, sym + o, &all, level_cfg, level_eb, eb, subst);
     }
 }
