@@ -1,14 +1,15 @@
 /* One point given its prediction p: encoding, its symbol and
  * reconstruction (a fill point FILL and the substitute); decoding, its
  * reconstruction from the symbol (an OUTLIER's is placed already). */
-static inline void FN(slice_point)(const glide_grid *g, int encode, const T *x, T *r, uint16_t *sym, size_t i, T p, T e2,
-                                   double eb, T subst)
+static inline __attribute__((always_inline)) void FN(slice_point)(const glide_grid *g, const int encode, const int fills,
+                                                                  const T *x, T *r, uint16_t *sym, size_t i, T p, T e2,
+                                                                  double eb, T subst)
 {
     if (encode) {
         const T xv = x[i];
         T rv;
         int q;
-        if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; }
+        if (fills && FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; }
         else if ((q = FN(quantize)(xv, p, e2, eb, &rv)) >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
         else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
     } else {
@@ -28,13 +29,41 @@ static inline void FN(slice_point)(const glide_grid *g, int encode, const T *x, 
  * slice of each run of B slices, whose 2-D anchors are the stream's anchors.
  * The other slices' 2-D anchors are predicted by the value before them on
  * axis 0. sp holds each point's 2-D prediction (the shift's second term). */
-static void FN(slice_sweep)(const glide_grid *g, const int encode, const T *x, T *r, T *sp, uint16_t *sym, double eb,
-                            T subst, int yx)
+/* One point odd on the pass's axis (element offset o1 = s x stride to its
+ * neighbours; hc, ha, hd as interp_predict finds them in its block's box):
+ * its 2-D prediction into sp, then its symbol or reconstruction. */
+static inline __attribute__((always_inline)) void FN(slice_odd)(const glide_grid *g, const int encode, const int fills,
+                                                               const int first, const T *x, T *r, T *sp, uint16_t *sym,
+                                                               size_t i, size_t s0, size_t o1, int hc, int ha, int hd,
+                                                               T e2, double eb, T subst)
+{
+    /* where the encoder writes no FILL, none need be looked for */
+    const int sym_fill = fills || !encode;
+    T p = 0;
+    if (encode ? fills && FN(is_fill)(g, x[i]) : sym[i] == GLIDE_SYM_FILL) {
+        sp[i] = 0;
+    } else {
+        const T p2 = fills && g->fill_aware
+                         ? FN(interp_form_fa)(g, r, sym, i, o1, hc, ha, hd, GLIDE_SPLINE_CUBIC_NAK, subst)
+                         : FN(interp_form)(r, i, o1, 1, hc, ha, hd, GLIDE_SPLINE_CUBIC_NAK, (T)0);
+        sp[i] = p2;
+        p = !first && !(sym_fill && sym[i - s0] == GLIDE_SYM_FILL) ? p2 + (r[i - s0] - sp[i - s0]) : p2;
+    }
+    FN(slice_point)(g, encode, fills, x, r, sym, i, p, e2, eb, subst);
+}
+
+/* fills 0: a grid without a fill value, where no point of the data is
+ * one and the stencils are plain (the encoder then writes no FILL; the
+ * decoder still treats a FILL symbol as it would otherwise). The sweep
+ * is instantiated for each, so that grids without fill points skip the
+ * tests. */
+static inline __attribute__((always_inline)) void FN(slice_sweep_k)(const glide_grid *g, const int encode, const int fills,
+                                                                   const T *x, T *r, T *sp, uint16_t *sym, double eb,
+                                                                   T subst, int yx)
 {
     const uint64_t B = 1ull << g->blog, n1 = g->n[1], n2 = g->n[2];
     const size_t s0 = g->st[0], s1 = g->st[1];
     const T e2 = (T)(2.0 * eb);
-    const int fa = g->fill_aware;
     for (uint64_t sl = 0; sl < g->slabs; sl++)
         for (uint64_t zl = 0; zl < g->slab_rows; zl++) {
             const uint64_t z = sl * g->slab_rows + zl;
@@ -46,45 +75,50 @@ static void FN(slice_sweep)(const glide_grid *g, const int encode, const T *x, T
                     const size_t i = base + (size_t)y * s1 + (size_t)xx;
                     sp[i] = 0;
                     if (first) continue; /* the stream's anchors, set already */
-                    const T p = sym[i - s0] == GLIDE_SYM_FILL ? subst : r[i - s0];
-                    FN(slice_point)(g, encode, x, r, sym, i, p, e2, eb, subst);
+                    const T p = (fills || !encode) && sym[i - s0] == GLIDE_SYM_FILL ? subst : r[i - s0];
+                    FN(slice_point)(g, encode, fills, x, r, sym, i, p, e2, eb, subst);
                 }
             for (uint64_t s = B / 2; s >= 1; s /= 2)
                 for (int pass = 0; pass < 2; pass++) {
-                    /* d: the axis the points are odd on (and predicted along) */
-                    const unsigned d = (pass == 0) != (yx != 0) ? 2u : 1u;
-                    /* the other axis: multiples of 2s in the first pass, of s in the second */
+                    /* the first pass predicts along x (along y with yx) the points
+                     * odd on that axis and multiples of 2s on the other; the
+                     * second along the other axis, with multiples of s */
+                    const int along_x = (pass == 0) != (yx != 0);
                     const uint64_t ostep = pass == 0 ? 2 * s : s;
-                    const uint64_t y0 = d == 1 ? s : 0, ys = d == 1 ? 2 * s : ostep;
-                    const uint64_t x0 = d == 2 ? s : 0, xs = d == 2 ? 2 * s : ostep;
-                    const size_t st = d == 1 ? s1 : 1;
-                    const uint64_t nd1 = (d == 1 ? n1 : n2) - 1;
-                    for (uint64_t y = y0; y < n1; y += ys)
-                        for (uint64_t xx = x0; xx < n2; xx += xs) {
-                            const uint64_t c = d == 1 ? y : xx;
-                            const uint64_t lo = c & ~(B - 1), hi = lo + B < nd1 ? lo + B : nd1;
-                            const size_t i = base + (size_t)y * s1 + (size_t)xx;
-                            T p = 0;
-                            if (encode ? FN(is_fill)(g, x[i]) : sym[i] == GLIDE_SYM_FILL) {
-                                sp[i] = 0;
-                            } else {
-                                const T p2 = fa ? FN(interp_predict_fa)(g, r, sym, i, st, c, s, lo, hi, GLIDE_SPLINE_CUBIC_NAK, subst)
-                                                : FN(interp_predict)(r, i, st, c, s, lo, hi, GLIDE_SPLINE_CUBIC_NAK);
-                                sp[i] = p2;
-                                p = !first && sym[i - s0] != GLIDE_SYM_FILL ? p2 + (r[i - s0] - sp[i - s0]) : p2;
-                            }
-                            FN(slice_point)(g, encode, x, r, sym, i, p, e2, eb, subst);
+                    if (!along_x) {
+                        /* odd on y: a row's stencil is the same for all its points */
+                        for (uint64_t y = s; y < n1; y += 2 * s) {
+                            const uint64_t lo = y & ~(B - 1), hi = lo + B < n1 - 1 ? lo + B : n1 - 1;
+                            const int hc = y + s <= hi, ha = y >= lo + 3 * s, hd = y + 3 * s <= hi;
+                            const size_t row = base + (size_t)y * s1;
+                            for (uint64_t xx = 0; xx < n2; xx += ostep)
+                                FN(slice_odd)(g, encode, fills, first, x, r, sp, sym, row + xx, s0, (size_t)s * s1, hc,
+                                              ha, hd, e2, eb, subst);
                         }
+                    } else {
+                        /* odd on x: block by block along the row */
+                        for (uint64_t y = 0; y < n1; y += ostep) {
+                            const size_t row = base + (size_t)y * s1;
+                            for (uint64_t lo = 0; lo + s < n2; lo += B) {
+                                const uint64_t hi = lo + B < n2 - 1 ? lo + B : n2 - 1;
+                                for (uint64_t xx = lo + s; xx < lo + B && xx < n2; xx += 2 * s)
+                                    FN(slice_odd)(g, encode, fills, first, x, r, sp, sym, row + xx, s0, s, xx + s <= hi,
+                                                  xx >= lo + 3 * s, xx + 3 * s <= hi, e2, eb, subst);
+                            }
+                        }
+                    }
                 }
         }
 }
 
 void FN(glide_slice_encode)(const glide_grid *g, const T *x, T *r, T *sp, uint16_t *sym, double eb, T subst, int yx)
 {
-    FN(slice_sweep)(g, 1, x, r, sp, sym, eb, subst, yx);
+    if (g->has_fill || g->fill_aware) FN(slice_sweep_k)(g, 1, 1, x, r, sp, sym, eb, subst, yx);
+    else FN(slice_sweep_k)(g, 1, 0, x, r, sp, sym, eb, subst, yx);
 }
 
 void FN(glide_slice_decode)(const glide_grid *g, T *r, T *sp, uint16_t *sym, double eb, T subst, int yx)
 {
-    FN(slice_sweep)(g, 0, NULL, r, sp, sym, eb, subst, yx);
+    if (g->has_fill || g->fill_aware) FN(slice_sweep_k)(g, 0, 1, NULL, r, sp, sym, eb, subst, yx);
+    else FN(slice_sweep_k)(g, 0, 0, NULL, r, sp, sym, eb, subst, yx);
 }
