@@ -3,36 +3,60 @@
 #include <pthread.h>
 #include <string.h>
 
-/* Every book's ZERO and FILL lengths side by side, for each dictionary this
- * build holds: the book choices' passes read those two first for every
- * book, and from the books themselves that was two cache lines a book (864
- * in v2), most of a plan's time when the caches are cold, as they are
- * where the GPU's host plans between its waits. */
+/* Per dictionary this build holds, tables the book choices' passes read
+ * instead of the books (two cache lines a book, 864 books in v2; most of a
+ * plan's time when the caches are cold, as they are where the GPU's host
+ * plans between its waits):
+ * - zf: every book's ZERO and FILL lengths side by side, which those
+ *   passes read first for every book;
+ * - tail[b][t]: book b's least length over |q| >= tier_q[t - 1] (0 at
+ *   TIERS), so that a pass can bound the rest of a book's size by the
+ *   histogram's mass there and leave the book once the bound is out of
+ *   reach. Tier 0 holds the outliers, tier t >= 1 the codes |q| in
+ *   [tier_q[t - 1], tier_q[t]): half octaves, where most books part. */
 #define ZF_MAX_BOOKS 1024u
-static uint8_t zf_len[GLIDE_DICT_VERSION + 1][2][ZF_MAX_BOOKS];
-static pthread_once_t zf_once = PTHREAD_ONCE_INIT;
+#define TIERS 18u
+static const unsigned tier_q[TIERS] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, GLIDE_RADIUS};
+typedef struct {
+    uint8_t zf[2][ZF_MAX_BOOKS];
+    uint8_t tail[ZF_MAX_BOOKS][TIERS + 1];
+} book_tables;
+static book_tables tables[GLIDE_DICT_VERSION + 1];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
-static void zf_build(void)
+static void tables_build(void)
 {
     for (unsigned v = 1; v <= GLIDE_DICT_VERSION; v++) {
         const glide_dictionary *d = glide_dict_get(v);
         if (!d || d->n_books > ZF_MAX_BOOKS) continue;
         for (unsigned b = 0; b < d->n_books; b++) {
-            zf_len[v][0][b] = d->books[b].len[GLIDE_SYM_ZERO];
-            zf_len[v][1][b] = d->books[b].len[GLIDE_SYM_FILL];
+            const uint8_t *len = d->books[b].len;
+            uint8_t *tail = tables[v].tail[b];
+            tables[v].zf[0][b] = len[GLIDE_SYM_ZERO];
+            tables[v].zf[1][b] = len[GLIDE_SYM_FILL];
+            tail[0] = tail[TIERS] = 0; /* tier 0 comes first, and nothing follows the last */
+            for (unsigned t = TIERS - 1; t >= 1; t--) {
+                /* the codes of |q| in the tier lie in two runs of len */
+                const unsigned q0 = tier_q[t - 1], q1 = tier_q[t];
+                uint8_t least = t + 1 < TIERS ? tail[t + 1] : UINT8_MAX;
+                for (unsigned j = GLIDE_SYM_ZERO + q0; j < GLIDE_SYM_ZERO + q1; j++) least = len[j] < least ? len[j] : least;
+                for (unsigned j = GLIDE_SYM_ZERO - q1 + 1; j <= GLIDE_SYM_ZERO - q0; j++)
+                    least = len[j] < least ? len[j] : least;
+                tail[t] = least;
+            }
         }
     }
 }
 
-/* d's table, or NULL for a dictionary the build does not hold (the
+/* d's tables, or NULL for a dictionary the build does not hold (the
  * benchmarks' trial ones): then the books are read. */
-static const uint8_t (*zf_of(const glide_dictionary *d))[ZF_MAX_BOOKS]
+static const book_tables *tables_of(const glide_dictionary *d)
 {
     if (d->version < 1 || d->version > GLIDE_DICT_VERSION || glide_dict_get(d->version) != d ||
         d->n_books > ZF_MAX_BOOKS)
         return NULL;
-    pthread_once(&zf_once, zf_build);
-    return (const uint8_t(*)[ZF_MAX_BOOKS])zf_len[d->version];
+    pthread_once(&tables_once, tables_build);
+    return &tables[d->version];
 }
 
 uint64_t glide_book_bits(const uint8_t *len, const uint64_t *hist)
@@ -74,21 +98,34 @@ unsigned glide_book_select(const glide_dictionary *d, const uint64_t *hist, glid
  * the best size so far can no longer beat it (a tie keeps the earlier
  * book): stopping there still gives the exact first minimum. ZERO and
  * FILL, where the counts usually are largest, come first; then outliers
- * and outwards from the zero code, so most books stop within a few. */
+ * and outwards from the zero code, a tier of |q| at a time, after each of
+ * which the rest of the histogram's mass at the book's least length there
+ * bounds the size from below, so that most books stop early. */
 static void select_sized(const glide_dictionary *d, const uint64_t *hist, unsigned want, const uint64_t zero[4],
                          const uint64_t fill[4], uint64_t cap, unsigned book[4], uint64_t best[4])
 {
-    unsigned nz[GLIDE_NSYM], m = 0;
+    /* nz: the terms in order; tier t's end at end[t], after[t] the mass after them */
+    unsigned nz[GLIDE_NSYM], m = 0, end[TIERS];
+    uint64_t after[TIERS], mass[TIERS];
     if (hist[GLIDE_SYM_OUTLIER]) nz[m++] = GLIDE_SYM_OUTLIER;
-    for (unsigned q = 1; q < GLIDE_RADIUS; q++) {
-        if (hist[GLIDE_SYM_ZERO - q]) nz[m++] = GLIDE_SYM_ZERO - q;
-        if (hist[GLIDE_SYM_ZERO + q]) nz[m++] = GLIDE_SYM_ZERO + q;
+    end[0] = m;
+    mass[0] = hist[GLIDE_SYM_OUTLIER];
+    for (unsigned t = 1; t < TIERS; t++) {
+        mass[t] = 0;
+        for (unsigned q = tier_q[t - 1]; q < tier_q[t]; q++) {
+            if (hist[GLIDE_SYM_ZERO - q]) nz[m++] = GLIDE_SYM_ZERO - q, mass[t] += hist[GLIDE_SYM_ZERO - q];
+            if (hist[GLIDE_SYM_ZERO + q]) nz[m++] = GLIDE_SYM_ZERO + q, mass[t] += hist[GLIDE_SYM_ZERO + q];
+        }
+        end[t] = m;
     }
+    after[TIERS - 1] = 0;
+    for (unsigned t = TIERS - 1; t > 0; t--) after[t - 1] = after[t] + mass[t];
     for (unsigned v = 0; v < 4; v++) best[v] = cap, book[v] = 0;
-    const uint8_t(*zf)[ZF_MAX_BOOKS] = zf_of(d);
+    const book_tables *tb = tables_of(d);
+    static const uint8_t no_tail[TIERS + 1];
     for (unsigned b = 0; b < d->n_books; b++) {
-        const uint8_t *len = d->books[b].len;
-        const uint64_t lz = zf ? zf[0][b] : len[GLIDE_SYM_ZERO], lf = zf ? zf[1][b] : len[GLIDE_SYM_FILL];
+        const uint8_t *len = d->books[b].len, *tail = tb ? tb->tail[b] : no_tail;
+        const uint64_t lz = tb ? tb->zf[0][b] : len[GLIDE_SYM_ZERO], lf = tb ? tb->zf[1][b] : len[GLIDE_SYM_FILL];
         /* each variant's ZERO and FILL bits; the rest is common, and the
          * book is out for every variant once it reaches the largest gap */
         uint64_t head[4] = {0, 0, 0, 0}, gap = 0;
@@ -99,9 +136,12 @@ static void select_sized(const glide_dictionary *d, const uint64_t *hist, unsign
         }
         if (!gap) continue;
         uint64_t c = 0;
-        unsigned k = 0;
-        for (; k < m && c < gap; k++) c += hist[nz[k]] * len[nz[k]];
-        if (k < m) continue;
+        unsigned k = 0, t = 0;
+        for (; t < TIERS; t++) {
+            for (; k < end[t] && c < gap; k++) c += hist[nz[k]] * len[nz[k]];
+            if (c >= gap || c + after[t] * tail[t + 1] >= gap) break;
+        }
+        if (t < TIERS) continue;
         for (unsigned v = 0; v < 4; v++)
             if ((want >> v & 1u) && head[v] + c < best[v]) best[v] = head[v] + c, book[v] = b;
     }
@@ -142,10 +182,10 @@ void glide_book_select_variants_sized(const glide_dictionary *d, const uint64_t 
 {
     uint64_t best[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
     for (unsigned v = 0; v < 4; v++) book[v] = 0;
-    const uint8_t(*zf)[ZF_MAX_BOOKS] = zf_of(d);
+    const book_tables *tb = tables_of(d);
     for (unsigned b = 0; b < d->n_books; b++) {
-        const uint64_t lz = zf ? zf[0][b] : d->books[b].len[GLIDE_SYM_ZERO];
-        const uint64_t lf = zf ? zf[1][b] : d->books[b].len[GLIDE_SYM_FILL];
+        const uint64_t lz = tb ? tb->zf[0][b] : d->books[b].len[GLIDE_SYM_ZERO];
+        const uint64_t lf = tb ? tb->zf[1][b] : d->books[b].len[GLIDE_SYM_FILL];
         const uint64_t rest = sizes[b] - hist[GLIDE_SYM_ZERO] * lz - hist[GLIDE_SYM_FILL] * lf;
         for (unsigned v = 0; v < 4; v++) {
             if (!(want >> v & 1u)) continue;
