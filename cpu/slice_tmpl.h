@@ -1,7 +1,26 @@
+/* is_fill's test with the grid's fields in locals (registers), which the
+ * sweep's stores would otherwise make the compiler reload at every point */
+typedef struct {
+    int on;
+    TBITS a, b;
+} FN(slice_fill);
+
+static inline FN(slice_fill) FN(slice_fill_of)(const glide_grid *g)
+{
+    const FN(slice_fill) f = {g->has_fill, (TBITS)g->fill_bits, g->has_fill2 ? (TBITS)g->fill2_bits : (TBITS)g->fill_bits};
+    return f;
+}
+
+static inline int FN(slice_is_fill)(FN(slice_fill) f, T v)
+{
+    const TBITS b = FN(bits_of)(v);
+    return f.on && (b == f.a || b == f.b);
+}
+
 /* One point given its prediction p: encoding, its symbol and
  * reconstruction (a fill point FILL and the substitute); decoding, its
  * reconstruction from the symbol (an OUTLIER's is placed already). */
-static inline __attribute__((always_inline)) void FN(slice_point)(const glide_grid *g, const int encode, const int fills,
+static inline __attribute__((always_inline)) void FN(slice_point)(FN(slice_fill) fv, const int encode, const int fills,
                                                                   const T *x, T *r, uint16_t *sym, size_t i, T p, T e2,
                                                                   double eb, T subst)
 {
@@ -9,7 +28,7 @@ static inline __attribute__((always_inline)) void FN(slice_point)(const glide_gr
         const T xv = x[i];
         T rv;
         int q;
-        if (fills && FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; }
+        if (fills && FN(slice_is_fill)(fv, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; }
         else if ((q = FN(quantize)(xv, p, e2, eb, &rv)) >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
         else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
     } else {
@@ -32,24 +51,24 @@ static inline __attribute__((always_inline)) void FN(slice_point)(const glide_gr
 /* One point odd on the pass's axis (element offset o1 = s x stride to its
  * neighbours; hc, ha, hd as interp_predict finds them in its block's box):
  * its 2-D prediction into sp, then its symbol or reconstruction. */
-static inline __attribute__((always_inline)) void FN(slice_odd)(const glide_grid *g, const int encode, const int fills,
-                                                               const int first, const T *x, T *r, T *sp, uint16_t *sym,
-                                                               size_t i, size_t s0, size_t o1, int hc, int ha, int hd,
-                                                               T e2, double eb, T subst)
+static inline __attribute__((always_inline)) void FN(slice_odd)(const glide_grid *g, FN(slice_fill) fv, const int encode,
+                                                               const int fills, const int first, const T *x, T *r, T *sp,
+                                                               uint16_t *sym, size_t i, size_t s0, size_t o1, int hc, int ha,
+                                                               int hd, T e2, double eb, T subst)
 {
     /* where the encoder writes no FILL, none need be looked for */
     const int sym_fill = fills || !encode;
-    T p = 0;
-    if (encode ? fills && FN(is_fill)(g, x[i]) : sym[i] == GLIDE_SYM_FILL) {
+    if (encode ? fills && FN(slice_is_fill)(fv, x[i]) : sym[i] == GLIDE_SYM_FILL) {
         sp[i] = 0;
-    } else {
-        const T p2 = fills && g->fill_aware
-                         ? FN(interp_form_fa)(g, r, sym, i, o1, hc, ha, hd, GLIDE_SPLINE_CUBIC_NAK, subst)
-                         : FN(interp_form)(r, i, o1, 1, hc, ha, hd, GLIDE_SPLINE_CUBIC_NAK, (T)0);
-        sp[i] = p2;
-        p = !first && !(sym_fill && sym[i - s0] == GLIDE_SYM_FILL) ? p2 + (r[i - s0] - sp[i - s0]) : p2;
+        FN(slice_point)(fv, encode, fills, x, r, sym, i, 0, e2, eb, subst);
+        return;
     }
-    FN(slice_point)(g, encode, fills, x, r, sym, i, p, e2, eb, subst);
+    const T p2 = fills && g->fill_aware ? FN(interp_form_fa)(g, r, sym, i, o1, hc, ha, hd, GLIDE_SPLINE_CUBIC_NAK, subst)
+                                        : FN(interp_form)(r, i, o1, 1, hc, ha, hd, GLIDE_SPLINE_CUBIC_NAK, (T)0);
+    sp[i] = p2;
+    const T p = !first && !(sym_fill && sym[i - s0] == GLIDE_SYM_FILL) ? p2 + (r[i - s0] - sp[i - s0]) : p2;
+    /* not a fill point: known without a second test */
+    FN(slice_point)(fv, encode, 0, x, r, sym, i, p, e2, eb, subst);
 }
 
 /* fills 0: a grid without a fill value, where no point of the data is
@@ -61,6 +80,7 @@ static inline __attribute__((always_inline)) void FN(slice_sweep_k)(const glide_
                                                                    const T *x, T *r, T *sp, uint16_t *sym, double eb,
                                                                    T subst, int yx)
 {
+    const FN(slice_fill) fv = FN(slice_fill_of)(g);
     const uint64_t B = 1ull << g->blog, n1 = g->n[1], n2 = g->n[2];
     const size_t s0 = g->st[0], s1 = g->st[1];
     const T e2 = (T)(2.0 * eb);
@@ -76,7 +96,7 @@ static inline __attribute__((always_inline)) void FN(slice_sweep_k)(const glide_
                     sp[i] = 0;
                     if (first) continue; /* the stream's anchors, set already */
                     const T p = (fills || !encode) && sym[i - s0] == GLIDE_SYM_FILL ? subst : r[i - s0];
-                    FN(slice_point)(g, encode, fills, x, r, sym, i, p, e2, eb, subst);
+                    FN(slice_point)(fv, encode, fills, x, r, sym, i, p, e2, eb, subst);
                 }
             for (uint64_t s = B / 2; s >= 1; s /= 2)
                 for (int pass = 0; pass < 2; pass++) {
@@ -92,7 +112,7 @@ static inline __attribute__((always_inline)) void FN(slice_sweep_k)(const glide_
                             const int hc = y + s <= hi, ha = y >= lo + 3 * s, hd = y + 3 * s <= hi;
                             const size_t row = base + (size_t)y * s1;
                             for (uint64_t xx = 0; xx < n2; xx += ostep)
-                                FN(slice_odd)(g, encode, fills, first, x, r, sp, sym, row + xx, s0, (size_t)s * s1, hc,
+                                FN(slice_odd)(g, fv, encode, fills, first, x, r, sp, sym, row + xx, s0, (size_t)s * s1, hc,
                                               ha, hd, e2, eb, subst);
                         }
                     } else {
@@ -102,7 +122,7 @@ static inline __attribute__((always_inline)) void FN(slice_sweep_k)(const glide_
                             for (uint64_t lo = 0; lo + s < n2; lo += B) {
                                 const uint64_t hi = lo + B < n2 - 1 ? lo + B : n2 - 1;
                                 for (uint64_t xx = lo + s; xx < lo + B && xx < n2; xx += 2 * s)
-                                    FN(slice_odd)(g, encode, fills, first, x, r, sp, sym, row + xx, s0, s, xx + s <= hi,
+                                    FN(slice_odd)(g, fv, encode, fills, first, x, r, sp, sym, row + xx, s0, s, xx + s <= hi,
                                                   xx >= lo + 3 * s, xx + 3 * s <= hi, e2, eb, subst);
                             }
                         }
