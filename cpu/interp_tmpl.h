@@ -336,6 +336,8 @@ FN(tune_step)(const glide_grid *g, const T *x, const FN(box) *bx, uint64_t s, un
     glide_step_lattice(bx->lo, s, d, done, start, step);
     const size_t st = g->st[d], s0 = g->st[0], s1 = g->st[1];
     uint64_t acc[GLIDE_NSPLINES] = {0, 0, 0};
+    const FN(fill_test) ft = FN(fill_test_of)(g);
+    const size_t o1 = (size_t)s * st, o3 = 3 * o1;
     for (uint64_t z = start[0]; z <= bx->hi[0]; z += step[0])
         for (uint64_t y = start[1]; y <= bx->hi[1]; y += step[1])
             for (uint64_t xx = start[2]; xx <= bx->hi[2]; xx += step[2]) {
@@ -343,12 +345,20 @@ FN(tune_step)(const glide_grid *g, const T *x, const FN(box) *bx, uint64_t s, un
                 uint64_t lo = c & ~(B - 1), hi = lo + B < nd1 ? lo + B : nd1;
                 size_t i = (size_t)z * s0 + (size_t)y * s1 + (size_t)xx;
                 T xv = x[i];
-                if (FN(is_fill)(g, xv)) continue;
+                if (FN(fill_is)(ft, xv)) continue;
                 if (fa) {
+                    /* interp_predict_fa's neighbours, tested for fill once for
+                     * all splines (the window's cubic reads only count for
+                     * the cubics) */
+                    const int hb = !FN(fill_is)(ft, x[i - o1]), hc = c + s <= hi && !FN(fill_is)(ft, x[i + o1]);
+                    const int ha = c >= lo + 3 * s && !FN(fill_is)(ft, x[i - o3]);
+                    const int hd = c + 3 * s <= hi && !FN(fill_is)(ft, x[i + o3]);
                     for (unsigned k = 0; k < GLIDE_NSPLINES; k++)
-                        if (all || k == spline)
-                            acc[all ? k : 0] += FN(tune_term)(
-                                xv, FN(interp_predict_fa)(g, x, NULL, i, st, c, s, lo, hi, k, subst), unit);
+                        if (all || k == spline) {
+                            const int cub = k != GLIDE_SPLINE_LINEAR;
+                            acc[all ? k : 0] +=
+                                FN(tune_term)(xv, FN(interp_form)(x, i, o1, hb, hc, cub && ha, cub && hd, k, subst), unit);
+                        }
                 } else if (all) {
                     T p[GLIDE_NSPLINES];
                     FN(interp_predict3)(x, i, st, c, s, lo, hi, p);

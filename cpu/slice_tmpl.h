@@ -1,26 +1,7 @@
-/* is_fill's test with the grid's fields in locals (registers), which the
- * sweep's stores would otherwise make the compiler reload at every point */
-typedef struct {
-    int on;
-    TBITS a, b;
-} FN(slice_fill);
-
-static inline FN(slice_fill) FN(slice_fill_of)(const glide_grid *g)
-{
-    const FN(slice_fill) f = {g->has_fill, (TBITS)g->fill_bits, g->has_fill2 ? (TBITS)g->fill2_bits : (TBITS)g->fill_bits};
-    return f;
-}
-
-static inline int FN(slice_is_fill)(FN(slice_fill) f, T v)
-{
-    const TBITS b = FN(bits_of)(v);
-    return f.on && (b == f.a || b == f.b);
-}
-
 /* One point given its prediction p: encoding, its symbol and
  * reconstruction (a fill point FILL and the substitute); decoding, its
  * reconstruction from the symbol (an OUTLIER's is placed already). */
-static inline __attribute__((always_inline)) void FN(slice_point)(FN(slice_fill) fv, const int encode, const int fills,
+static inline __attribute__((always_inline)) void FN(slice_point)(FN(fill_test) fv, const int encode, const int fills,
                                                                   const T *x, T *r, uint16_t *sym, size_t i, T p, T e2,
                                                                   double eb, T subst)
 {
@@ -28,7 +9,7 @@ static inline __attribute__((always_inline)) void FN(slice_point)(FN(slice_fill)
         const T xv = x[i];
         T rv;
         int q;
-        if (fills && FN(slice_is_fill)(fv, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; }
+        if (fills && FN(fill_is)(fv, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; }
         else if ((q = FN(quantize)(xv, p, e2, eb, &rv)) >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
         else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
     } else {
@@ -51,14 +32,14 @@ static inline __attribute__((always_inline)) void FN(slice_point)(FN(slice_fill)
 /* One point odd on the pass's axis (element offset o1 = s x stride to its
  * neighbours; hc, ha, hd as interp_predict finds them in its block's box):
  * its 2-D prediction into sp, then its symbol or reconstruction. */
-static inline __attribute__((always_inline)) void FN(slice_odd)(const glide_grid *g, FN(slice_fill) fv, const int encode,
+static inline __attribute__((always_inline)) void FN(slice_odd)(const glide_grid *g, FN(fill_test) fv, const int encode,
                                                                const int fills, const int first, const T *x, T *r, T *sp,
                                                                uint16_t *sym, size_t i, size_t s0, size_t o1, int hc, int ha,
                                                                int hd, T e2, double eb, T subst)
 {
     /* where the encoder writes no FILL, none need be looked for */
     const int sym_fill = fills || !encode;
-    if (encode ? fills && FN(slice_is_fill)(fv, x[i]) : sym[i] == GLIDE_SYM_FILL) {
+    if (encode ? fills && FN(fill_is)(fv, x[i]) : sym[i] == GLIDE_SYM_FILL) {
         sp[i] = 0;
         FN(slice_point)(fv, encode, fills, x, r, sym, i, 0, e2, eb, subst);
         return;
@@ -80,7 +61,7 @@ static inline __attribute__((always_inline)) void FN(slice_sweep_k)(const glide_
                                                                    const T *x, T *r, T *sp, uint16_t *sym, double eb,
                                                                    T subst, int yx)
 {
-    const FN(slice_fill) fv = FN(slice_fill_of)(g);
+    const FN(fill_test) fv = FN(fill_test_of)(g);
     const uint64_t B = 1ull << g->blog, n1 = g->n[1], n2 = g->n[2];
     const size_t s0 = g->st[0], s1 = g->st[1];
     const T e2 = (T)(2.0 * eb);

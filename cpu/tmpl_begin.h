@@ -17,6 +17,26 @@ static inline int FN(is_fill)(const glide_grid *g, T v)
     return g->has_fill && (b == (TBITS)g->fill_bits || (g->has_fill2 && b == (TBITS)g->fill2_bits));
 }
 
+/* is_fill's test with the grid's fields in locals, for hot loops: their
+ * stores (uint64_t sums among them) would otherwise make the compiler
+ * reload the fields at every point. */
+typedef struct {
+    int on;
+    TBITS a, b;
+} FN(fill_test);
+
+static inline FN(fill_test) FN(fill_test_of)(const glide_grid *g)
+{
+    const FN(fill_test) f = {g->has_fill, (TBITS)g->fill_bits, g->has_fill2 ? (TBITS)g->fill2_bits : (TBITS)g->fill_bits};
+    return f;
+}
+
+static inline int FN(fill_is)(FN(fill_test) f, T v)
+{
+    const TBITS b = FN(bits_of)(v);
+    return f.on && (b == f.a || b == f.b);
+}
+
 /* The quantizer both predictors share: symbol of x against prediction p, or
  * -1 if x must be stored exactly. The bound is checked on the value the
  * decoder will compute, after rounding in T. */
