@@ -311,6 +311,114 @@ FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *
  * o[j] the element offset of s along odd axis j. The reads' flags are then
  * constants (cub, rcub: the splines are cubic), so the stencil is straight-
  * line code; the same operations as at any other point. */
+/* GLIDE_BLEND_RUN4: this type's four-lane code exists (float on x86-64) */
+#undef GLIDE_BLEND_RUN4
+#if !GLIDE_T_IS_DOUBLE && defined(__SSE2__)
+#include "blend_sse2.h"
+/* blend_point's encoding of the lanes at i, i + 2, i + 4, i + 6 from their
+ * predictions p (pl: the term along the last odd axis): symbols,
+ * reconstructions, residuals; the residuals' NaN test summed into *nzv. */
+static inline __attribute__((always_inline)) void FN(blend_enc4)(__m128 p, __m128 pl, const int keep_d, const T *x, T *r,
+                                                                 T *w, uint16_t *sym, size_t i, T e2, double eb, T subst,
+                                                                 __m128 *nzv)
+{
+    const __m128 xv = glide_sse_g2(x, i);
+    __m128i q;
+    __m128 v;
+    const int ok = glide_sse_quantize(xv, p, e2, eb, &q, &v);
+    float rv[4];
+    int qs[4];
+    _mm_storeu_si128((__m128i *)(void *)qs, q);
+    if (ok != 15) {
+        float xs[4];
+        _mm_storeu_ps(rv, v);
+        _mm_storeu_ps(xs, xv);
+        for (unsigned l = 0; l < 4; l++)
+            if (!(ok >> l & 1)) rv[l] = isfinite(xs[l]) ? xs[l] : subst, qs[l] = GLIDE_SYM_OUTLIER - GLIDE_SYM_ZERO;
+        v = _mm_loadu_ps(rv);
+    }
+    const __m128 wv = _mm_sub_ps(v, keep_d ? pl : p);
+    *nzv = _mm_add_ps(*nzv, _mm_sub_ps(wv, wv));
+    glide_sse_put2(r, i, v);
+    glide_sse_put2(w, i, wv);
+    for (unsigned l = 0; l < 4; l++) sym[i + 2 * l] = (uint16_t)(qs[l] + GLIDE_SYM_ZERO);
+}
+
+/* The four-lane prediction from the reads P of K odd axes; a0 (a
+ * function of the lanes' index i) the term along the last odd axis. */
+#define GLIDE_SSE_OP(V, R, SP) glide_sse_form(V, i, (R)->o1, (R)->hc, (R)->ha, (R)->hd, SP)
+#define GLIDE_SSE_PREDICT(K, P, A0, p, pl)                                                                                 do {                                                                                                                       if ((K) == 1) {                                                                                                            pl = p = (A0);                                                                                                     } else if ((K) == 2) {                                                                                                     pl = (A0);                                                                                                             p = _mm_add_ps(pl, GLIDE_SSE_OP(w, &(P)->Rr[0], rs));                                                              } else {                                                                                                                   pl = _mm_setzero_ps();                                                                                                 p = _mm_add_ps(_mm_add_ps((A0), GLIDE_SSE_OP(w, &(P)->Rr[1], rs)), GLIDE_SSE_OP(w, &(P)->Rr[0], rs));            }                                                                                                                  } while (0)
+
+/* blend_point's encoding of the points i0, i0 + 2, .. (up to i1) four at a
+ * time, where they share the reads P (K odd axes) and no NaN residual was
+ * met in the level (*ns = 0, so nothing falls back, and without fill
+ * points nothing sets it); e2 > 0. Returns the first point it left to the
+ * scalar loop. */
+static inline __attribute__((always_inline)) size_t
+FN(blend_run4)(const unsigned K, const glide_bpoint *P, const T *x, T *r, T *w, uint16_t *sym, size_t i0, size_t i1,
+               unsigned sp, unsigned rs, const int keep_d, T e2, double eb, T subst, T *nz)
+{
+    if (i0 + 6 > i1) return i0; /* fewer than four points */
+    __m128 nzv = _mm_setzero_ps();
+    size_t i = i0;
+    for (; i + 6 <= i1; i += 8) {
+        __m128 p, pl;
+        GLIDE_SSE_PREDICT(K, P, GLIDE_SSE_OP(r, &P->Rs[K - 1], sp), p, pl);
+        FN(blend_enc4)(p, pl, keep_d, x, r, w, sym, i, e2, eb, subst, &nzv);
+    }
+    float t[4];
+    _mm_storeu_ps(t, nzv);
+    *nz += (t[0] + t[1]) + (t[2] + t[3]);
+    return i;
+}
+
+/* blend_blocks' rows at s = 1 four points at a time: a block's m points
+ * (a multiple of 4) from element i0 + 1, the first reading no c - 3 on
+ * axis 2 and the last no c + 3, every other read inside the windows (F);
+ * cubic spline sp along axis 2. Reads along axis 2 a lane's neighbours
+ * only: c - 3 and c + 3 are the lanes' c - 1 and c + 1 shifted by a lane,
+ * and one element beyond them. */
+static inline __attribute__((always_inline)) void
+FN(blend_block4)(const unsigned K, const glide_bpoint *F, const T *x, T *r, T *w, uint16_t *sym, size_t i0, uint64_t m,
+                 unsigned sp, unsigned rs, const int keep_d, T e2, double eb, T subst, __m128 *nzv)
+{
+    for (uint64_t k = 0; k < m; k += 4) {
+        const size_t i = i0 + 1 + 2 * (size_t)k;
+        const __m128 b = glide_sse_g2(r, i - 1), cc = glide_sse_g2(r, i + 1);
+        const int first = k == 0, last = k + 4 == m;
+        /* a = (r[i - 3], b0, b1, b2), d = (cc1, cc2, cc3, r[i + 9]); the
+         * block's first lane reads no a, its last no d */
+        const __m128 a = _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(b), 4)),
+                                   first ? _mm_setzero_ps() : _mm_set_ss(r[i - 3]));
+        const __m128 d = _mm_or_ps(_mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(cc), 4)),
+                                   last ? _mm_setzero_ps() : _mm_setr_ps(0.0f, 0.0f, 0.0f, r[i + 9]));
+        const __m128 bc = _mm_add_ps(b, cc), ad = _mm_add_ps(a, d);
+        __m128 a0 = sp == GLIDE_SPLINE_CUBIC_NAK
+                        ? _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(bc, _mm_set1_ps(9.0f)), ad), _mm_set1_ps(0.0625f))
+                        : _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(bc, _mm_set1_ps(23.0f)), _mm_mul_ps(ad, _mm_set1_ps(3.0f))),
+                                     _mm_set1_ps((float)(1.0 / 40.0)));
+        if (first) { /* lane 0: interp_form's hd-only form */
+            const __m128 f = _mm_mul_ps(
+                _mm_sub_ps(_mm_add_ps(_mm_mul_ps(cc, _mm_set1_ps(6.0f)), _mm_mul_ps(b, _mm_set1_ps(3.0f))), d),
+                _mm_set1_ps(0.125f));
+            a0 = _mm_move_ss(a0, f);
+        }
+        if (last) { /* lane 3: the ha-only form */
+            const __m128 f = _mm_mul_ps(
+                _mm_sub_ps(_mm_add_ps(_mm_mul_ps(b, _mm_set1_ps(6.0f)), _mm_mul_ps(cc, _mm_set1_ps(3.0f))), a),
+                _mm_set1_ps(0.125f));
+            a0 = _mm_shuffle_ps(a0, _mm_shuffle_ps(a0, f, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
+        }
+        __m128 p, pl;
+        GLIDE_SSE_PREDICT(K, F, a0, p, pl);
+        FN(blend_enc4)(p, pl, keep_d, x, r, w, sym, i, e2, eb, subst, nzv);
+    }
+}
+#undef GLIDE_SSE_PREDICT
+#undef GLIDE_SSE_OP
+#define GLIDE_BLEND_RUN4 1
+#endif
+
 static inline __attribute__((always_inline)) void
 FN(blend_run)(const glide_grid *g, const int op, const int fa, const unsigned K, const int cub, const int rcub, const T *x,
               T *r, T *w, uint16_t *sym, size_t i0, size_t i1, size_t di, const size_t o[3], unsigned sp, unsigned rs,
@@ -323,7 +431,12 @@ FN(blend_run)(const glide_grid *g, const int op, const int fa, const unsigned K,
         F.Rs[j] = Rs;
         F.Rr[j] = Rr;
     }
-    for (size_t i = i0; i <= i1; i += di)
+    size_t i = i0;
+#ifdef GLIDE_BLEND_RUN4
+    if (op == OP_ENCODE && !fa && di == 2 && !*ns && e2 > 0 && !g->scalar)
+        i = FN(blend_run4)(K, &F, x, r, w, sym, i0, i1, sp, rs, keep_d, e2, eb, subst, nz);
+#endif
+    for (; i <= i1; i += di)
         FN(blend_point)(g, op, fa, x, r, w, sym, i, &F, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns, nz);
 }
 
@@ -346,6 +459,17 @@ FN(blend_blocks)(const glide_grid *g, const int op, const int fa, const unsigned
     Ff.Rs[K - 1].ha = Ff.Rr[K - 1].ha = 0;
     Fl.Rs[K - 1].hd = Fl.Rr[K - 1].hd = 0;
     const size_t di = (size_t)(2 * s);
+#ifdef GLIDE_BLEND_RUN4
+    if (op == OP_ENCODE && !fa && s == 1 && B % 8 == 0 && !*ns && e2 > 0 && !g->scalar) {
+        __m128 nzv = _mm_setzero_ps();
+        for (uint64_t b = 0; b < nb; b++, i += (size_t)B)
+            FN(blend_block4)(K, &F, x, r, w, sym, i, B / 2, sp, rs, keep_d, e2, eb, subst, &nzv);
+        float t[4];
+        _mm_storeu_ps(t, nzv);
+        *nz += (t[0] + t[1]) + (t[2] + t[3]);
+        return;
+    }
+#endif
     for (uint64_t b = 0; b < nb; b++, i += (size_t)B) {
         FN(blend_point)(g, op, fa, x, r, w, sym, i + (size_t)s, &Ff, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns, nz);
         for (size_t j = i + 3 * (size_t)s; j <= i + (size_t)(B - 3 * s); j += di)
@@ -429,6 +553,22 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
 #undef GLIDE_BL_BLOCKS
                 c[2] = lo2 + nb * B + s;
             }
+#ifdef GLIDE_BLEND_RUN4
+            else if (op == OP_ENCODE && !fa && s == 1 && B % 8 == 0 && !ns && e2 > 0 && !g->scalar && c[2] == lo2 + s &&
+                     lo2 + B <= full_hi) {
+                /* a row whose other odd axes read short of their windows:
+                 * its whole blocks with those reads (P's) */
+                const uint64_t nb = (full_hi - lo2) / B;
+                __m128 nzv = _mm_setzero_ps();
+                for (uint64_t b = 0; b < nb; b++)
+                    FN(blend_block4)(K, &P, x, r, w, sym, row + (size_t)(lo2 + b * B), B / 2, sp, rs, keep_d, e2, eb, subst,
+                                     &nzv);
+                float t[4];
+                _mm_storeu_ps(t, nzv);
+                nz += (t[0] + t[1]) + (t[2] + t[3]);
+                c[2] = lo2 + nb * B + s;
+            }
+#endif
             while (c[2] <= bx->hi[2]) {
                 /* the points from c[2] to `last` share their reads */
                 uint64_t last = bx->hi[2];
@@ -455,10 +595,17 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
                 }
                 last = c[2] + (last - c[2]) / step[2] * step[2];
                 const size_t i0 = row + (size_t)c[2], i1 = row + (size_t)last;
-                if (!in)
-                    for (size_t i = i0; i <= i1; i += step[2])
+                if (!in) {
+                    size_t i = i0;
+#ifdef GLIDE_BLEND_RUN4
+                    /* the row's own reads, the same for every point of the run */
+                    if (op == OP_ENCODE && !fa && step[2] == 2 && !ns && e2 > 0 && !g->scalar)
+                        i = FN(blend_run4)(K, &P, x, r, w, sym, i0, i1, sp, rs, keep_d, e2, eb, subst, &nz);
+#endif
+                    for (; i <= i1; i += step[2])
                         FN(blend_point)(g, op, fa, x, r, w, sym, i, &P, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts,
                                         &ns, &nz);
+                }
 #define GLIDE_BL_RUN(CUB, RCUB, SP, RS)                                                                                \
     FN(blend_run)(g, op, fa, K, CUB, RCUB, x, r, w, sym, i0, i1, step[2], o, SP, RS, keep_d, e2, eb, unit, n2, subst, sum, \
                   pts, &ns, &nz)

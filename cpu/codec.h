@@ -36,6 +36,8 @@ typedef struct {
                                      default skips a custom book whose floor already loses (the same plans) */
     int whole_pass;               /* tests: 1 runs interpolation over blocks of only fill points too, which the
                                      default gives FILL without the level passes (the same streams) */
+    int scalar;                   /* tests: 1 encodes blended levels point by point, where the default takes four
+                                     points at once on x86-64 (cpu/blend_sse2.h; the same streams) */
 } glide_encode_opts;
 #define GLIDE_SLICE_TRIAL 3
 

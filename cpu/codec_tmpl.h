@@ -77,6 +77,7 @@ static int FN(block_trial)(const glide_grid *g, const T *x, const uint8_t *level
     glide_grid gb;
     glide_grid_init(&gb, &sh, g->blog, g->has_fill, g->fill_bits);
     gb.whole_pass = g->whole_pass;
+    gb.scalar = g->scalar;
     if (!(anc = malloc(glide_anchor_count(&sh, g->blog) * sizeof(T)))) goto done;
     double level_eb[GLIDE_MAX_LEVELS];
     glide_level_bounds(eb_abs, alpha, g->blog, level_eb);
@@ -111,6 +112,7 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     unsigned blog = p->block_log2 ? p->block_log2 : glide_default_block_log2(sh->rank);
     glide_grid_init(&g, sh, blog, p->has_fill, p->fill_bits);
     g.whole_pass = o->whole_pass;
+    g.scalar = o->scalar;
     double lo, hi;
     int any, fills;
     if (o->values) {

@@ -30,6 +30,7 @@ void glide_grid_init(glide_grid *g, const glide_shape *s, unsigned blog, int has
     g->fill_aware = 0;
     g->blend = 0;
     g->whole_pass = 0;
+    g->scalar = 0;
     g->slabs = s->slabs;
     g->slab_rows = s->slabs > 1 ? s->slab_rows : g->n[0]; /* a shape's axis 0 is the grid's only in 3-D */
 }

@@ -30,6 +30,8 @@ typedef struct {
     int blend;
     /* tests: interpolation in one pass even over blocks of only fill points */
     int whole_pass;
+    /* tests: blended runs point by point, without the four-lane path */
+    int scalar;
 } glide_grid;
 
 /* A chunk's masked values and value range, decided once before either

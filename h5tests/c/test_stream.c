@@ -339,6 +339,64 @@ static void format_fill_blocks(void)
           interp);
 }
 
+/* Blended levels' points four at a time (cpu/blend_sse2.h, x86-64): the
+ * streams must be those of the point-by-point code (glide_encode_opts
+ * .scalar). Every level forced blended with each spline and residual
+ * spline, grids of several shapes (whole blocks, cut blocks, rows shorter
+ * than four points), smooth data with spikes past the bound (outlier
+ * lanes), NaN and inf (the levels' NaN tests), bounds 1e-2 to 1e-5. */
+static void format_blend_lanes(void)
+{
+    static const uint64_t dims[6][3] = {{64, 64, 64}, {33, 40, 57}, {17, 17, 17}, {5, 70, 9}, {1, 200, 300}, {96, 97, 3}};
+    int cases = 0, same = 0, ok = 0;
+    for (unsigned t = 0; t < 6; t++) {
+        const uint64_t *d = dims[t];
+        const size_t n = (size_t)(d[0] * d[1] * d[2]);
+        float *x = malloc(n * 4), *y = malloc(n * 4);
+        uint8_t *s0 = malloc(n * 8 + 4096), *s1 = malloc(n * 8 + 4096);
+        for (int data = 0; data < 2; data++) {
+            for (size_t i = 0; i < n; i++) {
+                const uint64_t c0 = i / (d[1] * d[2]), c1 = i / d[2] % d[1], c2 = i % d[2];
+                float v = (float)(sin(0.11 * (double)c2 + 0.5 * sin(0.07 * (double)c1)) * cos(0.05 * (double)c0) * 10.0 +
+                                  0.001 * (double)(rnd() % 1000));
+                if (rnd() % 97 == 0) v += 50.0f; /* spikes: outliers */
+                if (data && rnd() % 5003 == 0) v = rnd() % 2 ? NAN : INFINITY;
+                x[i] = v;
+            }
+            const unsigned er = (d[0] > 1) + (d[1] > 1) + (d[2] > 1);
+            for (int k = 0; k < 8; k++) {
+                glide_params p;
+                glide_params_init(&p, GLIDE_FLOAT32, 3, d);
+                static const double ebs[4] = {1e-2, 1e-3, 1e-4, 1e-5};
+                p.eb = ebs[k % 4];
+                p.predictor = GLIDE_PRED_INTERP;
+                uint8_t cfg[GLIDE_MAX_LEVELS];
+                const unsigned sp = k < 4 ? GLIDE_SPLINE_CUBIC_NAK : GLIDE_SPLINE_CUBIC_NATURAL;
+                const unsigned levels = er == 3 ? 4 : 6; /* the default anchor strides' */
+                for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++)
+                    cfg[l] = l >= levels ? 0
+                                         : (uint8_t)((l == 1 && k % 2 ? GLIDE_SPLINE_LINEAR : sp) |
+                                                     ((glide_n_orders(er) + (k / 2 % 2 ? GLIDE_BLEND_LINEAR_R
+                                                                                       : GLIDE_BLEND_SPLINE_R))
+                                                      << 2));
+                glide_encode_opts o = glide_default_encode_opts();
+                o.level_cfg = cfg;
+                const size_t cap = glide_compress_bound(&p), l0 = glide_cpu_compress(&p, &o, x, s0, cap);
+                o.scalar = 1;
+                const size_t l1 = glide_cpu_compress(&p, &o, x, s1, cap);
+                cases++;
+                if (glide_is_error(l0) || glide_is_error(l1)) continue;
+                same += l0 == l1 && !memcmp(s0, s1, l0);
+                double ratio;
+                ok += glide_decompress(s0, l0, y, n * 4) == n * 4 && within(x, y, n, 0, p.eb, 0, 0, &ratio);
+            }
+        }
+        free(x); free(y); free(s0); free(s1);
+    }
+    CHECK(same == cases && ok == cases, "blended levels four points at a time: %d of %d streams as the point-by-point "
+          "code's, %d decode within the bound", same, cases, ok);
+}
+
 /* Format 4: blended levels (FORMAT.md §8.4). Tuning blends where it pays;
  * every level forced blended, with both residual splines, on 2-D, 3-D and
  * 4-D grids of odd sizes, float and double, with fill points, NaN and inf,
@@ -634,6 +692,7 @@ int main(void)
     format_versions();
     format_fill_aware();
     format_fill_blocks();
+    format_blend_lanes();
     format_blend();
     format_planes();
     size_t n = 30 * 20 * 25;

@@ -1,0 +1,81 @@
+/* Four points of a blended level's finest run at once (float, SSE2): the
+ * points of a set lie two elements apart along axis 2 at stride 1, and none
+ * reads another point of its set, so lanes are independent. Every lane does
+ * the scalar code's operations in its order (no FMA on baseline x86-64), so
+ * the values and symbols are the same; lanes that fail the bound are redone
+ * by the scalar quantizer's outlier rule. Included by blend_tmpl.h. */
+#ifndef GLIDE_BLEND_SSE2_H
+#define GLIDE_BLEND_SSE2_H
+#include <emmintrin.h>
+
+/* lanes v[b], v[b + 2], v[b + 4], v[b + 6], reading v[b .. b + 6] only */
+static inline __attribute__((always_inline)) __m128 glide_sse_g2(const float *v, size_t b)
+{
+    const __m128 a = _mm_loadu_ps(v + b), c = _mm_loadu_ps(v + b + 3);
+    return _mm_shuffle_ps(a, c, _MM_SHUFFLE(3, 1, 2, 0));
+}
+
+/* Writes the lanes to v[b], v[b + 2], v[b + 4], v[b + 6], keeping the
+ * elements between (reads and writes v[b .. b + 6] only). */
+static inline __attribute__((always_inline)) void glide_sse_put2(float *v, size_t b, __m128 x)
+{
+    const __m128 lo = _mm_loadu_ps(v + b), hi = _mm_loadu_ps(v + b + 3);
+    /* (x0, v[b + 1], x1, v[b + 3]) and (v[b + 3], x2, v[b + 5], x3) */
+    _mm_storeu_ps(v + b, _mm_unpacklo_ps(x, _mm_shuffle_ps(lo, lo, _MM_SHUFFLE(3, 1, 3, 1))));
+    const __m128 t = _mm_shuffle_ps(hi, x, _MM_SHUFFLE(3, 2, 2, 0)); /* (v[b + 3], v[b + 5], x2, x3) */
+    _mm_storeu_ps(v + b + 3, _mm_shuffle_ps(t, t, _MM_SHUFFLE(3, 1, 2, 0)));
+}
+
+/* interp_form (c - s always read) on the lanes at i, i + 2, i + 4, i + 6;
+ * o the element offset of s, hc, ha, hd the reads, the same for all lanes */
+static inline __attribute__((always_inline)) __m128 glide_sse_form(const float *v, size_t i, size_t o, int hc, int ha,
+                                                                   int hd, const unsigned t)
+{
+    const __m128 b = glide_sse_g2(v, i - o);
+    if (hc) {
+        const __m128 cc = glide_sse_g2(v, i + o);
+        if (ha && hd) {
+            const __m128 bc = _mm_add_ps(b, cc);
+            const __m128 ad = _mm_add_ps(glide_sse_g2(v, i - 3 * o), glide_sse_g2(v, i + 3 * o));
+            if (t == GLIDE_SPLINE_CUBIC_NAK)
+                return _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(bc, _mm_set1_ps(9.0f)), ad), _mm_set1_ps(0.0625f));
+            return _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(bc, _mm_set1_ps(23.0f)), _mm_mul_ps(ad, _mm_set1_ps(3.0f))),
+                              _mm_set1_ps((float)(1.0 / 40.0)));
+        }
+        if (ha)
+            return _mm_mul_ps(_mm_sub_ps(_mm_add_ps(_mm_mul_ps(b, _mm_set1_ps(6.0f)), _mm_mul_ps(cc, _mm_set1_ps(3.0f))),
+                                         glide_sse_g2(v, i - 3 * o)),
+                              _mm_set1_ps(0.125f));
+        if (hd)
+            return _mm_mul_ps(_mm_sub_ps(_mm_add_ps(_mm_mul_ps(cc, _mm_set1_ps(6.0f)), _mm_mul_ps(b, _mm_set1_ps(3.0f))),
+                                         glide_sse_g2(v, i + 3 * o)),
+                              _mm_set1_ps(0.125f));
+        return _mm_mul_ps(_mm_add_ps(b, cc), _mm_set1_ps(0.5f));
+    }
+    if (ha) return _mm_sub_ps(_mm_mul_ps(b, _mm_set1_ps(1.5f)), _mm_mul_ps(glide_sse_g2(v, i - 3 * o), _mm_set1_ps(0.5f)));
+    return b;
+}
+
+/* The quantizer (tmpl_begin.h) on four lanes, e2 > 0: q the symbols less
+ * GLIDE_SYM_ZERO, v the reconstructions; returns the mask of the lanes
+ * that hold (the others are outliers). */
+static inline __attribute__((always_inline)) int glide_sse_quantize(__m128 x, __m128 p, float e2, double eb, __m128i *q,
+                                                                    __m128 *v)
+{
+    const __m128 ve2 = _mm_set1_ps(e2);
+    const __m128 y = _mm_add_ps(_mm_div_ps(_mm_sub_ps(x, p), ve2), _mm_set1_ps(0.5f));
+    const __m128 in = _mm_and_ps(_mm_cmpge_ps(y, _mm_set1_ps((float)-(GLIDE_RADIUS - 1))),
+                                 _mm_cmplt_ps(y, _mm_set1_ps((float)GLIDE_RADIUS)));
+    __m128i t = _mm_cvttps_epi32(y);
+    t = _mm_add_epi32(t, _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(t), y))); /* q -= (T)q > y */
+    const __m128 rv = _mm_add_ps(p, _mm_mul_ps(_mm_cvtepi32_ps(t), ve2));
+    const __m128d sign = _mm_set1_pd(-0.0), veb = _mm_set1_pd(eb);
+    const __m128d d0 = _mm_andnot_pd(sign, _mm_sub_pd(_mm_cvtps_pd(x), _mm_cvtps_pd(rv)));
+    const __m128d d1 = _mm_andnot_pd(sign, _mm_sub_pd(_mm_cvtps_pd(_mm_movehl_ps(x, x)), _mm_cvtps_pd(_mm_movehl_ps(rv, rv))));
+    const __m128 ok = _mm_shuffle_ps(_mm_castpd_ps(_mm_cmple_pd(d0, veb)), _mm_castpd_ps(_mm_cmple_pd(d1, veb)),
+                                     _MM_SHUFFLE(2, 0, 2, 0));
+    *q = t;
+    *v = rv;
+    return _mm_movemask_ps(_mm_and_ps(in, ok));
+}
+#endif
