@@ -344,6 +344,22 @@ static inline __attribute__((always_inline)) void FN(blend_enc4)(__m128 p, __m12
     for (unsigned l = 0; l < 4; l++) sym[i + 2 * l] = (uint16_t)(qs[l] + GLIDE_SYM_ZERO);
 }
 
+/* blend_point's decoding of the same lanes: reconstructions from the
+ * symbols (an outlier's is placed already), residuals, NaN test. */
+static inline __attribute__((always_inline)) void FN(blend_dec4)(__m128 p, __m128 pl, const int keep_d, T *r, T *w,
+                                                                 const uint16_t *sym, size_t i, T e2, __m128 *nzv)
+{
+    const __m128i sy = _mm_setr_epi32(sym[i], sym[i + 2], sym[i + 4], sym[i + 6]);
+    const __m128 v = _mm_add_ps(p, _mm_mul_ps(_mm_cvtepi32_ps(_mm_sub_epi32(sy, _mm_set1_epi32(GLIDE_SYM_ZERO))),
+                                              _mm_set1_ps(e2)));
+    const __m128 q = _mm_castsi128_ps(_mm_cmplt_epi32(sy, _mm_set1_epi32(GLIDE_NQUANT)));
+    const __m128 rv = _mm_or_ps(_mm_and_ps(q, v), _mm_andnot_ps(q, glide_sse_g2(r, i)));
+    const __m128 wv = _mm_sub_ps(rv, keep_d ? pl : p);
+    *nzv = _mm_add_ps(*nzv, _mm_sub_ps(wv, wv));
+    glide_sse_put2(r, i, rv);
+    glide_sse_put2(w, i, wv);
+}
+
 /* The four-lane prediction from the reads P of K odd axes; a0 (a
  * function of the lanes' index i) the term along the last odd axis. */
 #define GLIDE_SSE_OP(V, R, SP) glide_sse_form(V, i, (R)->o1, (R)->hc, (R)->ha, (R)->hd, SP)
@@ -355,7 +371,7 @@ static inline __attribute__((always_inline)) void FN(blend_enc4)(__m128 p, __m12
  * points nothing sets it); e2 > 0. Returns the first point it left to the
  * scalar loop. */
 static inline __attribute__((always_inline)) size_t
-FN(blend_run4)(const unsigned K, const glide_bpoint *P, const T *x, T *r, T *w, uint16_t *sym, size_t i0, size_t i1,
+FN(blend_run4)(const int op, const unsigned K, const glide_bpoint *P, const T *x, T *r, T *w, uint16_t *sym, size_t i0, size_t i1,
                unsigned sp, unsigned rs, const int keep_d, T e2, double eb, T subst, T *nz)
 {
     if (i0 + 6 > i1) return i0; /* fewer than four points */
@@ -364,7 +380,8 @@ FN(blend_run4)(const unsigned K, const glide_bpoint *P, const T *x, T *r, T *w, 
     for (; i + 6 <= i1; i += 8) {
         __m128 p, pl;
         GLIDE_SSE_PREDICT(K, P, GLIDE_SSE_OP(r, &P->Rs[K - 1], sp), p, pl);
-        FN(blend_enc4)(p, pl, keep_d, x, r, w, sym, i, e2, eb, subst, &nzv);
+        if (op == OP_ENCODE) FN(blend_enc4)(p, pl, keep_d, x, r, w, sym, i, e2, eb, subst, &nzv);
+        else FN(blend_dec4)(p, pl, keep_d, r, w, sym, i, e2, &nzv);
     }
     float t[4];
     _mm_storeu_ps(t, nzv);
@@ -379,7 +396,7 @@ FN(blend_run4)(const unsigned K, const glide_bpoint *P, const T *x, T *r, T *w, 
  * only: c - 3 and c + 3 are the lanes' c - 1 and c + 1 shifted by a lane,
  * and one element beyond them. */
 static inline __attribute__((always_inline)) void
-FN(blend_block4)(const unsigned K, const glide_bpoint *F, const T *x, T *r, T *w, uint16_t *sym, size_t i0, uint64_t m,
+FN(blend_block4)(const int op, const unsigned K, const glide_bpoint *F, const T *x, T *r, T *w, uint16_t *sym, size_t i0, uint64_t m,
                  unsigned sp, unsigned rs, const int keep_d, T e2, double eb, T subst, __m128 *nzv)
 {
     for (uint64_t k = 0; k < m; k += 4) {
@@ -411,13 +428,20 @@ FN(blend_block4)(const unsigned K, const glide_bpoint *F, const T *x, T *r, T *w
         }
         __m128 p, pl;
         GLIDE_SSE_PREDICT(K, F, a0, p, pl);
-        FN(blend_enc4)(p, pl, keep_d, x, r, w, sym, i, e2, eb, subst, nzv);
+        if (op == OP_ENCODE) FN(blend_enc4)(p, pl, keep_d, x, r, w, sym, i, e2, eb, subst, nzv);
+        else FN(blend_dec4)(p, pl, keep_d, r, w, sym, i, e2, nzv);
     }
 }
 #undef GLIDE_SSE_PREDICT
 #undef GLIDE_SSE_OP
 #define GLIDE_BLEND_RUN4 1
 #endif
+/* where the four-lane code takes over: the closed loop without fill points
+ * or NaN residuals met (nothing falls back), encoding with e2 > 0 (the
+ * quantizer's division) */
+#undef GLIDE_LANES_OK
+#define GLIDE_LANES_OK(op, fa, ns) \
+    ((((op) == OP_ENCODE && e2 > 0) || (op) == OP_DECODE) && !(fa) && !(ns) && !g->scalar)
 
 static inline __attribute__((always_inline)) void
 FN(blend_run)(const glide_grid *g, const int op, const int fa, const unsigned K, const int cub, const int rcub, const T *x,
@@ -433,8 +457,8 @@ FN(blend_run)(const glide_grid *g, const int op, const int fa, const unsigned K,
     }
     size_t i = i0;
 #ifdef GLIDE_BLEND_RUN4
-    if (op == OP_ENCODE && !fa && di == 2 && !*ns && e2 > 0 && !g->scalar)
-        i = FN(blend_run4)(K, &F, x, r, w, sym, i0, i1, sp, rs, keep_d, e2, eb, subst, nz);
+    if (GLIDE_LANES_OK(op, fa, *ns) && di == 2)
+        i = FN(blend_run4)(op, K, &F, x, r, w, sym, i0, i1, sp, rs, keep_d, e2, eb, subst, nz);
 #endif
     for (; i <= i1; i += di)
         FN(blend_point)(g, op, fa, x, r, w, sym, i, &F, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns, nz);
@@ -460,10 +484,10 @@ FN(blend_blocks)(const glide_grid *g, const int op, const int fa, const unsigned
     Fl.Rs[K - 1].hd = Fl.Rr[K - 1].hd = 0;
     const size_t di = (size_t)(2 * s);
 #ifdef GLIDE_BLEND_RUN4
-    if (op == OP_ENCODE && !fa && s == 1 && B % 8 == 0 && !*ns && e2 > 0 && !g->scalar) {
+    if (GLIDE_LANES_OK(op, fa, *ns) && s == 1 && B % 8 == 0) {
         __m128 nzv = _mm_setzero_ps();
         for (uint64_t b = 0; b < nb; b++, i += (size_t)B)
-            FN(blend_block4)(K, &F, x, r, w, sym, i, B / 2, sp, rs, keep_d, e2, eb, subst, &nzv);
+            FN(blend_block4)(op, K, &F, x, r, w, sym, i, B / 2, sp, rs, keep_d, e2, eb, subst, &nzv);
         float t[4];
         _mm_storeu_ps(t, nzv);
         *nz += (t[0] + t[1]) + (t[2] + t[3]);
@@ -554,14 +578,13 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
                 c[2] = lo2 + nb * B + s;
             }
 #ifdef GLIDE_BLEND_RUN4
-            else if (op == OP_ENCODE && !fa && s == 1 && B % 8 == 0 && !ns && e2 > 0 && !g->scalar && c[2] == lo2 + s &&
-                     lo2 + B <= full_hi) {
+            else if (GLIDE_LANES_OK(op, fa, ns) && s == 1 && B % 8 == 0 && c[2] == lo2 + s && lo2 + B <= full_hi) {
                 /* a row whose other odd axes read short of their windows:
                  * its whole blocks with those reads (P's) */
                 const uint64_t nb = (full_hi - lo2) / B;
                 __m128 nzv = _mm_setzero_ps();
                 for (uint64_t b = 0; b < nb; b++)
-                    FN(blend_block4)(K, &P, x, r, w, sym, row + (size_t)(lo2 + b * B), B / 2, sp, rs, keep_d, e2, eb, subst,
+                    FN(blend_block4)(op, K, &P, x, r, w, sym, row + (size_t)(lo2 + b * B), B / 2, sp, rs, keep_d, e2, eb, subst,
                                      &nzv);
                 float t[4];
                 _mm_storeu_ps(t, nzv);
@@ -599,8 +622,8 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
                     size_t i = i0;
 #ifdef GLIDE_BLEND_RUN4
                     /* the row's own reads, the same for every point of the run */
-                    if (op == OP_ENCODE && !fa && step[2] == 2 && !ns && e2 > 0 && !g->scalar)
-                        i = FN(blend_run4)(K, &P, x, r, w, sym, i0, i1, sp, rs, keep_d, e2, eb, subst, &nz);
+                    if (GLIDE_LANES_OK(op, fa, ns) && step[2] == 2)
+                        i = FN(blend_run4)(op, K, &P, x, r, w, sym, i0, i1, sp, rs, keep_d, e2, eb, subst, &nz);
 #endif
                     for (; i <= i1; i += step[2])
                         FN(blend_point)(g, op, fa, x, r, w, sym, i, &P, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts,

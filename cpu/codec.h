@@ -38,6 +38,8 @@ typedef struct {
                                      default gives FILL without the level passes (the same streams) */
     int scalar;                   /* tests: 1 encodes blended levels point by point, where the default takes four
                                      points at once on x86-64 (cpu/blend_sse2.h; the same streams) */
+    void *recon_out;              /* tests: receives the encoder's reconstruction in raster order (the chunk's type;
+                                     at finite points what the decoder must give bit for bit) */
 } glide_encode_opts;
 #define GLIDE_SLICE_TRIAL 3
 

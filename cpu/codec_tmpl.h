@@ -202,6 +202,7 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
         if (!(ord = malloc(n * sizeof *ord))) goto done;
     }
     if (o->sym_out) memcpy(o->sym_out, sym, n * sizeof *sym);
+    if (o->recon_out) memcpy(o->recon_out, r, n * sizeof(T));
     if (g.has_fill2) {
         /* format 7: the second fill value and the runs that place it */
         h->format_version = GLIDE_FORMAT_FILL2;

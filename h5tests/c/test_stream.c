@@ -341,18 +341,20 @@ static void format_fill_blocks(void)
 
 /* Blended levels' points four at a time (cpu/blend_sse2.h, x86-64): the
  * streams must be those of the point-by-point code (glide_encode_opts
- * .scalar). Every level forced blended with each spline and residual
+ * .scalar), and the decoder (which takes four points at a time too) must
+ * give the encoder's reconstruction bit for bit at every finite point.
+ * Every level forced blended with each spline and residual
  * spline, grids of several shapes (whole blocks, cut blocks, rows shorter
  * than four points), smooth data with spikes past the bound (outlier
  * lanes), NaN and inf (the levels' NaN tests), bounds 1e-2 to 1e-5. */
 static void format_blend_lanes(void)
 {
     static const uint64_t dims[6][3] = {{64, 64, 64}, {33, 40, 57}, {17, 17, 17}, {5, 70, 9}, {1, 200, 300}, {96, 97, 3}};
-    int cases = 0, same = 0, ok = 0;
+    int cases = 0, same = 0, ok = 0, exact = 0;
     for (unsigned t = 0; t < 6; t++) {
         const uint64_t *d = dims[t];
         const size_t n = (size_t)(d[0] * d[1] * d[2]);
-        float *x = malloc(n * 4), *y = malloc(n * 4);
+        float *x = malloc(n * 4), *y = malloc(n * 4), *rc = malloc(n * 4);
         uint8_t *s0 = malloc(n * 8 + 4096), *s1 = malloc(n * 8 + 4096);
         for (int data = 0; data < 2; data++) {
             for (size_t i = 0; i < n; i++) {
@@ -383,18 +385,23 @@ static void format_blend_lanes(void)
                 o.level_cfg = cfg;
                 const size_t cap = glide_compress_bound(&p), l0 = glide_cpu_compress(&p, &o, x, s0, cap);
                 o.scalar = 1;
+                o.recon_out = rc;
                 const size_t l1 = glide_cpu_compress(&p, &o, x, s1, cap);
                 cases++;
                 if (glide_is_error(l0) || glide_is_error(l1)) continue;
                 same += l0 == l1 && !memcmp(s0, s1, l0);
                 double ratio;
-                ok += glide_decompress(s0, l0, y, n * 4) == n * 4 && within(x, y, n, 0, p.eb, 0, 0, &ratio);
+                const int dec = glide_decompress(s0, l0, y, n * 4) == n * 4;
+                ok += dec && within(x, y, n, 0, p.eb, 0, 0, &ratio);
+                int eq = dec;
+                for (size_t i = 0; eq && i < n; i++) eq = !isfinite(x[i]) || !memcmp(&y[i], &rc[i], 4);
+                exact += eq;
             }
         }
-        free(x); free(y); free(s0); free(s1);
+        free(x); free(y); free(rc); free(s0); free(s1);
     }
-    CHECK(same == cases && ok == cases, "blended levels four points at a time: %d of %d streams as the point-by-point "
-          "code's, %d decode within the bound", same, cases, ok);
+    CHECK(same == cases && ok == cases && exact == cases, "blended levels four points at a time: %d of %d streams as the "
+          "point-by-point code's, %d decode within the bound, %d to the encoder's reconstruction", same, cases, ok, exact);
 }
 
 /* Format 4: blended levels (FORMAT.md §8.4). Tuning blends where it pays;
