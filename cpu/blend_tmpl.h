@@ -307,10 +307,6 @@ FN(blend_point)(const glide_grid *g, const int op, const int fa, const T *x, T *
     }
 }
 
-/* The points i0, i0 + di, .. i1, each with every read inside its windows;
- * o[j] the element offset of s along odd axis j. The reads' flags are then
- * constants (cub, rcub: the splines are cubic), so the stencil is straight-
- * line code; the same operations as at any other point. */
 /* GLIDE_BLEND_RUN4: this type's four-lane code exists (float on x86-64) */
 #undef GLIDE_BLEND_RUN4
 #if !GLIDE_T_IS_DOUBLE && defined(__SSE2__)
@@ -363,16 +359,27 @@ static inline __attribute__((always_inline)) void FN(blend_dec4)(__m128 p, __m12
 /* The four-lane prediction from the reads P of K odd axes; a0 (a
  * function of the lanes' index i) the term along the last odd axis. */
 #define GLIDE_SSE_OP(V, R, SP) glide_sse_form(V, i, (R)->o1, (R)->hc, (R)->ha, (R)->hd, SP)
-#define GLIDE_SSE_PREDICT(K, P, A0, p, pl)                                                                                 do {                                                                                                                       if ((K) == 1) {                                                                                                            pl = p = (A0);                                                                                                     } else if ((K) == 2) {                                                                                                     pl = (A0);                                                                                                             p = _mm_add_ps(pl, GLIDE_SSE_OP(w, &(P)->Rr[0], rs));                                                              } else {                                                                                                                   pl = _mm_setzero_ps();                                                                                                 p = _mm_add_ps(_mm_add_ps((A0), GLIDE_SSE_OP(w, &(P)->Rr[1], rs)), GLIDE_SSE_OP(w, &(P)->Rr[0], rs));            }                                                                                                                  } while (0)
+#define GLIDE_SSE_PREDICT(K, P, A0, p, pl)                                                                             \
+    do {                                                                                                               \
+        if ((K) == 1) {                                                                                                \
+            pl = p = (A0);                                                                                             \
+        } else if ((K) == 2) {                                                                                         \
+            pl = (A0);                                                                                                 \
+            p = _mm_add_ps(pl, GLIDE_SSE_OP(w, &(P)->Rr[0], rs));                                                      \
+        } else {                                                                                                       \
+            pl = _mm_setzero_ps();                                                                                     \
+            p = _mm_add_ps(_mm_add_ps((A0), GLIDE_SSE_OP(w, &(P)->Rr[1], rs)), GLIDE_SSE_OP(w, &(P)->Rr[0], rs));    \
+        }                                                                                                              \
+    } while (0)
 
 /* blend_point's encoding of the points i0, i0 + 2, .. (up to i1) four at a
  * time, where they share the reads P (K odd axes) and no NaN residual was
  * met in the level (*ns = 0, so nothing falls back, and without fill
- * points nothing sets it); e2 > 0. Returns the first point it left to the
- * scalar loop. */
+ * points nothing sets it); encoding, e2 > 0. Returns the first point it
+ * left to the scalar loop. */
 static inline __attribute__((always_inline)) size_t
-FN(blend_run4)(const int op, const unsigned K, const glide_bpoint *P, const T *x, T *r, T *w, uint16_t *sym, size_t i0, size_t i1,
-               unsigned sp, unsigned rs, const int keep_d, T e2, double eb, T subst, T *nz)
+FN(blend_run4)(const int op, const unsigned K, const glide_bpoint *P, const T *x, T *r, T *w, uint16_t *sym, size_t i0,
+               size_t i1, unsigned sp, unsigned rs, const int keep_d, T e2, double eb, T subst, T *nz)
 {
     if (i0 + 6 > i1) return i0; /* fewer than four points */
     __m128 nzv = _mm_setzero_ps();
@@ -396,8 +403,8 @@ FN(blend_run4)(const int op, const unsigned K, const glide_bpoint *P, const T *x
  * only: c - 3 and c + 3 are the lanes' c - 1 and c + 1 shifted by a lane,
  * and one element beyond them. */
 static inline __attribute__((always_inline)) void
-FN(blend_block4)(const int op, const unsigned K, const glide_bpoint *F, const T *x, T *r, T *w, uint16_t *sym, size_t i0, uint64_t m,
-                 unsigned sp, unsigned rs, const int keep_d, T e2, double eb, T subst, __m128 *nzv)
+FN(blend_block4)(const int op, const unsigned K, const glide_bpoint *F, const T *x, T *r, T *w, uint16_t *sym, size_t i0,
+                 uint64_t m, unsigned sp, unsigned rs, const int keep_d, T e2, double eb, T subst, __m128 *nzv)
 {
     for (uint64_t k = 0; k < m; k += 4) {
         const size_t i = i0 + 1 + 2 * (size_t)k;
@@ -443,6 +450,10 @@ FN(blend_block4)(const int op, const unsigned K, const glide_bpoint *F, const T 
 #define GLIDE_LANES_OK(op, fa, ns) \
     ((((op) == OP_ENCODE && e2 > 0) || (op) == OP_DECODE) && !(fa) && !(ns) && !g->scalar)
 
+/* The points i0, i0 + di, .. i1, each with every read inside its windows;
+ * o[j] the element offset of s along odd axis j. The reads' flags are then
+ * constants (cub, rcub: the splines are cubic), so the stencil is straight-
+ * line code; the same operations as at any other point. */
 static inline __attribute__((always_inline)) void
 FN(blend_run)(const glide_grid *g, const int op, const int fa, const unsigned K, const int cub, const int rcub, const T *x,
               T *r, T *w, uint16_t *sym, size_t i0, size_t i1, size_t di, const size_t o[3], unsigned sp, unsigned rs,
