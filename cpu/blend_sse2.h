@@ -26,34 +26,48 @@ static inline __attribute__((always_inline)) void glide_sse_put2(float *v, size_
     _mm_storeu_ps(v + b + 3, _mm_shuffle_ps(t, t, _MM_SHUFFLE(3, 1, 2, 0)));
 }
 
-/* interp_form (c - s always read) on the lanes at i, i + 2, i + 4, i + 6;
- * o the element offset of s, hc, ha, hd the reads, the same for all lanes */
-static inline __attribute__((always_inline)) __m128 glide_sse_form(const float *v, size_t i, size_t o, int hc, int ha,
-                                                                   int hd, const unsigned t)
+/* interp_form's arithmetic on four lanes of gathered neighbours b = c - s,
+ * cc = c + s, a = c - 3s, d = c + 3s (c - s always read; a and d only
+ * where ha, hd); the same flags for all lanes */
+static inline __attribute__((always_inline)) __m128 glide_sse_form4(__m128 b, __m128 cc, __m128 a, __m128 d, int hc, int ha,
+                                                                    int hd, const unsigned t)
 {
-    const __m128 b = glide_sse_g2(v, i - o);
     if (hc) {
-        const __m128 cc = glide_sse_g2(v, i + o);
         if (ha && hd) {
-            const __m128 bc = _mm_add_ps(b, cc);
-            const __m128 ad = _mm_add_ps(glide_sse_g2(v, i - 3 * o), glide_sse_g2(v, i + 3 * o));
+            const __m128 bc = _mm_add_ps(b, cc), ad = _mm_add_ps(a, d);
             if (t == GLIDE_SPLINE_CUBIC_NAK)
                 return _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(bc, _mm_set1_ps(9.0f)), ad), _mm_set1_ps(0.0625f));
             return _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(bc, _mm_set1_ps(23.0f)), _mm_mul_ps(ad, _mm_set1_ps(3.0f))),
                               _mm_set1_ps((float)(1.0 / 40.0)));
         }
         if (ha)
-            return _mm_mul_ps(_mm_sub_ps(_mm_add_ps(_mm_mul_ps(b, _mm_set1_ps(6.0f)), _mm_mul_ps(cc, _mm_set1_ps(3.0f))),
-                                         glide_sse_g2(v, i - 3 * o)),
+            return _mm_mul_ps(_mm_sub_ps(_mm_add_ps(_mm_mul_ps(b, _mm_set1_ps(6.0f)), _mm_mul_ps(cc, _mm_set1_ps(3.0f))), a),
                               _mm_set1_ps(0.125f));
         if (hd)
-            return _mm_mul_ps(_mm_sub_ps(_mm_add_ps(_mm_mul_ps(cc, _mm_set1_ps(6.0f)), _mm_mul_ps(b, _mm_set1_ps(3.0f))),
-                                         glide_sse_g2(v, i + 3 * o)),
+            return _mm_mul_ps(_mm_sub_ps(_mm_add_ps(_mm_mul_ps(cc, _mm_set1_ps(6.0f)), _mm_mul_ps(b, _mm_set1_ps(3.0f))), d),
                               _mm_set1_ps(0.125f));
         return _mm_mul_ps(_mm_add_ps(b, cc), _mm_set1_ps(0.5f));
     }
-    if (ha) return _mm_sub_ps(_mm_mul_ps(b, _mm_set1_ps(1.5f)), _mm_mul_ps(glide_sse_g2(v, i - 3 * o), _mm_set1_ps(0.5f)));
+    if (ha) return _mm_sub_ps(_mm_mul_ps(b, _mm_set1_ps(1.5f)), _mm_mul_ps(a, _mm_set1_ps(0.5f)));
     return b;
+}
+
+/* interp_form on the lanes at i, i + 2, i + 4, i + 6 of v; o the element
+ * offset of s; reads only what the flags name */
+static inline __attribute__((always_inline)) __m128 glide_sse_form(const float *v, size_t i, size_t o, int hc, int ha,
+                                                                   int hd, const unsigned t)
+{
+    const __m128 z = _mm_setzero_ps();
+    return glide_sse_form4(glide_sse_g2(v, i - o), hc ? glide_sse_g2(v, i + o) : z, ha ? glide_sse_g2(v, i - 3 * o) : z,
+                           hc && hd ? glide_sse_g2(v, i + 3 * o) : z, hc, ha, hd, t);
+}
+
+/* The residuals' NaN test summed over the lanes: NaN where any lane's is. */
+static inline float glide_sse_fold(__m128 v)
+{
+    float t[4];
+    _mm_storeu_ps(t, v);
+    return (t[0] + t[1]) + (t[2] + t[3]);
 }
 
 /* The quantizer (tmpl_begin.h) on four lanes, e2 > 0: q the symbols less

@@ -372,7 +372,7 @@ static inline __attribute__((always_inline)) void FN(blend_dec4)(__m128 p, __m12
         }                                                                                                              \
     } while (0)
 
-/* blend_point's encoding of the points i0, i0 + 2, .. (up to i1) four at a
+/* blend_point's coding of the points i0, i0 + 2, .. (up to i1) four at a
  * time, where they share the reads P (K odd axes) and no NaN residual was
  * met in the level (*ns = 0, so nothing falls back, and without fill
  * points nothing sets it); encoding, e2 > 0. Returns the first point it
@@ -390,54 +390,45 @@ FN(blend_run4)(const int op, const unsigned K, const glide_bpoint *P, const T *x
         if (op == OP_ENCODE) FN(blend_enc4)(p, pl, keep_d, x, r, w, sym, i, e2, eb, subst, &nzv);
         else FN(blend_dec4)(p, pl, keep_d, r, w, sym, i, e2, &nzv);
     }
-    float t[4];
-    _mm_storeu_ps(t, nzv);
-    *nz += (t[0] + t[1]) + (t[2] + t[3]);
+    *nz += glide_sse_fold(nzv);
     return i;
 }
 
-/* blend_blocks' rows at s = 1 four points at a time: a block's m points
- * (a multiple of 4) from element i0 + 1, the first reading no c - 3 on
- * axis 2 and the last no c + 3, every other read inside the windows (F);
- * cubic spline sp along axis 2. Reads along axis 2 a lane's neighbours
- * only: c - 3 and c + 3 are the lanes' c - 1 and c + 1 shifted by a lane,
- * and one element beyond them. */
+/* blend_blocks' rows at s = 1 four points at a time: nb blocks of B
+ * points from element i0, each block's B / 2 points (a multiple of 4) from
+ * its element 1, the first reading no c - 3 on axis 2 and the last no
+ * c + 3; the other odd axes' reads P; cubic spline sp along axis 2. Reads
+ * along axis 2 inside the block only: c - 3 and c + 3 are the lanes' c - 1
+ * and c + 1 shifted by a lane, and one element beyond them. */
 static inline __attribute__((always_inline)) void
-FN(blend_block4)(const int op, const unsigned K, const glide_bpoint *F, const T *x, T *r, T *w, uint16_t *sym, size_t i0,
-                 uint64_t m, unsigned sp, unsigned rs, const int keep_d, T e2, double eb, T subst, __m128 *nzv)
+FN(blend_blocks4)(const int op, const unsigned K, const glide_bpoint *P, const T *x, T *r, T *w, uint16_t *sym,
+                  size_t i0, uint64_t nb, uint64_t B, unsigned sp, unsigned rs, const int keep_d, T e2, double eb,
+                  T subst, T *nz)
 {
-    for (uint64_t k = 0; k < m; k += 4) {
-        const size_t i = i0 + 1 + 2 * (size_t)k;
-        const __m128 b = glide_sse_g2(r, i - 1), cc = glide_sse_g2(r, i + 1);
-        const int first = k == 0, last = k + 4 == m;
-        /* a = (r[i - 3], b0, b1, b2), d = (cc1, cc2, cc3, r[i + 9]); the
-         * block's first lane reads no a, its last no d */
-        const __m128 a = _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(b), 4)),
-                                   first ? _mm_setzero_ps() : _mm_set_ss(r[i - 3]));
-        const __m128 d = _mm_or_ps(_mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(cc), 4)),
-                                   last ? _mm_setzero_ps() : _mm_setr_ps(0.0f, 0.0f, 0.0f, r[i + 9]));
-        const __m128 bc = _mm_add_ps(b, cc), ad = _mm_add_ps(a, d);
-        __m128 a0 = sp == GLIDE_SPLINE_CUBIC_NAK
-                        ? _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(bc, _mm_set1_ps(9.0f)), ad), _mm_set1_ps(0.0625f))
-                        : _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(bc, _mm_set1_ps(23.0f)), _mm_mul_ps(ad, _mm_set1_ps(3.0f))),
-                                     _mm_set1_ps((float)(1.0 / 40.0)));
-        if (first) { /* lane 0: interp_form's hd-only form */
-            const __m128 f = _mm_mul_ps(
-                _mm_sub_ps(_mm_add_ps(_mm_mul_ps(cc, _mm_set1_ps(6.0f)), _mm_mul_ps(b, _mm_set1_ps(3.0f))), d),
-                _mm_set1_ps(0.125f));
-            a0 = _mm_move_ss(a0, f);
+    __m128 nzv = _mm_setzero_ps();
+    for (uint64_t blk = 0; blk < nb; blk++, i0 += (size_t)B)
+        for (uint64_t k = 0; k < B / 2; k += 4) {
+            const size_t i = i0 + 1 + 2 * (size_t)k;
+            const __m128 b = glide_sse_g2(r, i - 1), cc = glide_sse_g2(r, i + 1);
+            const int first = k == 0, last = k + 4 == B / 2;
+            /* a = (r[i - 3], b0, b1, b2), d = (cc1, cc2, cc3, r[i + 9]); the
+             * block's first lane reads no a, its last no d */
+            const __m128 a = _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(b), 4)),
+                                       first ? _mm_setzero_ps() : _mm_set_ss(r[i - 3]));
+            const __m128 d = _mm_or_ps(_mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(cc), 4)),
+                                       last ? _mm_setzero_ps() : _mm_setr_ps(0.0f, 0.0f, 0.0f, r[i + 9]));
+            __m128 a0 = glide_sse_form4(b, cc, a, d, 1, 1, 1, sp);
+            if (first) a0 = _mm_move_ss(a0, glide_sse_form4(b, cc, a, d, 1, 0, 1, sp)); /* lane 0 */
+            if (last) { /* lane 3 */
+                const __m128 f = glide_sse_form4(b, cc, a, d, 1, 1, 0, sp);
+                a0 = _mm_shuffle_ps(a0, _mm_shuffle_ps(a0, f, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
+            }
+            __m128 p, pl;
+            GLIDE_SSE_PREDICT(K, P, a0, p, pl);
+            if (op == OP_ENCODE) FN(blend_enc4)(p, pl, keep_d, x, r, w, sym, i, e2, eb, subst, &nzv);
+            else FN(blend_dec4)(p, pl, keep_d, r, w, sym, i, e2, &nzv);
         }
-        if (last) { /* lane 3: the ha-only form */
-            const __m128 f = _mm_mul_ps(
-                _mm_sub_ps(_mm_add_ps(_mm_mul_ps(b, _mm_set1_ps(6.0f)), _mm_mul_ps(cc, _mm_set1_ps(3.0f))), a),
-                _mm_set1_ps(0.125f));
-            a0 = _mm_shuffle_ps(a0, _mm_shuffle_ps(a0, f, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
-        }
-        __m128 p, pl;
-        GLIDE_SSE_PREDICT(K, F, a0, p, pl);
-        if (op == OP_ENCODE) FN(blend_enc4)(p, pl, keep_d, x, r, w, sym, i, e2, eb, subst, nzv);
-        else FN(blend_dec4)(p, pl, keep_d, r, w, sym, i, e2, nzv);
-    }
+    *nz += glide_sse_fold(nzv);
 }
 #undef GLIDE_SSE_PREDICT
 #undef GLIDE_SSE_OP
@@ -496,12 +487,7 @@ FN(blend_blocks)(const glide_grid *g, const int op, const int fa, const unsigned
     const size_t di = (size_t)(2 * s);
 #ifdef GLIDE_BLEND_RUN4
     if (GLIDE_LANES_OK(op, fa, *ns) && s == 1 && B % 8 == 0) {
-        __m128 nzv = _mm_setzero_ps();
-        for (uint64_t b = 0; b < nb; b++, i += (size_t)B)
-            FN(blend_block4)(op, K, &F, x, r, w, sym, i, B / 2, sp, rs, keep_d, e2, eb, subst, &nzv);
-        float t[4];
-        _mm_storeu_ps(t, nzv);
-        *nz += (t[0] + t[1]) + (t[2] + t[3]);
+        FN(blend_blocks4)(op, K, &F, x, r, w, sym, i, nb, B, sp, rs, keep_d, e2, eb, subst, nz);
         return;
     }
 #endif
@@ -593,13 +579,7 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
                 /* a row whose other odd axes read short of their windows:
                  * its whole blocks with those reads (P's) */
                 const uint64_t nb = (full_hi - lo2) / B;
-                __m128 nzv = _mm_setzero_ps();
-                for (uint64_t b = 0; b < nb; b++)
-                    FN(blend_block4)(op, K, &P, x, r, w, sym, row + (size_t)(lo2 + b * B), B / 2, sp, rs, keep_d, e2, eb, subst,
-                                     &nzv);
-                float t[4];
-                _mm_storeu_ps(t, nzv);
-                nz += (t[0] + t[1]) + (t[2] + t[3]);
+                FN(blend_blocks4)(op, K, &P, x, r, w, sym, row + (size_t)lo2, nb, B, sp, rs, keep_d, e2, eb, subst, &nz);
                 c[2] = lo2 + nb * B + s;
             }
 #endif

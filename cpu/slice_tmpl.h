@@ -19,16 +19,6 @@ static inline __attribute__((always_inline)) void FN(slice_point)(FN(fill_test) 
     }
 }
 
-/* Format 6's slice method (docs/FORMAT.md §9a, DESIGN.md "The slice
- * method"); gpu/slice.cuh computes the same. Each slice across axis 0 of a
- * slab is a 2-D hierarchy (levels B/2 .. 1, x then y, or y then x with yx;
- * the block boxes, splines' neighbour rule
- * and fill-aware stencils of interpolation, cubic not-a-knot), and every
- * prediction adds the previous slice's residual at that point (its
- * reconstructed value less the 2-D prediction it had), except in the first
- * slice of each run of B slices, whose 2-D anchors are the stream's anchors.
- * The other slices' 2-D anchors are predicted by the value before them on
- * axis 0. sp holds each point's 2-D prediction (the shift's second term). */
 /* One point odd on the pass's axis (element offset o1 = s x stride to its
  * neighbours; hc, ha, hd as interp_predict finds them in its block's box):
  * its 2-D prediction into sp, then its symbol or reconstruction. */
@@ -52,7 +42,18 @@ static inline __attribute__((always_inline)) void FN(slice_odd)(const glide_grid
     FN(slice_point)(fv, encode, 0, x, r, sym, i, p, e2, eb, subst);
 }
 
-/* fills 0: a grid without a fill value, where no point of the data is
+/* Format 6's slice method (docs/FORMAT.md §9a, DESIGN.md "The slice
+ * method"); gpu/slice.cuh computes the same. Each slice across axis 0 of a
+ * slab is a 2-D hierarchy (levels B/2 .. 1, x then y, or y then x with yx;
+ * the block boxes, splines' neighbour rule
+ * and fill-aware stencils of interpolation, cubic not-a-knot), and every
+ * prediction adds the previous slice's residual at that point (its
+ * reconstructed value less the 2-D prediction it had), except in the first
+ * slice of each run of B slices, whose 2-D anchors are the stream's anchors.
+ * The other slices' 2-D anchors are predicted by the value before them on
+ * axis 0. sp holds each point's 2-D prediction (the shift's second term).
+ *
+ * fills 0: a grid without a fill value, where no point of the data is
  * one and the stencils are plain (the encoder then writes no FILL; the
  * decoder still treats a FILL symbol as it would otherwise). The sweep
  * is instantiated for each, so that grids without fill points skip the

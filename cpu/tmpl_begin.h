@@ -10,16 +10,10 @@
 #endif
 
 static inline TBITS FN(bits_of)(T v) { TBITS b; memcpy(&b, &v, sizeof b); return b; }
-/* A fill point: the fill value's bits, or format 7's second fill value's */
-static inline int FN(is_fill)(const glide_grid *g, T v)
-{
-    const TBITS b = FN(bits_of)(v);
-    return g->has_fill && (b == (TBITS)g->fill_bits || (g->has_fill2 && b == (TBITS)g->fill2_bits));
-}
-
-/* is_fill's test with the grid's fields in locals, for hot loops: their
- * stores (uint64_t sums among them) would otherwise make the compiler
- * reload the fields at every point. */
+/* A fill point: the fill value's bits, or format 7's second fill value's.
+ * Hot loops take the test with the grid's fields in locals (fill_test_of
+ * once, then fill_is): their stores (uint64_t sums among them) would
+ * otherwise make the compiler reload the fields at every point. */
 typedef struct {
     int on;
     TBITS a, b;
@@ -36,6 +30,8 @@ static inline int FN(fill_is)(FN(fill_test) f, T v)
     const TBITS b = FN(bits_of)(v);
     return f.on && (b == f.a || b == f.b);
 }
+
+static inline int FN(is_fill)(const glide_grid *g, T v) { return FN(fill_is)(FN(fill_test_of)(g), v); }
 
 /* The quantizer both predictors share: symbol of x against prediction p, or
  * -1 if x must be stored exactly. The bound is checked on the value the
