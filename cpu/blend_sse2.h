@@ -62,6 +62,30 @@ static inline __attribute__((always_inline)) __m128 glide_sse_form(const float *
                            hc && hd ? glide_sse_g2(v, i + 3 * o) : z, hc, ha, hd, t);
 }
 
+/* tune_term (interp_tmpl.h) of four lanes, summed: the same double
+ * arithmetic, and the truncation where every quotient is below 2^31 (the
+ * rest, far outside any bound, by the scalar term) */
+static inline __attribute__((always_inline)) uint64_t glide_sse_tune4(__m128 x, __m128 p, double unit,
+                                                                      uint64_t (*term)(float, float, double))
+{
+    const __m128d sign = _mm_set1_pd(-0.0), vu = _mm_set1_pd(unit), lim = _mm_set1_pd(2147483648.0);
+    const __m128d q0 = _mm_div_pd(_mm_andnot_pd(sign, _mm_sub_pd(_mm_cvtps_pd(x), _mm_cvtps_pd(p))), vu);
+    const __m128d q1 = _mm_div_pd(
+        _mm_andnot_pd(sign, _mm_sub_pd(_mm_cvtps_pd(_mm_movehl_ps(x, x)), _mm_cvtps_pd(_mm_movehl_ps(p, p)))), vu);
+    /* NaN and inf compare false: the scalar term makes them 0 */
+    if (_mm_movemask_pd(_mm_and_pd(_mm_cmplt_pd(q0, lim), _mm_cmplt_pd(q1, lim))) != 3) {
+        float xs[4], ps[4];
+        _mm_storeu_ps(xs, x);
+        _mm_storeu_ps(ps, p);
+        return term(xs[0], ps[0], unit) + term(xs[1], ps[1], unit) + term(xs[2], ps[2], unit) + term(xs[3], ps[3], unit);
+    }
+    const __m128i t = _mm_unpacklo_epi64(_mm_cvttpd_epi32(q0), _mm_cvttpd_epi32(q1)); /* four int32 in [0, 2^31) */
+    const __m128i s2 = _mm_add_epi64(_mm_and_si128(t, _mm_set1_epi64x(0xffffffff)), _mm_srli_epi64(t, 32));
+    uint64_t u[2];
+    _mm_storeu_si128((__m128i *)(void *)u, s2);
+    return u[0] + u[1];
+}
+
 /* The residuals' NaN test summed over the lanes: NaN where any lane's is. */
 static inline float glide_sse_fold(__m128 v)
 {

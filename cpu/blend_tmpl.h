@@ -356,6 +356,18 @@ static inline __attribute__((always_inline)) void FN(blend_dec4)(__m128 p, __m12
     glide_sse_put2(w, i, wv);
 }
 
+/* blend_point's open loop (OP_TUNE) of the same lanes: residuals on x,
+ * NaN test, the cost terms into *sum. */
+static inline __attribute__((always_inline)) void FN(blend_tune4)(__m128 p, __m128 pl, const int keep_d, const T *x, T *w,
+                                                                  size_t i, double unit, uint64_t *sum, __m128 *nzv)
+{
+    const __m128 xv = glide_sse_g2(x, i);
+    const __m128 wv = _mm_sub_ps(xv, keep_d ? pl : p);
+    *nzv = _mm_add_ps(*nzv, _mm_sub_ps(wv, wv));
+    glide_sse_put2(w, i, wv);
+    *sum += glide_sse_tune4(xv, p, unit, FN(tune_term));
+}
+
 /* The four-lane prediction from the reads P of K odd axes; a0 (a
  * function of the lanes' index i) the term along the last odd axis. */
 #define GLIDE_SSE_OP(V, R, SP) glide_sse_form(V, i, (R)->o1, (R)->hc, (R)->ha, (R)->hd, SP)
@@ -379,16 +391,19 @@ static inline __attribute__((always_inline)) void FN(blend_dec4)(__m128 p, __m12
  * left to the scalar loop. */
 static inline __attribute__((always_inline)) size_t
 FN(blend_run4)(const int op, const unsigned K, const glide_bpoint *P, const T *x, T *r, T *w, uint16_t *sym, size_t i0,
-               size_t i1, unsigned sp, unsigned rs, const int keep_d, T e2, double eb, T subst, T *nz)
+               size_t i1, unsigned sp, unsigned rs, const int keep_d, T e2, double eb, double unit, T subst, uint64_t *sum,
+               T *nz)
 {
     if (i0 + 6 > i1) return i0; /* fewer than four points */
+    const T *rd = op == OP_TUNE ? x : r; /* the open loop predicts from x */
     __m128 nzv = _mm_setzero_ps();
     size_t i = i0;
     for (; i + 6 <= i1; i += 8) {
         __m128 p, pl;
-        GLIDE_SSE_PREDICT(K, P, GLIDE_SSE_OP(r, &P->Rs[K - 1], sp), p, pl);
+        GLIDE_SSE_PREDICT(K, P, GLIDE_SSE_OP(rd, &P->Rs[K - 1], sp), p, pl);
         if (op == OP_ENCODE) FN(blend_enc4)(p, pl, keep_d, x, r, w, sym, i, e2, eb, subst, &nzv);
-        else FN(blend_dec4)(p, pl, keep_d, r, w, sym, i, e2, &nzv);
+        else if (op == OP_DECODE) FN(blend_dec4)(p, pl, keep_d, r, w, sym, i, e2, &nzv);
+        else FN(blend_tune4)(p, pl, keep_d, x, w, i, unit, sum, &nzv);
     }
     *nz += glide_sse_fold(nzv);
     return i;
@@ -403,20 +418,21 @@ FN(blend_run4)(const int op, const unsigned K, const glide_bpoint *P, const T *x
 static inline __attribute__((always_inline)) void
 FN(blend_blocks4)(const int op, const unsigned K, const glide_bpoint *P, const T *x, T *r, T *w, uint16_t *sym,
                   size_t i0, uint64_t nb, uint64_t B, unsigned sp, unsigned rs, const int keep_d, T e2, double eb,
-                  T subst, T *nz)
+                  double unit, T subst, uint64_t *sum, T *nz)
 {
+    const T *rd = op == OP_TUNE ? x : r; /* the open loop predicts from x */
     __m128 nzv = _mm_setzero_ps();
     for (uint64_t blk = 0; blk < nb; blk++, i0 += (size_t)B)
         for (uint64_t k = 0; k < B / 2; k += 4) {
             const size_t i = i0 + 1 + 2 * (size_t)k;
-            const __m128 b = glide_sse_g2(r, i - 1), cc = glide_sse_g2(r, i + 1);
+            const __m128 b = glide_sse_g2(rd, i - 1), cc = glide_sse_g2(rd, i + 1);
             const int first = k == 0, last = k + 4 == B / 2;
             /* a = (r[i - 3], b0, b1, b2), d = (cc1, cc2, cc3, r[i + 9]); the
              * block's first lane reads no a, its last no d */
             const __m128 a = _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(b), 4)),
-                                       first ? _mm_setzero_ps() : _mm_set_ss(r[i - 3]));
+                                       first ? _mm_setzero_ps() : _mm_set_ss(rd[i - 3]));
             const __m128 d = _mm_or_ps(_mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(cc), 4)),
-                                       last ? _mm_setzero_ps() : _mm_setr_ps(0.0f, 0.0f, 0.0f, r[i + 9]));
+                                       last ? _mm_setzero_ps() : _mm_setr_ps(0.0f, 0.0f, 0.0f, rd[i + 9]));
             __m128 a0 = glide_sse_form4(b, cc, a, d, 1, 1, 1, sp);
             if (first) a0 = _mm_move_ss(a0, glide_sse_form4(b, cc, a, d, 1, 0, 1, sp)); /* lane 0 */
             if (last) { /* lane 3 */
@@ -426,7 +442,8 @@ FN(blend_blocks4)(const int op, const unsigned K, const glide_bpoint *P, const T
             __m128 p, pl;
             GLIDE_SSE_PREDICT(K, P, a0, p, pl);
             if (op == OP_ENCODE) FN(blend_enc4)(p, pl, keep_d, x, r, w, sym, i, e2, eb, subst, &nzv);
-            else FN(blend_dec4)(p, pl, keep_d, r, w, sym, i, e2, &nzv);
+            else if (op == OP_DECODE) FN(blend_dec4)(p, pl, keep_d, r, w, sym, i, e2, &nzv);
+            else FN(blend_tune4)(p, pl, keep_d, x, w, i, unit, sum, &nzv);
         }
     *nz += glide_sse_fold(nzv);
 }
@@ -434,12 +451,12 @@ FN(blend_blocks4)(const int op, const unsigned K, const glide_bpoint *P, const T
 #undef GLIDE_SSE_OP
 #define GLIDE_BLEND_RUN4 1
 #endif
-/* where the four-lane code takes over: the closed loop without fill points
- * or NaN residuals met (nothing falls back), encoding with e2 > 0 (the
- * quantizer's division) */
+/* where the four-lane code takes over: the closed loop, and tuning's open
+ * one, without fill points or NaN residuals met (nothing falls back),
+ * encoding with e2 > 0 (the quantizer's division) */
 #undef GLIDE_LANES_OK
 #define GLIDE_LANES_OK(op, fa, ns) \
-    ((((op) == OP_ENCODE && e2 > 0) || (op) == OP_DECODE) && !(fa) && !(ns) && !g->scalar)
+    ((((op) == OP_ENCODE && e2 > 0) || (op) == OP_DECODE || (op) == OP_TUNE) && !(fa) && !(ns) && !g->scalar)
 
 /* The points i0, i0 + di, .. i1, each with every read inside its windows;
  * o[j] the element offset of s along odd axis j. The reads' flags are then
@@ -460,7 +477,7 @@ FN(blend_run)(const glide_grid *g, const int op, const int fa, const unsigned K,
     size_t i = i0;
 #ifdef GLIDE_BLEND_RUN4
     if (GLIDE_LANES_OK(op, fa, *ns) && di == 2)
-        i = FN(blend_run4)(op, K, &F, x, r, w, sym, i0, i1, sp, rs, keep_d, e2, eb, subst, nz);
+        i = FN(blend_run4)(op, K, &F, x, r, w, sym, i0, i1, sp, rs, keep_d, e2, eb, unit, subst, sum, nz);
 #endif
     for (; i <= i1; i += di)
         FN(blend_point)(g, op, fa, x, r, w, sym, i, &F, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns, nz);
@@ -487,7 +504,7 @@ FN(blend_blocks)(const glide_grid *g, const int op, const int fa, const unsigned
     const size_t di = (size_t)(2 * s);
 #ifdef GLIDE_BLEND_RUN4
     if (GLIDE_LANES_OK(op, fa, *ns) && s == 1 && B % 8 == 0) {
-        FN(blend_blocks4)(op, K, &F, x, r, w, sym, i, nb, B, sp, rs, keep_d, e2, eb, subst, nz);
+        FN(blend_blocks4)(op, K, &F, x, r, w, sym, i, nb, B, sp, rs, keep_d, e2, eb, unit, subst, sum, nz);
         return;
     }
 #endif
@@ -579,7 +596,8 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
                 /* a row whose other odd axes read short of their windows:
                  * its whole blocks with those reads (P's) */
                 const uint64_t nb = (full_hi - lo2) / B;
-                FN(blend_blocks4)(op, K, &P, x, r, w, sym, row + (size_t)lo2, nb, B, sp, rs, keep_d, e2, eb, subst, &nz);
+                FN(blend_blocks4)(op, K, &P, x, r, w, sym, row + (size_t)lo2, nb, B, sp, rs, keep_d, e2, eb, unit, subst, sum,
+                                  &nz);
                 c[2] = lo2 + nb * B + s;
             }
 #endif
@@ -614,7 +632,7 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
 #ifdef GLIDE_BLEND_RUN4
                     /* the row's own reads, the same for every point of the run */
                     if (GLIDE_LANES_OK(op, fa, ns) && step[2] == 2)
-                        i = FN(blend_run4)(op, K, &P, x, r, w, sym, i0, i1, sp, rs, keep_d, e2, eb, subst, &nz);
+                        i = FN(blend_run4)(op, K, &P, x, r, w, sym, i0, i1, sp, rs, keep_d, e2, eb, unit, subst, sum, &nz);
 #endif
                     for (; i <= i1; i += step[2])
                         FN(blend_point)(g, op, fa, x, r, w, sym, i, &P, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts,

@@ -11,7 +11,7 @@
 
 glide_encode_opts glide_default_encode_opts(void)
 {
-    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK, 0.0, NULL, 0, 0, 0, NULL, NULL, 1, GLIDE_SLICE_TRIAL, NULL, NULL, 1, 0, 0, 0, NULL};
+    glide_encode_opts o = {glide_dict_get(GLIDE_DICT_VERSION), GLIDE_SCORE_SIZE, GLIDE_AUTO_SLACK, 0.0, NULL, 0, 0, 0, NULL, NULL, 1, GLIDE_SLICE_TRIAL, NULL, NULL, 1, 0, 0, 0, NULL, NULL};
     return o;
 }
 

@@ -113,6 +113,7 @@ static size_t FN(compress)(const glide_params *p, const glide_shape *sh, const T
     glide_grid_init(&g, sh, blog, p->has_fill, p->fill_bits);
     g.whole_pass = o->whole_pass;
     g.scalar = o->scalar;
+    g.tune_trace = o->tune_trace;
     double lo, hi;
     int any, fills;
     if (o->values) {

@@ -324,6 +324,136 @@ static inline void FN(interp_predict3)(const T *r, size_t i, size_t st, uint64_t
     p[GLIDE_SPLINE_CUBIC_NAK] = p[GLIDE_SPLINE_CUBIC_NATURAL] = cub;
 }
 
+/* Tuning's cost terms of the point i (coordinate c on axis d, window
+ * [lo, hi]) into acc: the three splines' (all) or only `spline`'s. */
+static inline __attribute__((always_inline)) void
+FN(tune_point)(const T *x, size_t i, uint64_t c, uint64_t s, uint64_t lo, uint64_t hi, size_t st, FN(fill_test) ft,
+               const int all, const int fa, unsigned spline, double unit, T subst, uint64_t acc[GLIDE_NSPLINES])
+{
+    const size_t o1 = (size_t)s * st, o3 = 3 * o1;
+    T xv = x[i];
+    if (FN(fill_is)(ft, xv)) return;
+    if (fa) {
+        /* interp_predict_fa's neighbours, tested for fill once for
+         * all splines (the window's cubic reads only count for
+         * the cubics) */
+        const int hb = !FN(fill_is)(ft, x[i - o1]), hc = c + s <= hi && !FN(fill_is)(ft, x[i + o1]);
+        const int ha = c >= lo + 3 * s && !FN(fill_is)(ft, x[i - o3]);
+        const int hd = c + 3 * s <= hi && !FN(fill_is)(ft, x[i + o3]);
+        for (unsigned k = 0; k < GLIDE_NSPLINES; k++)
+            if (all || k == spline) {
+                const int cub = k != GLIDE_SPLINE_LINEAR;
+                acc[all ? k : 0] += FN(tune_term)(xv, FN(interp_form)(x, i, o1, hb, hc, cub && ha, cub && hd, k, subst), unit);
+            }
+    } else if (all) {
+        T p[GLIDE_NSPLINES];
+        FN(interp_predict3)(x, i, st, c, s, lo, hi, p);
+        acc[GLIDE_SPLINE_LINEAR] += FN(tune_term)(xv, p[GLIDE_SPLINE_LINEAR], unit);
+        uint64_t t = FN(tune_term)(xv, p[GLIDE_SPLINE_CUBIC_NAK], unit);
+        acc[GLIDE_SPLINE_CUBIC_NAK] += t;
+        /* the cubics differ only with two neighbours on each side */
+        acc[GLIDE_SPLINE_CUBIC_NATURAL] +=
+            p[GLIDE_SPLINE_CUBIC_NATURAL] == p[GLIDE_SPLINE_CUBIC_NAK] ? t : FN(tune_term)(xv, p[GLIDE_SPLINE_CUBIC_NATURAL], unit);
+    } else {
+        acc[0] += FN(tune_term)(xv, FN(interp_predict)(x, i, st, c, s, lo, hi, spline), unit);
+    }
+}
+
+#ifdef GLIDE_BLEND_RUN4
+/* v[i], v[i + k], v[i + 2k], v[i + 3k] */
+static inline __attribute__((always_inline)) __m128 glide_sse_ld4(const float *v, size_t i, size_t k)
+{
+    if (k == 1) return _mm_loadu_ps(v + i);
+    if (k == 2) return glide_sse_g2(v, i);
+    return _mm_setr_ps(v[i], v[i + k], v[i + 2 * k], v[i + 3 * k]);
+}
+
+/* tune_point of four lanes from their neighbours (interp_form's flags hc,
+ * l3 = c - 3s and r3 = c + 3s inside the window, the same for all lanes;
+ * fix0, fix3: lane 0 has no c - 3s, lane 3 no c + 3s) */
+static inline __attribute__((always_inline)) void
+FN(tune_lanes)(__m128 xv, __m128 b, __m128 cc, __m128 a, __m128 d, int hc, int l3, int r3, int fix0, int fix3,
+               const int all, unsigned spline, double unit, uint64_t acc[GLIDE_NSPLINES])
+{
+    for (unsigned k = 0; k < GLIDE_NSPLINES; k++) {
+        if (!all && k != spline) continue;
+        const int cub = k != GLIDE_SPLINE_LINEAR;
+        __m128 p = glide_sse_form4(b, cc, a, d, hc, cub && l3, cub && r3, k);
+        if (cub && fix0) p = _mm_move_ss(p, glide_sse_form4(b, cc, a, d, hc, 0, r3, k));
+        if (cub && fix3) {
+            const __m128 f = glide_sse_form4(b, cc, a, d, hc, l3, 0, k);
+            p = _mm_shuffle_ps(p, _mm_shuffle_ps(p, f, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
+        }
+        /* the scalar code's natural-cubic term where both cubics agree is the same value */
+        acc[all ? k : 0] += glide_sse_tune4(xv, p, unit, FN(tune_term));
+    }
+}
+
+/* Whether a lane of xv is a fill value (then its group goes point by point). */
+static inline __attribute__((always_inline)) int FN(tune_fill4)(FN(fill_test) ft, __m128 xv)
+{
+    if (!ft.on) return 0;
+    const __m128i v = _mm_castps_si128(xv);
+    return _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32((int)ft.a)),
+                                          _mm_cmpeq_epi32(v, _mm_set1_epi32((int)ft.b)))) != 0;
+}
+
+/* tune_point over a row of a step without fill-aware stencils, four points
+ * at a time, from xx = x0 (the row's element row + x0) to x1 at stride k:
+ * along axes 0 and 1 (d < 2) every point has the same window; along axis 2
+ * at s = 1 a whole block's row (B / 2 points, B a multiple of 8), its first
+ * point without c - 3, its last without c + 3. Returns the first xx left
+ * to the scalar loop. */
+static inline __attribute__((always_inline)) uint64_t
+FN(tune_row4)(const T *x, size_t row, uint64_t x0, uint64_t x1, uint64_t k, unsigned d, uint64_t c, uint64_t s,
+              uint64_t B, uint64_t nd1, size_t st, FN(fill_test) ft, const int all, unsigned spline, double unit,
+              uint64_t acc[GLIDE_NSPLINES])
+{
+    const __m128 z = _mm_setzero_ps();
+    if (d < 2) {
+        const uint64_t lo = c & ~(B - 1), hi = lo + B < nd1 ? lo + B : nd1;
+        const int hc = c + s <= hi, l3 = c >= lo + 3 * s, r3 = c + 3 * s <= hi;
+        const size_t o1 = (size_t)s * st, o3 = 3 * o1;
+        const int wa = all || spline != GLIDE_SPLINE_LINEAR; /* a cubic is costed */
+        uint64_t xx = x0;
+        for (; xx + 3 * k <= x1; xx += 4 * k) {
+            const size_t i = row + (size_t)xx;
+            const __m128 xv = glide_sse_ld4(x, i, (size_t)k);
+            if (FN(tune_fill4)(ft, xv)) {
+                for (unsigned l = 0; l < 4; l++)
+                    FN(tune_point)(x, i + l * (size_t)k, c, s, lo, hi, st, ft, all, 0, spline, unit, (T)0, acc);
+                continue;
+            }
+            const __m128 b = glide_sse_ld4(x, i - o1, (size_t)k), cc = hc ? glide_sse_ld4(x, i + o1, (size_t)k) : z;
+            const __m128 a = wa && l3 ? glide_sse_ld4(x, i - o3, (size_t)k) : z;
+            const __m128 dd = wa && hc && r3 ? glide_sse_ld4(x, i + o3, (size_t)k) : z;
+            FN(tune_lanes)(xv, b, cc, a, dd, hc, l3, r3, 0, 0, all, spline, unit, acc);
+        }
+        return xx;
+    }
+    const uint64_t lo = x0 & ~(B - 1);
+    if (s != 1 || B % 8 || x0 != lo + 1 || x1 < lo + B - 1 || lo + B > nd1) return x0;
+    for (uint64_t j = 0; j < B / 2; j += 4) {
+        const size_t i = row + (size_t)lo + 1 + 2 * (size_t)j;
+        const __m128 xv = glide_sse_g2(x, i);
+        const int first = j == 0, last = j + 4 == B / 2;
+        if (FN(tune_fill4)(ft, xv)) {
+            for (unsigned l = 0; l < 4; l++)
+                FN(tune_point)(x, i + 2 * l, lo + 1 + 2 * j + 2 * l, 1, lo, lo + B, st, ft, all, 0, spline, unit, (T)0, acc);
+            continue;
+        }
+        const __m128 b = glide_sse_g2(x, i - 1), cc = glide_sse_g2(x, i + 1);
+        /* a = (x[i - 3], b0, b1, b2), d = (cc1, cc2, cc3, x[i + 9]), as blend_blocks4's */
+        const __m128 a = _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(b), 4)),
+                                   first ? z : _mm_set_ss(x[i - 3]));
+        const __m128 dd = _mm_or_ps(_mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(cc), 4)),
+                                    last ? z : _mm_setr_ps(0.0f, 0.0f, 0.0f, x[i + 9]));
+        FN(tune_lanes)(xv, b, cc, a, dd, 1, 1, 1, first, last, all, spline, unit, acc);
+    }
+    return lo + B + 1;
+}
+#endif
+
 /* Tuning cost of one step (d, done) of level s over a box
  * (glide_step_lattice), each point predicted along d.
  * all: the three splines' sums into cost[spline]; else only `spline`'s. */
@@ -337,41 +467,21 @@ FN(tune_step)(const glide_grid *g, const T *x, const FN(box) *bx, uint64_t s, un
     const size_t st = g->st[d], s0 = g->st[0], s1 = g->st[1];
     uint64_t acc[GLIDE_NSPLINES] = {0, 0, 0};
     const FN(fill_test) ft = FN(fill_test_of)(g);
-    const size_t o1 = (size_t)s * st, o3 = 3 * o1;
     for (uint64_t z = start[0]; z <= bx->hi[0]; z += step[0])
-        for (uint64_t y = start[1]; y <= bx->hi[1]; y += step[1])
-            for (uint64_t xx = start[2]; xx <= bx->hi[2]; xx += step[2]) {
+        for (uint64_t y = start[1]; y <= bx->hi[1]; y += step[1]) {
+            const size_t row = (size_t)z * s0 + (size_t)y * s1;
+            uint64_t xx = start[2];
+#ifdef GLIDE_BLEND_RUN4
+            if (!fa && !g->scalar)
+                xx = FN(tune_row4)(x, row, xx, bx->hi[2], step[2], d, d == 0 ? z : y, s, B, nd1, st, ft, all, spline,
+                                   unit, acc);
+#endif
+            for (; xx <= bx->hi[2]; xx += step[2]) {
                 uint64_t c = d == 0 ? z : d == 1 ? y : xx;
                 uint64_t lo = c & ~(B - 1), hi = lo + B < nd1 ? lo + B : nd1;
-                size_t i = (size_t)z * s0 + (size_t)y * s1 + (size_t)xx;
-                T xv = x[i];
-                if (FN(fill_is)(ft, xv)) continue;
-                if (fa) {
-                    /* interp_predict_fa's neighbours, tested for fill once for
-                     * all splines (the window's cubic reads only count for
-                     * the cubics) */
-                    const int hb = !FN(fill_is)(ft, x[i - o1]), hc = c + s <= hi && !FN(fill_is)(ft, x[i + o1]);
-                    const int ha = c >= lo + 3 * s && !FN(fill_is)(ft, x[i - o3]);
-                    const int hd = c + 3 * s <= hi && !FN(fill_is)(ft, x[i + o3]);
-                    for (unsigned k = 0; k < GLIDE_NSPLINES; k++)
-                        if (all || k == spline) {
-                            const int cub = k != GLIDE_SPLINE_LINEAR;
-                            acc[all ? k : 0] +=
-                                FN(tune_term)(xv, FN(interp_form)(x, i, o1, hb, hc, cub && ha, cub && hd, k, subst), unit);
-                        }
-                } else if (all) {
-                    T p[GLIDE_NSPLINES];
-                    FN(interp_predict3)(x, i, st, c, s, lo, hi, p);
-                    acc[GLIDE_SPLINE_LINEAR] += FN(tune_term)(xv, p[GLIDE_SPLINE_LINEAR], unit);
-                    uint64_t t = FN(tune_term)(xv, p[GLIDE_SPLINE_CUBIC_NAK], unit);
-                    acc[GLIDE_SPLINE_CUBIC_NAK] += t;
-                    /* the cubics differ only with two neighbours on each side */
-                    acc[GLIDE_SPLINE_CUBIC_NATURAL] +=
-                        p[GLIDE_SPLINE_CUBIC_NATURAL] == p[GLIDE_SPLINE_CUBIC_NAK] ? t : FN(tune_term)(xv, p[GLIDE_SPLINE_CUBIC_NATURAL], unit);
-                } else {
-                    acc[0] += FN(tune_term)(xv, FN(interp_predict)(x, i, st, c, s, lo, hi, spline), unit);
-                }
+                FN(tune_point)(x, row + (size_t)xx, c, s, lo, hi, st, ft, all, fa, spline, unit, subst, acc);
             }
+        }
     if (all)
         for (unsigned k = 0; k < GLIDE_NSPLINES; k++) cost[k] += acc[k];
     else
@@ -418,6 +528,7 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, T *w, double unit, T
                 else FN(tune_step)(&gs, x + sl * se, &bx, s, ax0[j], done, 1, 0, 0, unit, subst, cost);
             }
             for (unsigned k = 0; k < GLIDE_NSPLINES; k++) memo[k][key] = cost[k];
+            if (g->tune_trace) g->tune_trace[(l - 1) * GLIDE_TUNE_TRACE] += cost[0] + cost[1] + cost[2];
             have |= 1u << key;
         }
         uint64_t best = UINT64_MAX;
@@ -439,12 +550,14 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, T *w, double unit, T
                         else FN(tune_step)(&gs, x + sl * se, &bx, s, ax[j], done, 0, 0, spline, unit, subst, cost);
                     }
                     memo[spline][key] = cost[spline];
+                    if (g->tune_trace) g->tune_trace[(l - 1) * GLIDE_TUNE_TRACE] += cost[spline];
                     have |= 1u << key;
                 }
                 est += memo[spline][key];
             }
             if (est < best) { best = est; best_cfg = cfg; }
         }
+        if (g->tune_trace) g->tune_trace[(l - 1) * GLIDE_TUNE_TRACE + 1] = best;
         if (g->blend >= GLIDE_TUNE_FORCE && g->eff_rank >= 2) { /* tests: every level blended */
             level_cfg[l - 1] = (uint8_t)((best_cfg & 3u) | ((n_ord + g->blend - GLIDE_TUNE_FORCE) << 2));
             continue;
@@ -459,6 +572,7 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, T *w, double unit, T
                     FN(blend_level)(&gs, OP_TUNE, 1, x + sl * se, NULL, w + sl * se, NULL, &bx, s, cfg, 0, 0, unit, subst, acc);
                 else FN(blend_level)(&gs, OP_TUNE, 0, x + sl * se, NULL, w + sl * se, NULL, &bx, s, cfg, 0, 0, unit, subst, acc);
             }
+            if (g->tune_trace) g->tune_trace[(l - 1) * GLIDE_TUNE_TRACE + 2 + v] = acc[0];
             if (acc[0] < best) { best = acc[0]; best_cfg = cfg; }
         }
         level_cfg[l - 1] = (uint8_t)best_cfg;

@@ -30,9 +30,15 @@ typedef struct {
     int blend;
     /* tests: interpolation in one pass even over blocks of only fill points */
     int whole_pass;
-    /* tests: blended runs point by point, without the four-lane path */
+    /* tests: blended runs and tuning point by point, without the four-lane path */
     int scalar;
+    /* tests: tuning's costs per level (GLIDE_TUNE_TRACE words a level), or NULL */
+    uint64_t *tune_trace;
 } glide_grid;
+
+/* glide_grid.tune_trace's words a level: the sum of every step cost
+ * tuning took, the best plain candidate's cost, each blend's cost */
+#define GLIDE_TUNE_TRACE (2 + GLIDE_NBLENDS)
 
 /* A chunk's masked values and value range, decided once before either
  * backend runs (README.md, "Missing values"): the stream's fill value is

@@ -404,6 +404,61 @@ static void format_blend_lanes(void)
           "point-by-point code's, %d decode within the bound, %d to the encoder's reconstruction", same, cases, ok, exact);
 }
 
+/* Tuning four points at a time (x86-64): every cost it sums, and so every
+ * choice, must be the point-by-point code's, with spikes, NaN and inf,
+ * huge values (the lanes' fallbacks) and fill points. */
+static void tune_lanes(void)
+{
+    static const uint64_t dims[5][3] = {{64, 64, 64}, {33, 40, 57}, {17, 17, 17}, {1, 200, 300}, {96, 97, 3}};
+    int cases = 0, same = 0, blended = 0;
+    for (unsigned t = 0; t < 5; t++) {
+        const uint64_t *d = dims[t];
+        const size_t n = (size_t)(d[0] * d[1] * d[2]);
+        float *x = malloc(n * 4);
+        uint8_t *s0 = malloc(n * 8 + 4096), *s1 = malloc(n * 8 + 4096);
+        for (int data = 0; data < 4; data++) {
+            const float fill = 7.25f;
+            for (size_t i = 0; i < n; i++) {
+                const uint64_t c0 = i / (d[1] * d[2]), c1 = i / d[2] % d[1], c2 = i % d[2];
+                float v = (float)(sin(0.09 * (double)c2 + 0.4 * sin(0.06 * (double)c1)) * cos(0.05 * (double)c0) * 10.0 +
+                                  0.002 * (double)(rnd() % 1000));
+                if (rnd() % 89 == 0) v += 40.0f;
+                if (data == 1 && rnd() % 4001 == 0) v = rnd() % 2 ? NAN : -INFINITY;
+                if (data == 2 && rnd() % 3001 == 0) v = rnd() % 2 ? 3e38f : -3e38f; /* quotients past 2^31 */
+                if (data == 3 && rnd() % 301 == 0) v = fill;
+                x[i] = v;
+            }
+            for (int k = 0; k < 3; k++) {
+                glide_params p;
+                glide_params_init(&p, GLIDE_FLOAT32, 3, d);
+                static const double ebs[3] = {1e-2, 1e-3, 1e-5};
+                p.eb = ebs[k];
+                p.predictor = GLIDE_PRED_INTERP;
+                uint64_t tr0[GLIDE_MAX_LEVELS * GLIDE_TUNE_TRACE] = {0}, tr1[GLIDE_MAX_LEVELS * GLIDE_TUNE_TRACE] = {0};
+                glide_encode_opts o = glide_default_encode_opts();
+                if (data == 3) { /* fill points in the plain stencils (format 1's): the lanes' fill test */
+                    uint32_t fb;
+                    memcpy(&fb, &fill, 4);
+                    p.has_fill = 1, p.fill_bits = fb;
+                    o.no_fill_aware = 1;
+                }
+                o.tune_trace = tr0;
+                const size_t cap = glide_compress_bound(&p), l0 = glide_cpu_compress(&p, &o, x, s0, cap);
+                o.scalar = 1;
+                o.tune_trace = tr1;
+                const size_t l1 = glide_cpu_compress(&p, &o, x, s1, cap);
+                cases++;
+                if (glide_is_error(l0) || glide_is_error(l1)) continue;
+                same += l0 == l1 && !memcmp(s0, s1, l0) && !memcmp(tr0, tr1, sizeof tr0);
+                for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) blended += tr0[l * GLIDE_TUNE_TRACE + 2] != 0;
+            }
+        }
+        free(x); free(s0); free(s1);
+    }
+    CHECK(same == cases && blended > 0, "tuning four points at a time: %d of %d chunks with the point-by-point code's "
+          "costs and stream (%d levels costed blended)", same, cases, blended);
+}
+
 /* Format 4: blended levels (FORMAT.md §8.4). Tuning blends where it pays;
  * every level forced blended, with both residual splines, on 2-D, 3-D and
  * 4-D grids of odd sizes, float and double, with fill points, NaN and inf,
@@ -700,6 +755,7 @@ int main(void)
     format_fill_aware();
     format_fill_blocks();
     format_blend_lanes();
+    tune_lanes();
     format_blend();
     format_planes();
     size_t n = 30 * 20 * 25;
