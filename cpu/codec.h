@@ -36,8 +36,9 @@ typedef struct {
                                      default skips a custom book whose floor already loses (the same plans) */
     int whole_pass;               /* tests: 1 runs interpolation over blocks of only fill points too, which the
                                      default gives FILL without the level passes (the same streams) */
-    int scalar;                   /* tests: 1 encodes and tunes blended levels point by point, where the default takes
-                                     four points at once on x86-64 (cpu/blend_sse2.h; the same streams) */
+    int scalar;                   /* tests: 1 takes the general paths (the same streams): blended levels encoded and
+                                     tuned point by point, where the default takes four points at once on x86-64
+                                     (cpu/blend_sse2.h), and Lorenzo's grouped sweep on grids of one block a side */
     uint64_t *tune_trace;         /* tests: receives tuning's costs, GLIDE_TUNE_TRACE words per level (cpu/predict.h) */
     void *recon_out;              /* tests: receives the encoder's reconstruction in raster order (the chunk's type;
                                      at finite points what the decoder must give bit for bit) */

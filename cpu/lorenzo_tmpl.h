@@ -28,6 +28,28 @@ static inline T FN(lorenzo_predict_sub)(const glide_grid *g, const T *x, size_t 
 #undef GLIDE_LV
 }
 
+/* One point of the sweep: pz, py, px whether its block holds the
+ * neighbour below on axes 0, 1, 2 (not all 0: an anchor). */
+static inline __attribute__((always_inline)) void FN(lorenzo_point)(FN(fill_test) ft, const int encode, const T *x, T *r,
+                                                                   uint16_t *sym, size_t i, size_t s0, size_t s1, int pz,
+                                                                   int py, int px, T e2, double eb, T subst)
+{
+    if (encode) {
+        T xv = x[i];
+        if (FN(fill_is)(ft, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; return; }
+        T rv;
+        int q = FN(quantize)(xv, FN(lorenzo_predict)(r, i, s0, s1, pz, py, px), e2, eb, &rv);
+        if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
+        else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
+    } else {
+        unsigned sy = sym[i];
+        if (sy < GLIDE_NQUANT)
+            r[i] = FN(lorenzo_predict)(r, i, s0, s1, pz, py, px) + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
+        else if (sy == GLIDE_SYM_FILL)
+            r[i] = subst;
+    }
+}
+
 static inline __attribute__((always_inline)) void
 FN(lorenzo_sweep)(const glide_grid *g, const int encode, const T *x, T *r, uint16_t *sym, double eb, T subst)
 {
@@ -44,6 +66,25 @@ FN(lorenzo_sweep)(const glide_grid *g, const int encode, const T *x, T *r, uint1
      * symbols are the same in any order. */
     const uint64_t B = M + 1, n0 = g->slab_rows, n1 = g->n[1], n2 = g->n[2];
     const uint64_t nb0 = (n0 + M) / B, nb1 = (n1 + M) / B, nb2 = (n2 + M) / B;
+    const FN(fill_test) ft = FN(fill_test_of)(g);
+    if (n0 <= B + 1 && n1 <= B + 1 && n2 <= B + 1 && !g->scalar) {
+        /* at most one block and a face per axis (the block trial's boxes):
+         * one chain whatever the order, so raster order, without the
+         * groups' loops */
+        for (uint64_t z = 0; z < g->slabs * n0; z++) {
+            const int pz = (z % n0 & M) != 0;
+            for (uint64_t y = 0; y < n1; y++) {
+                const int py = (y & M) != 0;
+                const size_t row = (size_t)z * s0 + (size_t)y * s1;
+                if (pz || py) FN(lorenzo_point)(ft, encode, x, r, sym, row, s0, s1, pz, py, 0, e2, eb, subst);
+                for (uint64_t xx = 1; xx < n2; xx++) {
+                    const int px = (xx & M) != 0;
+                    if (pz || py || px) FN(lorenzo_point)(ft, encode, x, r, sym, row + (size_t)xx, s0, s1, pz, py, px, e2, eb, subst);
+                }
+            }
+        }
+        return;
+    }
     /* g1 rows and g0 planes of blocks a group: at least 16 blocks, or all */
     uint64_t g1 = (16 + nb2 - 1) / nb2, g0;
     if (g1 > nb1) g1 = nb1;
@@ -66,21 +107,8 @@ FN(lorenzo_sweep)(const glide_grid *g, const int encode, const T *x, T *r, uint1
                 const uint64_t z = sl * n0 + zs;
                 int pz = zl != 0, py = yl != 0, px = xl != 0;
                 if (!pz && !py && !px) continue; /* anchor */
-                size_t i = (size_t)z * s0 + (size_t)y * s1 + (size_t)xx;
-                if (encode) {
-                    T xv = x[i];
-                    if (FN(is_fill)(g, xv)) { sym[i] = GLIDE_SYM_FILL; r[i] = subst; continue; }
-                    T rv;
-                    int q = FN(quantize)(xv, FN(lorenzo_predict)(r, i, s0, s1, pz, py, px), e2, eb, &rv);
-                    if (q >= 0) { sym[i] = (uint16_t)q; r[i] = rv; }
-                    else { sym[i] = GLIDE_SYM_OUTLIER; r[i] = isfinite(xv) ? xv : subst; }
-                } else {
-                    unsigned sy = sym[i];
-                    if (sy < GLIDE_NQUANT)
-                        r[i] = FN(lorenzo_predict)(r, i, s0, s1, pz, py, px) + (T)((int)sy - GLIDE_SYM_ZERO) * e2;
-                    else if (sy == GLIDE_SYM_FILL)
-                        r[i] = subst;
-                }
+                FN(lorenzo_point)(ft, encode, x, r, sym, (size_t)z * s0 + (size_t)y * s1 + (size_t)xx, s0, s1, pz, py, px,
+                                  e2, eb, subst);
             }
     }
 }

@@ -30,7 +30,8 @@ typedef struct {
     int blend;
     /* tests: interpolation in one pass even over blocks of only fill points */
     int whole_pass;
-    /* tests: blended runs and tuning point by point, without the four-lane path */
+    /* tests: the general paths: blended runs and tuning point by point
+     * (no four-lane path), Lorenzo's grouped sweep on the smallest grids */
     int scalar;
     /* tests: tuning's costs per level (GLIDE_TUNE_TRACE words a level), or NULL */
     uint64_t *tune_trace;

@@ -404,6 +404,52 @@ static void format_blend_lanes(void)
           "point-by-point code's, %d decode within the bound, %d to the encoder's reconstruction", same, cases, ok, exact);
 }
 
+/* Lorenzo on grids of one block and a face a side (the block trial's
+ * boxes) walks them in raster order: the same streams as the grouped
+ * sweep (test-only glide_encode_opts.scalar), by Lorenzo and by the
+ * trial, with NaN, inf and fill points, and within the bound. */
+static void lorenzo_small(void)
+{
+    /* the last two: slabs of rows (a 4-D chunk), each its own blocks */
+    static const uint64_t dims[8][4] = {{17, 17, 17}, {9, 17, 5},  {1, 17, 17},  {17, 1, 3},
+                                        {16, 16, 16}, {3, 17, 2}, {3, 9, 17, 5}, {2, 17, 4, 17}};
+    int cases = 0, same = 0, ok = 0;
+    for (unsigned t = 0; t < 8; t++) {
+        const uint64_t *d = dims[t];
+        const unsigned rank = t < 6 ? 3 : 4;
+        const size_t n = (size_t)(d[0] * d[1] * d[2] * (rank == 4 ? d[3] : 1));
+        const uint64_t nx = d[rank - 1];
+        float *x = malloc(n * 4), *y = malloc(n * 4);
+        uint8_t *s0 = malloc(n * 8 + 4096), *s1 = malloc(n * 8 + 4096);
+        for (int data = 0; data < 2; data++) {
+            for (size_t i = 0; i < n; i++) {
+                x[i] = (float)(sin(0.3 * (double)(i % nx) + 0.2 * (double)(i / nx)) * 5.0 + 0.01 * (double)(rnd() % 100));
+                if (rnd() % 61 == 0) x[i] += 30.0f;
+                if (data && rnd() % 37 == 0) x[i] = rnd() % 3 == 0 ? NAN : rnd() % 2 ? INFINITY : -1.5f;
+            }
+            for (int k = 0; k < 4; k++) {
+                glide_params p;
+                glide_params_init(&p, GLIDE_FLOAT32, rank, d);
+                p.eb = k % 2 ? 1e-4 : 1e-2;
+                p.predictor = k < 2 ? GLIDE_PRED_LORENZO : GLIDE_PRED_AUTO;
+                if (data) p.has_fill = 1, p.fill_bits = 0xbfc00000u; /* -1.5 */
+                glide_encode_opts o = glide_default_encode_opts();
+                const size_t cap = glide_compress_bound(&p), l0 = glide_cpu_compress(&p, &o, x, s0, cap);
+                o.scalar = 1;
+                const size_t l1 = glide_cpu_compress(&p, &o, x, s1, cap);
+                cases++;
+                if (glide_is_error(l0) || glide_is_error(l1)) continue;
+                same += l0 == l1 && !memcmp(s0, s1, l0);
+                double ratio;
+                ok += glide_decompress(s0, l0, y, n * 4) == n * 4 && within(x, y, n, 0, p.eb, 0, 0, &ratio);
+            }
+        }
+        free(x); free(y); free(s0); free(s1);
+    }
+    CHECK(same == cases && ok == cases, "Lorenzo on one-block grids in raster order: %d of %d streams as the grouped "
+          "sweep's, %d decode within the bound", same, cases, ok);
+}
+
 /* Tuning four points at a time (x86-64): every cost it sums, and so every
  * choice, must be the point-by-point code's, with spikes, NaN and inf,
  * huge values (the lanes' fallbacks) and fill points. */
@@ -756,6 +802,7 @@ int main(void)
     format_fill_blocks();
     format_blend_lanes();
     tune_lanes();
+    lorenzo_small();
     format_blend();
     format_planes();
     size_t n = 30 * 20 * 25;
