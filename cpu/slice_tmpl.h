@@ -42,6 +42,66 @@ static inline __attribute__((always_inline)) void FN(slice_odd)(const glide_grid
     FN(slice_point)(fv, encode, 0, x, r, sym, i, p, e2, eb, subst);
 }
 
+#ifdef GLIDE_BLEND_RUN4
+/* Whether slice_odd's lanes i + l k (l < 4) all take the plain stencil
+ * and shift: no lane is a fill point, and no read the flags name, nor the
+ * point below (unless first), holds FILL. */
+static inline __attribute__((always_inline)) int FN(slice_plain4)(FN(fill_test) fv, const int fills, const int first,
+                                                                  __m128 xv, const uint16_t *sym, size_t i, size_t k,
+                                                                  size_t s0, size_t o1, int hc, int ha, int hd, int fa)
+{
+    if (!fills) return 1;
+    if (FN(tune_fill4)(fv, xv)) return 0;
+    for (unsigned l = 0; l < 4; l++) {
+        const size_t j = i + l * k;
+        if (!first && sym[j - s0] == GLIDE_SYM_FILL) return 0;
+        if (fa && (sym[j - o1] == GLIDE_SYM_FILL || (hc && sym[j + o1] == GLIDE_SYM_FILL) ||
+                   (ha && sym[j - 3 * o1] == GLIDE_SYM_FILL) || (hc && hd && sym[j + 3 * o1] == GLIDE_SYM_FILL)))
+            return 0;
+    }
+    return 1;
+}
+
+/* v[i + l k] = lanes l */
+static inline __attribute__((always_inline)) void glide_sse_st4(float *v, size_t i, size_t k, __m128 x)
+{
+    if (k == 1) { _mm_storeu_ps(v + i, x); return; }
+    if (k == 2) { glide_sse_put2(v, i, x); return; }
+    float t[4];
+    _mm_storeu_ps(t, x);
+    for (unsigned l = 0; l < 4; l++) v[i + l * k] = t[l];
+}
+
+/* slice_odd's encoding of the lanes i + l k from their 2-D predictions
+ * p2: the shift by the slice below (unless first), symbols and
+ * reconstructions, the outliers by the scalar rule. */
+static inline __attribute__((always_inline)) void FN(slice_enc4)(const int first, __m128 xv, __m128 p2, const T *x, T *r,
+                                                                 T *sp, uint16_t *sym, size_t i, size_t k, size_t s0, T e2,
+                                                                 double eb, T subst)
+{
+    glide_sse_st4(sp, i, k, p2);
+    const __m128 p = first ? p2
+                           : _mm_add_ps(p2, _mm_sub_ps(glide_sse_ld4(r, i - s0, k), glide_sse_ld4(sp, i - s0, k)));
+    __m128i q;
+    __m128 v;
+    const int ok = glide_sse_quantize(xv, p, e2, eb, &q, &v);
+    int qs[4];
+    _mm_storeu_si128((__m128i *)(void *)qs, q);
+    if (ok != 15) {
+        float rv[4];
+        _mm_storeu_ps(rv, v);
+        for (unsigned l = 0; l < 4; l++)
+            if (!(ok >> l & 1)) {
+                const T xl = x[i + l * k];
+                rv[l] = isfinite(xl) ? xl : subst, qs[l] = GLIDE_SYM_OUTLIER - GLIDE_SYM_ZERO;
+            }
+        v = _mm_loadu_ps(rv);
+    }
+    glide_sse_st4(r, i, k, v);
+    for (unsigned l = 0; l < 4; l++) sym[i + l * k] = (uint16_t)(qs[l] + GLIDE_SYM_ZERO);
+}
+#endif
+
 /* Format 6's slice method (docs/FORMAT.md §9a, DESIGN.md "The slice
  * method"); gpu/slice.cuh computes the same. Each slice across axis 0 of a
  * slab is a 2-D hierarchy (levels B/2 .. 1, x then y, or y then x with yx;
@@ -66,6 +126,10 @@ static inline __attribute__((always_inline)) void FN(slice_sweep_k)(const glide_
     const uint64_t B = 1ull << g->blog, n1 = g->n[1], n2 = g->n[2];
     const size_t s0 = g->st[0], s1 = g->st[1];
     const T e2 = (T)(2.0 * eb);
+#ifdef GLIDE_BLEND_RUN4
+    /* encoding four points at a time (the quantizer's division: e2 > 0) */
+    const int lanes = encode && e2 > 0 && !g->scalar, fa = fills && g->fill_aware;
+#endif
     for (uint64_t sl = 0; sl < g->slabs; sl++)
         for (uint64_t zl = 0; zl < g->slab_rows; zl++) {
             const uint64_t z = sl * g->slab_rows + zl;
@@ -93,7 +157,30 @@ static inline __attribute__((always_inline)) void FN(slice_sweep_k)(const glide_
                             const uint64_t lo = y & ~(B - 1), hi = lo + B < n1 - 1 ? lo + B : n1 - 1;
                             const int hc = y + s <= hi, ha = y >= lo + 3 * s, hd = y + 3 * s <= hi;
                             const size_t row = base + (size_t)y * s1;
-                            for (uint64_t xx = 0; xx < n2; xx += ostep)
+                            uint64_t xx = 0;
+#ifdef GLIDE_BLEND_RUN4
+                            /* four points at a time: their reads lie on other rows */
+                            if (lanes) {
+                                const size_t o1 = (size_t)s * s1, k = (size_t)ostep;
+                                const __m128 zr = _mm_setzero_ps();
+                                for (; xx + 3 * ostep < n2; xx += 4 * ostep) {
+                                    const size_t i = row + xx;
+                                    const __m128 xv = glide_sse_ld4(x, i, k);
+                                    if (!FN(slice_plain4)(fv, fills, first, xv, sym, i, k, s0, o1, hc, ha, hd, fa)) {
+                                        for (unsigned l = 0; l < 4; l++)
+                                            FN(slice_odd)(g, fv, encode, fills, first, x, r, sp, sym, i + l * k, s0, o1, hc,
+                                                          ha, hd, e2, eb, subst);
+                                        continue;
+                                    }
+                                    const __m128 p2 = glide_sse_form4(
+                                        glide_sse_ld4(r, i - o1, k), hc ? glide_sse_ld4(r, i + o1, k) : zr,
+                                        ha ? glide_sse_ld4(r, i - 3 * o1, k) : zr, hc && hd ? glide_sse_ld4(r, i + 3 * o1, k) : zr,
+                                        hc, ha, hd, GLIDE_SPLINE_CUBIC_NAK);
+                                    FN(slice_enc4)(first, xv, p2, x, r, sp, sym, i, k, s0, e2, eb, subst);
+                                }
+                            }
+#endif
+                            for (; xx < n2; xx += ostep)
                                 FN(slice_odd)(g, fv, encode, fills, first, x, r, sp, sym, row + xx, s0, (size_t)s * s1, hc,
                                               ha, hd, e2, eb, subst);
                         }
@@ -103,6 +190,47 @@ static inline __attribute__((always_inline)) void FN(slice_sweep_k)(const glide_
                             const size_t row = base + (size_t)y * s1;
                             for (uint64_t lo = 0; lo + s < n2; lo += B) {
                                 const uint64_t hi = lo + B < n2 - 1 ? lo + B : n2 - 1;
+#ifdef GLIDE_BLEND_RUN4
+                                /* a whole block at s = 1, as blend_blocks4: its first point
+                                 * reads no c - 3, its last no c + 3 */
+                                if (lanes && s == 1 && B % 8 == 0 && lo + B <= hi) {
+                                    const __m128 zr = _mm_setzero_ps();
+                                    for (uint64_t j = 0; j < B / 2; j += 4) {
+                                        const size_t i = row + (size_t)lo + 1 + 2 * (size_t)j;
+                                        const int bfirst = j == 0, blast = j + 4 == B / 2;
+                                        const __m128 xv = glide_sse_g2(x, i);
+                                        /* the block's first lane reads no c - 3, its last no c + 3 */
+                                        int plain = FN(slice_plain4)(fv, fills, first, xv, sym, i, 2, s0, 1, 1, 0, 0, fa);
+                                        if (plain && fa)
+                                            for (unsigned l = 0; l < 4; l++)
+                                                plain &= (l == 0 && bfirst ? 1 : sym[i + 2 * l - 3] != GLIDE_SYM_FILL) &&
+                                                         (l == 3 && blast ? 1 : sym[i + 2 * l + 3] != GLIDE_SYM_FILL);
+                                        if (!plain) {
+                                            for (unsigned l = 0; l < 4; l++) {
+                                                const uint64_t c = lo + 1 + 2 * j + 2 * l;
+                                                FN(slice_odd)(g, fv, encode, fills, first, x, r, sp, sym, i + 2 * l, s0, 1, 1,
+                                                              c >= lo + 3, c + 3 <= hi, e2, eb, subst);
+                                            }
+                                            continue;
+                                        }
+                                        const __m128 b = glide_sse_g2(r, i - 1), cc = glide_sse_g2(r, i + 1);
+                                        const __m128 a = _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(b), 4)),
+                                                                   bfirst ? zr : _mm_set_ss(r[i - 3]));
+                                        const __m128 d = _mm_or_ps(_mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(cc), 4)),
+                                                                   blast ? zr : _mm_setr_ps(0.0f, 0.0f, 0.0f, r[i + 9]));
+                                        __m128 p2 = glide_sse_form4(b, cc, a, d, 1, 1, 1, GLIDE_SPLINE_CUBIC_NAK);
+                                        if (bfirst)
+                                            p2 = _mm_move_ss(p2, glide_sse_form4(b, cc, a, d, 1, 0, 1, GLIDE_SPLINE_CUBIC_NAK));
+                                        if (blast) {
+                                            const __m128 f = glide_sse_form4(b, cc, a, d, 1, 1, 0, GLIDE_SPLINE_CUBIC_NAK);
+                                            p2 = _mm_shuffle_ps(p2, _mm_shuffle_ps(p2, f, _MM_SHUFFLE(3, 3, 2, 2)),
+                                                                _MM_SHUFFLE(2, 0, 1, 0));
+                                        }
+                                        FN(slice_enc4)(first, xv, p2, x, r, sp, sym, i, 2, s0, e2, eb, subst);
+                                    }
+                                    continue;
+                                }
+#endif
                                 for (uint64_t xx = lo + s; xx < lo + B && xx < n2; xx += 2 * s)
                                     FN(slice_odd)(g, fv, encode, fills, first, x, r, sp, sym, row + xx, s0, s, xx + s <= hi,
                                                   xx >= lo + 3 * s, xx + 3 * s <= hi, e2, eb, subst);
