@@ -101,8 +101,10 @@ unsigned glide_book_select(const glide_dictionary *d, const uint64_t *hist, glid
  * and outwards from the zero code, a tier of |q| at a time, after each of
  * which the rest of the histogram's mass at the book's least length there
  * bounds the size from below, so that most books stop early. */
-static void select_sized(const glide_dictionary *d, const uint64_t *hist, unsigned want, const uint64_t zero[4],
-                         const uint64_t fill[4], uint64_t cap, unsigned book[4], uint64_t best[4])
+static inline __attribute__((always_inline)) void select_sized_k(const glide_dictionary *d, const uint64_t *hist,
+                                                                 unsigned want, const unsigned nv, const uint64_t zero[4],
+                                                                 const uint64_t fill[4], uint64_t cap, unsigned book[4],
+                                                                 uint64_t best[4])
 {
     /* nz: the terms in order; tier t's end at end[t], after[t] the mass after them */
     unsigned nz[GLIDE_NSYM], m = 0, end[TIERS];
@@ -129,7 +131,7 @@ static void select_sized(const glide_dictionary *d, const uint64_t *hist, unsign
         /* each variant's ZERO and FILL bits; the rest is common, and the
          * book is out for every variant once it reaches the largest gap */
         uint64_t head[4] = {0, 0, 0, 0}, gap = 0;
-        for (unsigned v = 0; v < 4; v++) {
+        for (unsigned v = 0; v < nv; v++) {
             if (!(want >> v & 1u)) continue;
             head[v] = zero[v] * lz + fill[v] * lf;
             if (head[v] < best[v] && best[v] - head[v] > gap) gap = best[v] - head[v];
@@ -142,9 +144,18 @@ static void select_sized(const glide_dictionary *d, const uint64_t *hist, unsign
             if (c >= gap || c + after[t] * tail[t + 1] >= gap) break;
         }
         if (t < TIERS) continue;
-        for (unsigned v = 0; v < 4; v++)
+        for (unsigned v = 0; v < nv; v++)
             if ((want >> v & 1u) && head[v] + c < best[v]) best[v] = head[v] + c, book[v] = b;
     }
+}
+
+/* select_sized_k for want = 1 (one histogram: the block trial's methods,
+ * a plain plane) with its variant loops gone, else for any want */
+static void select_sized(const glide_dictionary *d, const uint64_t *hist, unsigned want, const uint64_t zero[4],
+                         const uint64_t fill[4], uint64_t cap, unsigned book[4], uint64_t best[4])
+{
+    if (want == 1u) select_sized_k(d, hist, 1u, 1, zero, fill, cap, book, best);
+    else select_sized_k(d, hist, want, 4, zero, fill, cap, book, best);
 }
 
 void glide_book_select_variants(const glide_dictionary *d, const uint64_t *hist, glide_score score, unsigned want,
