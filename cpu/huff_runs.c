@@ -131,6 +131,21 @@ static inline int put_bits(bitw *w, uint32_t v, unsigned n)
     return 0;
 }
 
+/* The first index from j (below end) whose symbol is not s, else end:
+ * eight symbols a compare where SSE2 is there. */
+static inline uint64_t run_end(const uint16_t *sym, uint64_t j, uint64_t end, uint16_t s)
+{
+#if defined(__SSE2__)
+    const __m128i v = _mm_set1_epi16((short)s);
+    for (; j + 8 <= end; j += 8) {
+        const unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(sym + j)), v));
+        if (m != 0xFFFFu) return j + (unsigned)__builtin_ctz(~m & 0xFFFFu) / 2;
+    }
+#endif
+    while (j < end && sym[j] == s) j++;
+    return j;
+}
+
 size_t glide_runs_encode(const glide_huff_enc *e, const glide_run_code *rc, const uint16_t *sym, uint64_t n,
                          uint8_t *segtab, uint8_t *out, size_t cap)
 {
@@ -143,8 +158,7 @@ size_t glide_runs_encode(const glide_huff_enc *e, const glide_run_code *rc, cons
             if (put_bits(&w, e->code[s], e->len[s])) return (size_t)-1;
             const int k = s == GLIDE_SYM_ZERO ? 0 : s == GLIDE_SYM_FILL ? 1 : -1;
             if (k < 0 || !rc->on[k]) { i++; continue; }
-            uint64_t j = i + 1;
-            while (j < s1 && sym[j] == s) j++;
+            const uint64_t j = run_end(sym, i + 1, s1, s);
             const uint64_t L = j - i;
             const unsigned c = glide_run_class(L);
             if (put_bits(&w, rc->code[k][c], rc->len[k][c]) || put_bits(&w, (uint32_t)(L - (1ull << c)), c))
