@@ -414,19 +414,25 @@ FN(blend_run4)(const int op, const unsigned K, const glide_bpoint *P, const T *x
  * its element 1, the first reading no c - 3 on axis 2 and the last no
  * c + 3; the other odd axes' reads P; cubic spline sp along axis 2. Reads
  * along axis 2 inside the block only: c - 3 and c + 3 are the lanes' c - 1
- * and c + 1 shifted by a lane, and one element beyond them. */
+ * and c + 1 shifted by a lane, and one element beyond them. cut: one more
+ * block, the grid's last along axis 2, without its far end (its last
+ * point extrapolates from c - 1 and c - 3, the one before reads no
+ * c + 3), whose last lanes' c + 1 come from the c - 1 shifted, so that
+ * nothing past the grid is read. */
 static inline __attribute__((always_inline)) void
 FN(blend_blocks4)(const int op, const unsigned K, const glide_bpoint *P, const T *x, T *r, T *w, uint16_t *sym,
-                  size_t i0, uint64_t nb, uint64_t B, unsigned sp, unsigned rs, const int keep_d, T e2, double eb,
-                  double unit, T subst, uint64_t *sum, T *nz)
+                  size_t i0, uint64_t nb, const int cut, uint64_t B, unsigned sp, unsigned rs, const int keep_d, T e2,
+                  double eb, double unit, T subst, uint64_t *sum, T *nz)
 {
     const T *rd = op == OP_TUNE ? x : r; /* the open loop predicts from x */
     __m128 nzv = _mm_setzero_ps();
-    for (uint64_t blk = 0; blk < nb; blk++, i0 += (size_t)B)
+    for (uint64_t blk = 0; blk < nb + (cut != 0); blk++, i0 += (size_t)B)
         for (uint64_t k = 0; k < B / 2; k += 4) {
             const size_t i = i0 + 1 + 2 * (size_t)k;
-            const __m128 b = glide_sse_g2(rd, i - 1), cc = glide_sse_g2(rd, i + 1);
-            const int first = k == 0, last = k + 4 == B / 2;
+            const int first = k == 0, last = k + 4 == B / 2, end = last && blk == nb;
+            const __m128 b = glide_sse_g2(rd, i - 1);
+            /* at the grid's end: cc = (b1, b2, b3, 0), its last lane unread */
+            const __m128 cc = end ? _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(b), 4)) : glide_sse_g2(rd, i + 1);
             /* a = (r[i - 3], b0, b1, b2), d = (cc1, cc2, cc3, r[i + 9]); the
              * block's first lane reads no a, its last no d */
             const __m128 a = _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(b), 4)),
@@ -435,7 +441,10 @@ FN(blend_blocks4)(const int op, const unsigned K, const glide_bpoint *P, const T
                                        last ? _mm_setzero_ps() : _mm_setr_ps(0.0f, 0.0f, 0.0f, rd[i + 9]));
             __m128 a0 = glide_sse_form4(b, cc, a, d, 1, 1, 1, sp);
             if (first) a0 = _mm_move_ss(a0, glide_sse_form4(b, cc, a, d, 1, 0, 1, sp)); /* lane 0 */
-            if (last) { /* lane 3 */
+            if (end) { /* lane 2 reads no c + 3, lane 3 no c + 1 */
+                const __m128 f2 = glide_sse_form4(b, cc, a, d, 1, 1, 0, sp), f3 = glide_sse_form4(b, cc, a, d, 0, 1, 0, sp);
+                a0 = _mm_shuffle_ps(a0, _mm_shuffle_ps(f2, f3, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
+            } else if (last) { /* lane 3 */
                 const __m128 f = glide_sse_form4(b, cc, a, d, 1, 1, 0, sp);
                 a0 = _mm_shuffle_ps(a0, _mm_shuffle_ps(a0, f, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
             }
@@ -489,8 +498,9 @@ FN(blend_run)(const glide_grid *g, const int op, const int fa, const unsigned K,
  * between read all; every other odd axis reads all (the row's windows). */
 static inline __attribute__((always_inline)) void
 FN(blend_blocks)(const glide_grid *g, const int op, const int fa, const unsigned K, const int rcub, const T *x, T *r, T *w,
-                 uint16_t *sym, size_t i, uint64_t nb, uint64_t B, uint64_t s, const size_t o[3], unsigned sp, unsigned rs,
-                 const int keep_d, T e2, double eb, double unit, double n2, T subst, uint64_t *sum, uint64_t *pts, int *ns, T *nz)
+                 uint16_t *sym, size_t i, uint64_t nb, const int cut4, uint64_t B, uint64_t s, const size_t o[3], unsigned sp,
+                 unsigned rs, const int keep_d, T e2, double eb, double unit, double n2, T subst, uint64_t *sum,
+                 uint64_t *pts, int *ns, T *nz)
 {
     glide_bpoint F, Ff, Fl;
     F.k = Ff.k = Fl.k = K;
@@ -504,10 +514,11 @@ FN(blend_blocks)(const glide_grid *g, const int op, const int fa, const unsigned
     const size_t di = (size_t)(2 * s);
 #ifdef GLIDE_BLEND_RUN4
     if (GLIDE_LANES_OK(op, fa, *ns) && s == 1 && B % 8 == 0) {
-        FN(blend_blocks4)(op, K, &F, x, r, w, sym, i, nb, B, sp, rs, keep_d, e2, eb, unit, subst, sum, nz);
+        FN(blend_blocks4)(op, K, &F, x, r, w, sym, i, nb, cut4, B, sp, rs, keep_d, e2, eb, unit, subst, sum, nz);
         return;
     }
 #endif
+    (void)cut4; /* set only where the lanes take the blocks */
     for (uint64_t b = 0; b < nb; b++, i += (size_t)B) {
         FN(blend_point)(g, op, fa, x, r, w, sym, i + (size_t)s, &Ff, sp, rs, keep_d, e2, eb, unit, n2, subst, sum, pts, ns, nz);
         for (size_t j = i + 3 * (size_t)s; j <= i + (size_t)(B - 3 * s); j += di)
@@ -576,11 +587,18 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
             const size_t row = (size_t)c[0] * s0 + (size_t)c[1] * s1;
             c[2] = start[2];
             const uint64_t lo2 = c[2] & ~(B - 1);
-            if (spec && row_in && c[2] == lo2 + s && lo2 + B <= full_hi) {
-                const uint64_t nb = (full_hi - lo2) / B;
+            /* whole blocks from the row's start, and whether the grid's last
+             * block, without its far end, follows them (for the lanes) */
+            const uint64_t nb = c[2] == lo2 + s && lo2 + B <= full_hi ? (full_hi - lo2) / B : 0;
+            int cut4 = 0;
+#ifdef GLIDE_BLEND_RUN4
+            cut4 = c[2] == lo2 + s && full_hi && full_hi == g->n[2] - 1 && lo2 + (nb + 1) * B == g->n[2] &&
+                   GLIDE_LANES_OK(op, fa, ns) && s == 1 && B % 8 == 0;
+#endif
+            if (spec && row_in && nb) {
 #define GLIDE_BL_BLOCKS(RCUB, SP, RS)                                                                                  \
-    FN(blend_blocks)(g, op, fa, K, RCUB, x, r, w, sym, row + (size_t)lo2, nb, B, s, o, SP, RS, keep_d, e2, eb, unit, n2, \
-                     subst, sum, pts, &ns, &nz)
+    FN(blend_blocks)(g, op, fa, K, RCUB, x, r, w, sym, row + (size_t)lo2, nb, cut4, B, s, o, SP, RS, keep_d, e2, eb, unit, \
+                     n2, subst, sum, pts, &ns, &nz)
                 if (sp == GLIDE_SPLINE_CUBIC_NAK) {
                     if (rs == GLIDE_SPLINE_LINEAR) GLIDE_BL_BLOCKS(0, GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_LINEAR);
                     else GLIDE_BL_BLOCKS(1, GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_CUBIC_NAK);
@@ -589,16 +607,16 @@ FN(blend_set)(const glide_grid *g, const int op, const int fa, const unsigned K,
                     else GLIDE_BL_BLOCKS(1, GLIDE_SPLINE_CUBIC_NATURAL, GLIDE_SPLINE_CUBIC_NATURAL);
                 }
 #undef GLIDE_BL_BLOCKS
-                c[2] = lo2 + nb * B + s;
+                c[2] = lo2 + (nb + (cut4 != 0)) * B + s;
             }
 #ifdef GLIDE_BLEND_RUN4
-            else if (GLIDE_LANES_OK(op, fa, ns) && s == 1 && B % 8 == 0 && c[2] == lo2 + s && lo2 + B <= full_hi) {
-                /* a row whose other odd axes read short of their windows:
-                 * its whole blocks with those reads (P's) */
-                const uint64_t nb = (full_hi - lo2) / B;
-                FN(blend_blocks4)(op, K, &P, x, r, w, sym, row + (size_t)lo2, nb, B, sp, rs, keep_d, e2, eb, unit, subst, sum,
-                                  &nz);
-                c[2] = lo2 + nb * B + s;
+            else if (GLIDE_LANES_OK(op, fa, ns) && s == 1 && B % 8 == 0 && (nb || cut4)) {
+                /* a row whose other odd axes read short of their windows
+                 * (or without a whole block before the grid's last): its
+                 * blocks with those reads (P's) */
+                FN(blend_blocks4)(op, K, &P, x, r, w, sym, row + (size_t)lo2, nb, cut4, B, sp, rs, keep_d, e2, eb, unit, subst,
+                                  sum, &nz);
+                c[2] = lo2 + (nb + (cut4 != 0)) * B + s;
             }
 #endif
             while (c[2] <= bx->hi[2]) {

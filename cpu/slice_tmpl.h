@@ -100,6 +100,51 @@ static inline __attribute__((always_inline)) void FN(slice_enc4)(const int first
     glide_sse_st4(r, i, k, v);
     for (unsigned l = 0; l < 4; l++) sym[i + l * k] = (uint16_t)(qs[l] + GLIDE_SYM_ZERO);
 }
+
+/* slice_odd's encoding of the four points c0, c0 + 2, .. (element i) of a
+ * row odd on x at s = 1, in the block from lo (window to hi): the block's
+ * first lane (bfirst) reads no c - 3, its last (blast) no c + 3; at the
+ * row's end (end: the block lacks its far end) lane 2 reads no c + 3 and
+ * lane 3 no c + 1, whose c + 1 then comes from the c - 1 shifted, so that
+ * nothing past the row is read. A group with a fill point, a FILL read or
+ * below goes point by point. */
+static inline __attribute__((always_inline)) void
+FN(slice_group4)(const glide_grid *g, FN(fill_test) fv, const int fills, const int fa, const int first, const T *x, T *r,
+                 T *sp, uint16_t *sym, size_t i, uint64_t c0, uint64_t lo, uint64_t hi, size_t s0, const int bfirst,
+                 const int blast, const int end, T e2, double eb, T subst)
+{
+    const __m128 zr = _mm_setzero_ps(), xv = glide_sse_g2(x, i);
+    /* the reads c + 1 are the next lanes' c - 1, but at the row's end */
+    int plain = FN(slice_plain4)(fv, fills, first, xv, sym, i, 2, s0, 1, !end, 0, 0, fa);
+    if (plain && fa)
+        for (unsigned l = 0; l < 4; l++)
+            plain &= (l == 0 && bfirst ? 1 : sym[i + 2 * l - 3] != GLIDE_SYM_FILL) &&
+                     (l + (end != 0) >= 3 && blast ? 1 : sym[i + 2 * l + 3] != GLIDE_SYM_FILL);
+    if (!plain) {
+        for (unsigned l = 0; l < 4; l++) {
+            const uint64_t c = c0 + 2 * l;
+            FN(slice_odd)(g, fv, 1, fills, first, x, r, sp, sym, i + 2 * l, s0, 1, c + 1 <= hi, c >= lo + 3, c + 3 <= hi, e2,
+                          eb, subst);
+        }
+        return;
+    }
+    const __m128 b = glide_sse_g2(r, i - 1);
+    const __m128 cc = end ? _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(b), 4)) : glide_sse_g2(r, i + 1);
+    const __m128 a = _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(b), 4)), bfirst ? zr : _mm_set_ss(r[i - 3]));
+    const __m128 d = _mm_or_ps(_mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(cc), 4)),
+                               blast ? zr : _mm_setr_ps(0.0f, 0.0f, 0.0f, r[i + 9]));
+    __m128 p2 = glide_sse_form4(b, cc, a, d, 1, 1, 1, GLIDE_SPLINE_CUBIC_NAK);
+    if (bfirst) p2 = _mm_move_ss(p2, glide_sse_form4(b, cc, a, d, 1, 0, 1, GLIDE_SPLINE_CUBIC_NAK));
+    if (end) {
+        const __m128 f2 = glide_sse_form4(b, cc, a, d, 1, 1, 0, GLIDE_SPLINE_CUBIC_NAK),
+                     f3 = glide_sse_form4(b, cc, a, d, 0, 1, 0, GLIDE_SPLINE_CUBIC_NAK);
+        p2 = _mm_shuffle_ps(p2, _mm_shuffle_ps(f2, f3, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
+    } else if (blast) {
+        const __m128 f = glide_sse_form4(b, cc, a, d, 1, 1, 0, GLIDE_SPLINE_CUBIC_NAK);
+        p2 = _mm_shuffle_ps(p2, _mm_shuffle_ps(p2, f, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
+    }
+    FN(slice_enc4)(first, xv, p2, x, r, sp, sym, i, 2, s0, e2, eb, subst);
+}
 #endif
 
 /* Format 6's slice method (docs/FORMAT.md §9a, DESIGN.md "The slice
@@ -192,41 +237,19 @@ static inline __attribute__((always_inline)) void FN(slice_sweep_k)(const glide_
                                 const uint64_t hi = lo + B < n2 - 1 ? lo + B : n2 - 1;
 #ifdef GLIDE_BLEND_RUN4
                                 /* a whole block at s = 1, as blend_blocks4: its first point
-                                 * reads no c - 3, its last no c + 3 */
-                                if (lanes && s == 1 && B % 8 == 0 && lo + B <= hi) {
-                                    const __m128 zr = _mm_setzero_ps();
+                                 * reads no c - 3, its last no c + 3; or the row's last
+                                 * block without its far end (cut: its last point reads no
+                                 * c + 1, the one before no c + 3) */
+                                const int cut = lo + B == n2;
+                                if (lanes && s == 1 && B % 8 == 0 && (lo + B <= hi || cut)) {
                                     for (uint64_t j = 0; j < B / 2; j += 4) {
-                                        const size_t i = row + (size_t)lo + 1 + 2 * (size_t)j;
                                         const int bfirst = j == 0, blast = j + 4 == B / 2;
-                                        const __m128 xv = glide_sse_g2(x, i);
-                                        /* the block's first lane reads no c - 3, its last no c + 3 */
-                                        int plain = FN(slice_plain4)(fv, fills, first, xv, sym, i, 2, s0, 1, 1, 0, 0, fa);
-                                        if (plain && fa)
-                                            for (unsigned l = 0; l < 4; l++)
-                                                plain &= (l == 0 && bfirst ? 1 : sym[i + 2 * l - 3] != GLIDE_SYM_FILL) &&
-                                                         (l == 3 && blast ? 1 : sym[i + 2 * l + 3] != GLIDE_SYM_FILL);
-                                        if (!plain) {
-                                            for (unsigned l = 0; l < 4; l++) {
-                                                const uint64_t c = lo + 1 + 2 * j + 2 * l;
-                                                FN(slice_odd)(g, fv, encode, fills, first, x, r, sp, sym, i + 2 * l, s0, 1, 1,
-                                                              c >= lo + 3, c + 3 <= hi, e2, eb, subst);
-                                            }
-                                            continue;
-                                        }
-                                        const __m128 b = glide_sse_g2(r, i - 1), cc = glide_sse_g2(r, i + 1);
-                                        const __m128 a = _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(b), 4)),
-                                                                   bfirst ? zr : _mm_set_ss(r[i - 3]));
-                                        const __m128 d = _mm_or_ps(_mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(cc), 4)),
-                                                                   blast ? zr : _mm_setr_ps(0.0f, 0.0f, 0.0f, r[i + 9]));
-                                        __m128 p2 = glide_sse_form4(b, cc, a, d, 1, 1, 1, GLIDE_SPLINE_CUBIC_NAK);
-                                        if (bfirst)
-                                            p2 = _mm_move_ss(p2, glide_sse_form4(b, cc, a, d, 1, 0, 1, GLIDE_SPLINE_CUBIC_NAK));
-                                        if (blast) {
-                                            const __m128 f = glide_sse_form4(b, cc, a, d, 1, 1, 0, GLIDE_SPLINE_CUBIC_NAK);
-                                            p2 = _mm_shuffle_ps(p2, _mm_shuffle_ps(p2, f, _MM_SHUFFLE(3, 3, 2, 2)),
-                                                                _MM_SHUFFLE(2, 0, 1, 0));
-                                        }
-                                        FN(slice_enc4)(first, xv, p2, x, r, sp, sym, i, 2, s0, e2, eb, subst);
+#define GLIDE_SLICE_GROUP(LAST, END)                                                                                   \
+    FN(slice_group4)(g, fv, fills, fa, first, x, r, sp, sym, row + (size_t)lo + 1 + 2 * (size_t)j, lo + 1 + 2 * j, lo, hi, \
+                     s0, bfirst, LAST, END, e2, eb, subst)
+                                        if (blast && cut) GLIDE_SLICE_GROUP(1, 1);
+                                        else GLIDE_SLICE_GROUP(blast, 0);
+#undef GLIDE_SLICE_GROUP
                                     }
                                     continue;
                                 }

@@ -349,9 +349,11 @@ static void format_fill_blocks(void)
  * lanes), NaN and inf (the levels' NaN tests), bounds 1e-2 to 1e-5. */
 static void format_blend_lanes(void)
 {
-    static const uint64_t dims[6][3] = {{64, 64, 64}, {33, 40, 57}, {17, 17, 17}, {5, 70, 9}, {1, 200, 300}, {96, 97, 3}};
+    /* 64 and 32 along x: the grid's last block lacks its far end */
+    static const uint64_t dims[7][3] = {{64, 64, 64}, {33, 40, 57}, {17, 17, 17}, {5, 70, 9},
+                                        {1, 200, 300}, {96, 97, 3}, {20, 24, 32}};
     int cases = 0, same = 0, ok = 0, exact = 0;
-    for (unsigned t = 0; t < 6; t++) {
+    for (unsigned t = 0; t < 7; t++) {
         const uint64_t *d = dims[t];
         const size_t n = (size_t)(d[0] * d[1] * d[2]);
         float *x = malloc(n * 4), *y = malloc(n * 4), *rc = malloc(n * 4);
@@ -410,9 +412,10 @@ static void format_blend_lanes(void)
  * and spikes, on shapes with partial blocks; within the bound. */
 static void slice_lanes(void)
 {
-    static const uint64_t dims[5][3] = {{40, 64, 64}, {20, 33, 70}, {17, 48, 17}, {3, 100, 35}, {33, 9, 130}};
+    /* 64 and 32 along x: the row's last block lacks its far end */
+    static const uint64_t dims[6][3] = {{40, 64, 64}, {20, 33, 70}, {17, 48, 17}, {3, 100, 35}, {33, 9, 130}, {18, 40, 32}};
     int cases = 0, same = 0, ok = 0;
-    for (unsigned t = 0; t < 5; t++) {
+    for (unsigned t = 0; t < 6; t++) {
         const uint64_t *d = dims[t];
         const size_t n = (size_t)(d[0] * d[1] * d[2]);
         float *x = malloc(n * 4), *y = malloc(n * 4);
@@ -426,7 +429,8 @@ static void slice_lanes(void)
                 float v = (float)(sin(0.08 * (double)c2 + 0.3 * sin(0.05 * (double)c1)) * cos(0.04 * (double)c0) * 20.0 +
                                   0.003 * (double)(rnd() % 1000));
                 if (rnd() % 97 == 0) v += 60.0f;
-                if (data == 1 && (c1 * 7 + c2 * 3 + c0 * 5) % 41 < 9) v = fill; /* runs of fill points, moving along axis 0 */
+                /* runs of fill points moving along axis 0, and lone ones */
+                if (data == 1 && ((c1 * 7 + c2 * 3 + c0 * 5) % 41 < 9 || (c0 + 3 * c1 + 7 * c2) % 13 == 0)) v = fill;
                 if (data == 2 && rnd() % 2003 == 0) v = rnd() % 2 ? NAN : INFINITY;
                 x[i] = v;
             }
