@@ -26,6 +26,24 @@ static inline __attribute__((always_inline)) void glide_sse_put2(float *v, size_
     _mm_storeu_ps(v + b + 3, _mm_shuffle_ps(t, t, _MM_SHUFFLE(3, 1, 2, 0)));
 }
 
+/* v[i], v[i + k], v[i + 2k], v[i + 3k] */
+static inline __attribute__((always_inline)) __m128 glide_sse_ld4(const float *v, size_t i, size_t k)
+{
+    if (k == 1) return _mm_loadu_ps(v + i);
+    if (k == 2) return glide_sse_g2(v, i);
+    return _mm_setr_ps(v[i], v[i + k], v[i + 2 * k], v[i + 3 * k]);
+}
+
+/* v[i + l k] = lane l (k = 2: the elements between kept) */
+static inline __attribute__((always_inline)) void glide_sse_st4(float *v, size_t i, size_t k, __m128 x)
+{
+    if (k == 1) { _mm_storeu_ps(v + i, x); return; }
+    if (k == 2) { glide_sse_put2(v, i, x); return; }
+    float t[4];
+    _mm_storeu_ps(t, x);
+    for (unsigned l = 0; l < 4; l++) v[i + l * k] = t[l];
+}
+
 /* interp_form's arithmetic on four lanes of gathered neighbours b = c - s,
  * cc = c + s, a = c - 3s, d = c + 3s (c - s always read; a and d only
  * where ha, hd); the same flags for all lanes */
@@ -52,14 +70,52 @@ static inline __attribute__((always_inline)) __m128 glide_sse_form4(__m128 b, __
     return b;
 }
 
-/* interp_form on the lanes at i, i + 2, i + 4, i + 6 of v; o the element
- * offset of s; reads only what the flags name */
-static inline __attribute__((always_inline)) __m128 glide_sse_form(const float *v, size_t i, size_t o, int hc, int ha,
-                                                                   int hd, const unsigned t)
+/* The reads b = c - 1, cc = c + 1, a = c - 3, d = c + 3 of the lanes
+ * c = i, i + 2, i + 4, i + 6 of a block's row at s = 1 in v, inside the
+ * block only: a and d are b and cc shifted by a lane, and one element
+ * beyond them. The block's first lane (first) reads no a, its last (last)
+ * no d; at the grid's end (end: the block lacks its far end) lane 3 reads
+ * no cc and lane 2 no d, and cc is b shifted, so that nothing past the
+ * row is read. */
+static inline __attribute__((always_inline)) void glide_sse_block_reads(const float *v, size_t i, int first, int last,
+                                                                        int end, __m128 *b, __m128 *cc, __m128 *a,
+                                                                        __m128 *d)
 {
     const __m128 z = _mm_setzero_ps();
-    return glide_sse_form4(glide_sse_g2(v, i - o), hc ? glide_sse_g2(v, i + o) : z, ha ? glide_sse_g2(v, i - 3 * o) : z,
-                           hc && hd ? glide_sse_g2(v, i + 3 * o) : z, hc, ha, hd, t);
+    *b = glide_sse_g2(v, i - 1);
+    *cc = end ? _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(*b), 4)) : glide_sse_g2(v, i + 1);
+    *a = _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(*b), 4)), first ? z : _mm_set_ss(v[i - 3]));
+    *d = _mm_or_ps(_mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(*cc), 4)),
+                   last ? z : _mm_setr_ps(0.0f, 0.0f, 0.0f, v[i + 9]));
+}
+
+/* interp_form of spline t on glide_sse_block_reads' lanes, each lane with
+ * the reads its place in the block leaves it */
+static inline __attribute__((always_inline)) __m128 glide_sse_block_form(__m128 b, __m128 cc, __m128 a, __m128 d, int first,
+                                                                         int last, int end, const unsigned t)
+{
+    const int cub = t != GLIDE_SPLINE_LINEAR;
+    __m128 p = glide_sse_form4(b, cc, a, d, 1, cub, cub, t);
+    if (cub && first) p = _mm_move_ss(p, glide_sse_form4(b, cc, a, d, 1, 0, 1, t)); /* lane 0 */
+    if (end) { /* lane 2 reads no c + 3, lane 3 no c + 1 */
+        const __m128 f2 = glide_sse_form4(b, cc, a, d, 1, cub, 0, t), f3 = glide_sse_form4(b, cc, a, d, 0, cub, 0, t);
+        p = _mm_shuffle_ps(p, _mm_shuffle_ps(f2, f3, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
+    } else if (cub && last) { /* lane 3 */
+        const __m128 f = glide_sse_form4(b, cc, a, d, 1, 1, 0, t);
+        p = _mm_shuffle_ps(p, _mm_shuffle_ps(p, f, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
+    }
+    return p;
+}
+
+/* interp_form on the lanes at i, i + k, i + 2k, i + 3k of v; o the
+ * element offset of s; reads only what the flags name */
+static inline __attribute__((always_inline)) __m128 glide_sse_form(const float *v, size_t i, size_t k, size_t o, int hc,
+                                                                   int ha, int hd, const unsigned t)
+{
+    const __m128 z = _mm_setzero_ps();
+    return glide_sse_form4(glide_sse_ld4(v, i - o, k), hc ? glide_sse_ld4(v, i + o, k) : z,
+                           ha ? glide_sse_ld4(v, i - 3 * o, k) : z, hc && hd ? glide_sse_ld4(v, i + 3 * o, k) : z, hc, ha,
+                           hd, t);
 }
 
 /* tune_term (interp_tmpl.h) of four lanes, summed: the same double

@@ -370,7 +370,7 @@ static inline __attribute__((always_inline)) void FN(blend_tune4)(__m128 p, __m1
 
 /* The four-lane prediction from the reads P of K odd axes; a0 (a
  * function of the lanes' index i) the term along the last odd axis. */
-#define GLIDE_SSE_OP(V, R, SP) glide_sse_form(V, i, (R)->o1, (R)->hc, (R)->ha, (R)->hd, SP)
+#define GLIDE_SSE_OP(V, R, SP) glide_sse_form(V, i, 2, (R)->o1, (R)->hc, (R)->ha, (R)->hd, SP)
 #define GLIDE_SSE_PREDICT(K, P, A0, p, pl)                                                                             \
     do {                                                                                                               \
         if ((K) == 1) {                                                                                                \
@@ -412,13 +412,10 @@ FN(blend_run4)(const int op, const unsigned K, const glide_bpoint *P, const T *x
 /* blend_blocks' rows at s = 1 four points at a time: nb blocks of B
  * points from element i0, each block's B / 2 points (a multiple of 4) from
  * its element 1, the first reading no c - 3 on axis 2 and the last no
- * c + 3; the other odd axes' reads P; cubic spline sp along axis 2. Reads
- * along axis 2 inside the block only: c - 3 and c + 3 are the lanes' c - 1
- * and c + 1 shifted by a lane, and one element beyond them. cut: one more
- * block, the grid's last along axis 2, without its far end (its last
- * point extrapolates from c - 1 and c - 3, the one before reads no
- * c + 3), whose last lanes' c + 1 come from the c - 1 shifted, so that
- * nothing past the grid is read. */
+ * c + 3 (glide_sse_block_reads); the other odd axes' reads P; cubic
+ * spline sp along axis 2. cut: one more block, the grid's last along axis
+ * 2, without its far end (its last point extrapolates from c - 1 and
+ * c - 3, the one before reads no c + 3). */
 static inline __attribute__((always_inline)) void
 FN(blend_blocks4)(const int op, const unsigned K, const glide_bpoint *P, const T *x, T *r, T *w, uint16_t *sym,
                   size_t i0, uint64_t nb, const int cut, uint64_t B, unsigned sp, unsigned rs, const int keep_d, T e2,
@@ -430,24 +427,9 @@ FN(blend_blocks4)(const int op, const unsigned K, const glide_bpoint *P, const T
         for (uint64_t k = 0; k < B / 2; k += 4) {
             const size_t i = i0 + 1 + 2 * (size_t)k;
             const int first = k == 0, last = k + 4 == B / 2, end = last && blk == nb;
-            const __m128 b = glide_sse_g2(rd, i - 1);
-            /* at the grid's end: cc = (b1, b2, b3, 0), its last lane unread */
-            const __m128 cc = end ? _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(b), 4)) : glide_sse_g2(rd, i + 1);
-            /* a = (r[i - 3], b0, b1, b2), d = (cc1, cc2, cc3, r[i + 9]); the
-             * block's first lane reads no a, its last no d */
-            const __m128 a = _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(b), 4)),
-                                       first ? _mm_setzero_ps() : _mm_set_ss(rd[i - 3]));
-            const __m128 d = _mm_or_ps(_mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(cc), 4)),
-                                       last ? _mm_setzero_ps() : _mm_setr_ps(0.0f, 0.0f, 0.0f, rd[i + 9]));
-            __m128 a0 = glide_sse_form4(b, cc, a, d, 1, 1, 1, sp);
-            if (first) a0 = _mm_move_ss(a0, glide_sse_form4(b, cc, a, d, 1, 0, 1, sp)); /* lane 0 */
-            if (end) { /* lane 2 reads no c + 3, lane 3 no c + 1 */
-                const __m128 f2 = glide_sse_form4(b, cc, a, d, 1, 1, 0, sp), f3 = glide_sse_form4(b, cc, a, d, 0, 1, 0, sp);
-                a0 = _mm_shuffle_ps(a0, _mm_shuffle_ps(f2, f3, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
-            } else if (last) { /* lane 3 */
-                const __m128 f = glide_sse_form4(b, cc, a, d, 1, 1, 0, sp);
-                a0 = _mm_shuffle_ps(a0, _mm_shuffle_ps(a0, f, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
-            }
+            __m128 b, cc, a, d;
+            glide_sse_block_reads(rd, i, first, last, end, &b, &cc, &a, &d);
+            const __m128 a0 = glide_sse_block_form(b, cc, a, d, first, last, end, sp);
             __m128 p, pl;
             GLIDE_SSE_PREDICT(K, P, a0, p, pl);
             if (op == OP_ENCODE) FN(blend_enc4)(p, pl, keep_d, x, r, w, sym, i, e2, eb, subst, &nzv);

@@ -360,37 +360,26 @@ FN(tune_point)(const T *x, size_t i, uint64_t c, uint64_t s, uint64_t lo, uint64
 }
 
 #ifdef GLIDE_BLEND_RUN4
-/* v[i], v[i + k], v[i + 2k], v[i + 3k] */
-static inline __attribute__((always_inline)) __m128 glide_sse_ld4(const float *v, size_t i, size_t k)
-{
-    if (k == 1) return _mm_loadu_ps(v + i);
-    if (k == 2) return glide_sse_g2(v, i);
-    return _mm_setr_ps(v[i], v[i + k], v[i + 2 * k], v[i + 3 * k]);
-}
-
-/* tune_point of four lanes from their neighbours (interp_form's flags hc,
- * l3 = c - 3s and r3 = c + 3s inside the window, the same for all lanes;
- * fix0, fix3: lane 0 has no c - 3s, lane 3 no c + 3s) */
+/* tune_point of four lanes from their neighbours: along a row of one
+ * window (blk 0) with interp_form's flags hc, l3 = c - 3s and r3 = c + 3s
+ * inside the window, the same for all lanes; or in a block's row at s = 1
+ * (blk 1) each lane with its place's reads (glide_sse_block_form) */
 static inline __attribute__((always_inline)) void
-FN(tune_lanes)(__m128 xv, __m128 b, __m128 cc, __m128 a, __m128 d, int hc, int l3, int r3, int fix0, int fix3,
-               const int all, unsigned spline, double unit, uint64_t acc[GLIDE_NSPLINES])
+FN(tune_lanes)(__m128 xv, __m128 b, __m128 cc, __m128 a, __m128 d, int hc, int l3, int r3, const int blk, int first,
+               int last, const int all, unsigned spline, double unit, uint64_t acc[GLIDE_NSPLINES])
 {
     for (unsigned k = 0; k < GLIDE_NSPLINES; k++) {
         if (!all && k != spline) continue;
         const int cub = k != GLIDE_SPLINE_LINEAR;
-        __m128 p = glide_sse_form4(b, cc, a, d, hc, cub && l3, cub && r3, k);
-        if (cub && fix0) p = _mm_move_ss(p, glide_sse_form4(b, cc, a, d, hc, 0, r3, k));
-        if (cub && fix3) {
-            const __m128 f = glide_sse_form4(b, cc, a, d, hc, l3, 0, k);
-            p = _mm_shuffle_ps(p, _mm_shuffle_ps(p, f, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
-        }
+        const __m128 p = blk ? glide_sse_block_form(b, cc, a, d, first, last, 0, k)
+                             : glide_sse_form4(b, cc, a, d, hc, cub && l3, cub && r3, k);
         /* the scalar code's natural-cubic term where both cubics agree is the same value */
         acc[all ? k : 0] += glide_sse_tune4(xv, p, unit, FN(tune_term));
     }
 }
 
 /* Whether a lane of xv is a fill value (then its group goes point by point). */
-static inline __attribute__((always_inline)) int FN(tune_fill4)(FN(fill_test) ft, __m128 xv)
+static inline __attribute__((always_inline)) int FN(fill_lanes)(FN(fill_test) ft, __m128 xv)
 {
     if (!ft.on) return 0;
     const __m128i v = _mm_castps_si128(xv);
@@ -419,7 +408,7 @@ FN(tune_row4)(const T *x, size_t row, uint64_t x0, uint64_t x1, uint64_t k, unsi
         for (; xx + 3 * k <= x1; xx += 4 * k) {
             const size_t i = row + (size_t)xx;
             const __m128 xv = glide_sse_ld4(x, i, (size_t)k);
-            if (FN(tune_fill4)(ft, xv)) {
+            if (FN(fill_lanes)(ft, xv)) {
                 for (unsigned l = 0; l < 4; l++)
                     FN(tune_point)(x, i + l * (size_t)k, c, s, lo, hi, st, ft, all, 0, spline, unit, (T)0, acc);
                 continue;
@@ -427,7 +416,7 @@ FN(tune_row4)(const T *x, size_t row, uint64_t x0, uint64_t x1, uint64_t k, unsi
             const __m128 b = glide_sse_ld4(x, i - o1, (size_t)k), cc = hc ? glide_sse_ld4(x, i + o1, (size_t)k) : z;
             const __m128 a = wa && l3 ? glide_sse_ld4(x, i - o3, (size_t)k) : z;
             const __m128 dd = wa && hc && r3 ? glide_sse_ld4(x, i + o3, (size_t)k) : z;
-            FN(tune_lanes)(xv, b, cc, a, dd, hc, l3, r3, 0, 0, all, spline, unit, acc);
+            FN(tune_lanes)(xv, b, cc, a, dd, hc, l3, r3, 0, 0, 0, all, spline, unit, acc);
         }
         return xx;
     }
@@ -437,18 +426,14 @@ FN(tune_row4)(const T *x, size_t row, uint64_t x0, uint64_t x1, uint64_t k, unsi
         const size_t i = row + (size_t)lo + 1 + 2 * (size_t)j;
         const __m128 xv = glide_sse_g2(x, i);
         const int first = j == 0, last = j + 4 == B / 2;
-        if (FN(tune_fill4)(ft, xv)) {
+        if (FN(fill_lanes)(ft, xv)) {
             for (unsigned l = 0; l < 4; l++)
                 FN(tune_point)(x, i + 2 * l, lo + 1 + 2 * j + 2 * l, 1, lo, lo + B, st, ft, all, 0, spline, unit, (T)0, acc);
             continue;
         }
-        const __m128 b = glide_sse_g2(x, i - 1), cc = glide_sse_g2(x, i + 1);
-        /* a = (x[i - 3], b0, b1, b2), d = (cc1, cc2, cc3, x[i + 9]), as blend_blocks4's */
-        const __m128 a = _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(b), 4)),
-                                   first ? z : _mm_set_ss(x[i - 3]));
-        const __m128 dd = _mm_or_ps(_mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(cc), 4)),
-                                    last ? z : _mm_setr_ps(0.0f, 0.0f, 0.0f, x[i + 9]));
-        FN(tune_lanes)(xv, b, cc, a, dd, 1, 1, 1, first, last, all, spline, unit, acc);
+        __m128 b, cc, a, dd;
+        glide_sse_block_reads(x, i, first, last, 0, &b, &cc, &a, &dd);
+        FN(tune_lanes)(xv, b, cc, a, dd, 1, 1, 1, 1, first, last, all, spline, unit, acc);
     }
     return lo + B + 1;
 }

@@ -76,10 +76,10 @@ FN(lorenzo_sweep)(const glide_grid *g, const int encode, const T *x, T *r, uint1
             for (uint64_t y = 0; y < n1; y++) {
                 const int py = (y & M) != 0;
                 const size_t row = (size_t)z * s0 + (size_t)y * s1;
-                if (pz || py) FN(lorenzo_point)(ft, encode, x, r, sym, row, s0, s1, pz, py, 0, e2, eb, subst);
-                for (uint64_t xx = 1; xx < n2; xx++) {
+                for (uint64_t xx = 0; xx < n2; xx++) {
                     const int px = (xx & M) != 0;
-                    if (pz || py || px) FN(lorenzo_point)(ft, encode, x, r, sym, row + (size_t)xx, s0, s1, pz, py, px, e2, eb, subst);
+                    if (pz || py || px) /* else an anchor */
+                        FN(lorenzo_point)(ft, encode, x, r, sym, row + (size_t)xx, s0, s1, pz, py, px, e2, eb, subst);
                 }
             }
         }

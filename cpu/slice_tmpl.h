@@ -51,7 +51,7 @@ static inline __attribute__((always_inline)) int FN(slice_plain4)(FN(fill_test) 
                                                                   size_t s0, size_t o1, int hc, int ha, int hd, int fa)
 {
     if (!fills) return 1;
-    if (FN(tune_fill4)(fv, xv)) return 0;
+    if (FN(fill_lanes)(fv, xv)) return 0;
     for (unsigned l = 0; l < 4; l++) {
         const size_t j = i + l * k;
         if (!first && sym[j - s0] == GLIDE_SYM_FILL) return 0;
@@ -60,16 +60,6 @@ static inline __attribute__((always_inline)) int FN(slice_plain4)(FN(fill_test) 
             return 0;
     }
     return 1;
-}
-
-/* v[i + l k] = lanes l */
-static inline __attribute__((always_inline)) void glide_sse_st4(float *v, size_t i, size_t k, __m128 x)
-{
-    if (k == 1) { _mm_storeu_ps(v + i, x); return; }
-    if (k == 2) { glide_sse_put2(v, i, x); return; }
-    float t[4];
-    _mm_storeu_ps(t, x);
-    for (unsigned l = 0; l < 4; l++) v[i + l * k] = t[l];
 }
 
 /* slice_odd's encoding of the lanes i + l k from their 2-D predictions
@@ -113,7 +103,7 @@ FN(slice_group4)(const glide_grid *g, FN(fill_test) fv, const int fills, const i
                  T *sp, uint16_t *sym, size_t i, uint64_t c0, uint64_t lo, uint64_t hi, size_t s0, const int bfirst,
                  const int blast, const int end, T e2, double eb, T subst)
 {
-    const __m128 zr = _mm_setzero_ps(), xv = glide_sse_g2(x, i);
+    const __m128 xv = glide_sse_g2(x, i);
     /* the reads c + 1 are the next lanes' c - 1, but at the row's end */
     int plain = FN(slice_plain4)(fv, fills, first, xv, sym, i, 2, s0, 1, !end, 0, 0, fa);
     if (plain && fa)
@@ -128,21 +118,9 @@ FN(slice_group4)(const glide_grid *g, FN(fill_test) fv, const int fills, const i
         }
         return;
     }
-    const __m128 b = glide_sse_g2(r, i - 1);
-    const __m128 cc = end ? _mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(b), 4)) : glide_sse_g2(r, i + 1);
-    const __m128 a = _mm_or_ps(_mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(b), 4)), bfirst ? zr : _mm_set_ss(r[i - 3]));
-    const __m128 d = _mm_or_ps(_mm_castsi128_ps(_mm_srli_si128(_mm_castps_si128(cc), 4)),
-                               blast ? zr : _mm_setr_ps(0.0f, 0.0f, 0.0f, r[i + 9]));
-    __m128 p2 = glide_sse_form4(b, cc, a, d, 1, 1, 1, GLIDE_SPLINE_CUBIC_NAK);
-    if (bfirst) p2 = _mm_move_ss(p2, glide_sse_form4(b, cc, a, d, 1, 0, 1, GLIDE_SPLINE_CUBIC_NAK));
-    if (end) {
-        const __m128 f2 = glide_sse_form4(b, cc, a, d, 1, 1, 0, GLIDE_SPLINE_CUBIC_NAK),
-                     f3 = glide_sse_form4(b, cc, a, d, 0, 1, 0, GLIDE_SPLINE_CUBIC_NAK);
-        p2 = _mm_shuffle_ps(p2, _mm_shuffle_ps(f2, f3, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
-    } else if (blast) {
-        const __m128 f = glide_sse_form4(b, cc, a, d, 1, 1, 0, GLIDE_SPLINE_CUBIC_NAK);
-        p2 = _mm_shuffle_ps(p2, _mm_shuffle_ps(p2, f, _MM_SHUFFLE(3, 3, 2, 2)), _MM_SHUFFLE(2, 0, 1, 0));
-    }
+    __m128 b, cc, a, d;
+    glide_sse_block_reads(r, i, bfirst, blast, end, &b, &cc, &a, &d);
+    const __m128 p2 = glide_sse_block_form(b, cc, a, d, bfirst, blast, end, GLIDE_SPLINE_CUBIC_NAK);
     FN(slice_enc4)(first, xv, p2, x, r, sp, sym, i, 2, s0, e2, eb, subst);
 }
 #endif
@@ -207,7 +185,6 @@ static inline __attribute__((always_inline)) void FN(slice_sweep_k)(const glide_
                             /* four points at a time: their reads lie on other rows */
                             if (lanes) {
                                 const size_t o1 = (size_t)s * s1, k = (size_t)ostep;
-                                const __m128 zr = _mm_setzero_ps();
                                 for (; xx + 3 * ostep < n2; xx += 4 * ostep) {
                                     const size_t i = row + xx;
                                     const __m128 xv = glide_sse_ld4(x, i, k);
@@ -217,10 +194,7 @@ static inline __attribute__((always_inline)) void FN(slice_sweep_k)(const glide_
                                                           ha, hd, e2, eb, subst);
                                         continue;
                                     }
-                                    const __m128 p2 = glide_sse_form4(
-                                        glide_sse_ld4(r, i - o1, k), hc ? glide_sse_ld4(r, i + o1, k) : zr,
-                                        ha ? glide_sse_ld4(r, i - 3 * o1, k) : zr, hc && hd ? glide_sse_ld4(r, i + 3 * o1, k) : zr,
-                                        hc, ha, hd, GLIDE_SPLINE_CUBIC_NAK);
+                                    const __m128 p2 = glide_sse_form(r, i, k, o1, hc, ha, hd, GLIDE_SPLINE_CUBIC_NAK);
                                     FN(slice_enc4)(first, xv, p2, x, r, sp, sym, i, k, s0, e2, eb, subst);
                                 }
                             }

@@ -339,6 +339,22 @@ static void format_fill_blocks(void)
           interp);
 }
 
+/* Compresses x twice with o: as it is into s0, then by the general paths
+ * (o.scalar = 1; recon and trace, where not NULL, for that run only) into
+ * s1. Returns the first stream's length, an error where either failed;
+ * *same: both gave the same stream. */
+static size_t lanes_and_scalar(const glide_params *p, glide_encode_opts o, const void *x, uint8_t *s0, uint8_t *s1,
+                               void *recon, uint64_t *trace, int *same)
+{
+    const size_t cap = glide_compress_bound(p), l0 = glide_cpu_compress(p, &o, x, s0, cap);
+    o.scalar = 1;
+    if (recon) o.recon_out = recon;
+    if (trace) o.tune_trace = trace;
+    const size_t l1 = glide_cpu_compress(p, &o, x, s1, cap);
+    *same = !glide_is_error(l0) && l0 == l1 && !memcmp(s0, s1, l0);
+    return glide_is_error(l1) ? l1 : l0;
+}
+
 /* Blended levels' points four at a time (cpu/blend_sse2.h, x86-64): the
  * streams must be those of the point-by-point code (glide_encode_opts
  * .scalar), and the decoder (which takes four points at a time too) must
@@ -385,13 +401,11 @@ static void format_blend_lanes(void)
                                                       << 2));
                 glide_encode_opts o = glide_default_encode_opts();
                 o.level_cfg = cfg;
-                const size_t cap = glide_compress_bound(&p), l0 = glide_cpu_compress(&p, &o, x, s0, cap);
-                o.scalar = 1;
-                o.recon_out = rc;
-                const size_t l1 = glide_cpu_compress(&p, &o, x, s1, cap);
+                int sm;
+                const size_t l0 = lanes_and_scalar(&p, o, x, s0, s1, rc, NULL, &sm);
                 cases++;
-                if (glide_is_error(l0) || glide_is_error(l1)) continue;
-                same += l0 == l1 && !memcmp(s0, s1, l0);
+                if (glide_is_error(l0)) continue;
+                same += sm;
                 double ratio;
                 const int dec = glide_decompress(s0, l0, y, n * 4) == n * 4;
                 ok += dec && within(x, y, n, 0, p.eb, 0, 0, &ratio);
@@ -441,12 +455,11 @@ static void slice_lanes(void)
                 if (data == 1) p.has_fill = 1, p.fill_bits = fb;
                 glide_encode_opts o = glide_default_encode_opts();
                 o.slice = 1 + k % 2; /* the order forced */
-                const size_t cap = glide_compress_bound(&p), l0 = glide_cpu_compress(&p, &o, x, s0, cap);
-                o.scalar = 1;
-                const size_t l1 = glide_cpu_compress(&p, &o, x, s1, cap);
+                int sm;
+                const size_t l0 = lanes_and_scalar(&p, o, x, s0, s1, NULL, NULL, &sm);
                 cases++;
-                if (glide_is_error(l0) || glide_is_error(l1) || s0[GLIDE_HDR_METHOD] != GLIDE_METHOD_SLICE) continue;
-                same += l0 == l1 && !memcmp(s0, s1, l0);
+                if (glide_is_error(l0) || s0[GLIDE_HDR_METHOD] != GLIDE_METHOD_SLICE) continue;
+                same += sm;
                 double ratio;
                 ok += glide_decompress(s0, l0, y, n * 4) == n * 4 && within(x, y, n, 0, p.eb, p.has_fill, fb, &ratio);
             }
@@ -486,13 +499,11 @@ static void lorenzo_small(void)
                 p.eb = k % 2 ? 1e-4 : 1e-2;
                 p.predictor = k < 2 ? GLIDE_PRED_LORENZO : GLIDE_PRED_AUTO;
                 if (data) p.has_fill = 1, p.fill_bits = 0xbfc00000u; /* -1.5 */
-                glide_encode_opts o = glide_default_encode_opts();
-                const size_t cap = glide_compress_bound(&p), l0 = glide_cpu_compress(&p, &o, x, s0, cap);
-                o.scalar = 1;
-                const size_t l1 = glide_cpu_compress(&p, &o, x, s1, cap);
+                int sm;
+                const size_t l0 = lanes_and_scalar(&p, glide_default_encode_opts(), x, s0, s1, NULL, NULL, &sm);
                 cases++;
-                if (glide_is_error(l0) || glide_is_error(l1)) continue;
-                same += l0 == l1 && !memcmp(s0, s1, l0);
+                if (glide_is_error(l0)) continue;
+                same += sm;
                 double ratio;
                 ok += glide_decompress(s0, l0, y, n * 4) == n * 4 && within(x, y, n, 0, p.eb, 0, 0, &ratio);
             }
@@ -542,13 +553,11 @@ static void tune_lanes(void)
                     o.no_fill_aware = 1;
                 }
                 o.tune_trace = tr0;
-                const size_t cap = glide_compress_bound(&p), l0 = glide_cpu_compress(&p, &o, x, s0, cap);
-                o.scalar = 1;
-                o.tune_trace = tr1;
-                const size_t l1 = glide_cpu_compress(&p, &o, x, s1, cap);
+                int sm;
+                const size_t l0 = lanes_and_scalar(&p, o, x, s0, s1, NULL, tr1, &sm);
                 cases++;
-                if (glide_is_error(l0) || glide_is_error(l1)) continue;
-                same += l0 == l1 && !memcmp(s0, s1, l0) && !memcmp(tr0, tr1, sizeof tr0);
+                if (glide_is_error(l0)) continue;
+                same += sm && !memcmp(tr0, tr1, sizeof tr0);
                 for (unsigned l = 0; l < GLIDE_MAX_LEVELS; l++) blended += tr0[l * GLIDE_TUNE_TRACE + 2] != 0;
             }
         }
