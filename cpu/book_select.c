@@ -1,4 +1,5 @@
 #include "book_select.h"
+#include "huff_build.h"
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -61,8 +62,9 @@ static const book_tables *tables_of(const glide_dictionary *d)
 
 uint64_t glide_book_bits(const uint8_t *len, const uint64_t *hist)
 {
+    uint16_t used[GLIDE_NSYM];
     uint64_t b = 0;
-    for (unsigned i = 0; i < GLIDE_NSYM; i++) b += hist[i] * len[i];
+    for (unsigned k = 0, m = glide_used_lengths(len, GLIDE_NSYM, used); k < m; k++) b += hist[used[k]] * len[used[k]];
     return b;
 }
 
@@ -207,25 +209,41 @@ void glide_book_select_variants_sized(const glide_dictionary *d, const uint64_t 
     for (unsigned v = 0; v < 4; v++) bits[v] = want >> v & 1u ? best[v] : 0;
 }
 
-static double hlogh(uint64_t h)
+static double hlogh_of(uint64_t h) { return h ? (double)h * log2((double)h) : 0.0; }
+
+/* h log2 h of the small counts most of a histogram's symbols have, the
+ * same doubles as hlogh_of's, computed once a process: the logarithms
+ * were most of an entropy's time */
+#define HLOGH_TABLE 1024u
+static double hlogh_table[HLOGH_TABLE];
+static pthread_once_t hlogh_once = PTHREAD_ONCE_INIT;
+static void hlogh_build(void)
 {
-    return h ? (double)h * log2((double)h) : 0.0;
+    for (unsigned h = 0; h < HLOGH_TABLE; h++) hlogh_table[h] = hlogh_of(h);
 }
+
+static double hlogh(uint64_t h) { return h < HLOGH_TABLE ? hlogh_table[h] : hlogh_of(h); }
 
 void glide_hist_rest_of(const uint64_t *hist, glide_hist_rest *r)
 {
+    pthread_once(&hlogh_once, hlogh_build);
+    uint16_t used[GLIDE_NSYM];
+    const unsigned m = glide_used_counts(hist, GLIDE_NSYM, used);
     r->n = 0;
     r->hlogh = 0;
-    for (unsigned i = 0; i < GLIDE_NSYM; i++)
-        if (hist[i] && i != GLIDE_SYM_ZERO && i != GLIDE_SYM_FILL) {
-            r->n += hist[i];
-            r->hlogh += hlogh(hist[i]);
-        }
+    /* in increasing symbol order, as the sum's doubles were always added */
+    for (unsigned k = 0; k < m; k++) {
+        const unsigned i = used[k];
+        if (i == GLIDE_SYM_ZERO || i == GLIDE_SYM_FILL) continue;
+        r->n += hist[i];
+        r->hlogh += hlogh(hist[i]);
+    }
 }
 
 /* sum h log2(n / h) = n log2 n - sum h log2 h */
 double glide_hist_entropy_variant(const glide_hist_rest *r, uint64_t zero, uint64_t fill)
 {
+    pthread_once(&hlogh_once, hlogh_build);
     const uint64_t n = r->n + zero + fill;
     if (n == 0) return 0;
     const double e = hlogh(n) - r->hlogh - hlogh(zero) - hlogh(fill);

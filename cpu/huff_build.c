@@ -2,6 +2,50 @@
 #include "format.h"
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+unsigned glide_used_lengths(const uint8_t *len, unsigned n, uint16_t *idx)
+{
+    unsigned m = 0, i = 0;
+#if defined(__SSE2__)
+    const __m128i z = _mm_setzero_si128();
+    for (; i + 16 <= n; i += 16) {
+        unsigned used = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(len + i)), z)) & 0xFFFFu;
+        for (; used; used &= used - 1) idx[m++] = (uint16_t)(i + (unsigned)__builtin_ctz(used));
+    }
+#endif
+    for (; i < n; i++)
+        if (len[i]) idx[m++] = (uint16_t)i;
+    return m;
+}
+
+/* How many of len[0..n) are not 0 */
+static unsigned used_lengths_count(const uint8_t *len, unsigned n)
+{
+    unsigned m = 0, i = 0;
+#if defined(__SSE2__)
+    const __m128i z = _mm_setzero_si128();
+    for (; i + 16 <= n; i += 16)
+        m += 16u - (unsigned)__builtin_popcount((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(len + i)), z)));
+#endif
+    for (; i < n; i++) m += len[i] != 0;
+    return m;
+}
+
+unsigned glide_used_counts(const uint64_t *hist, unsigned n, uint16_t *idx)
+{
+    unsigned m = 0, i = 0;
+    for (; i + 4 <= n; i += 4) {
+        if (!(hist[i] | hist[i + 1] | hist[i + 2] | hist[i + 3])) continue;
+        for (unsigned j = i; j < i + 4; j++)
+            if (hist[j]) idx[m++] = (uint16_t)j;
+    }
+    for (; i < n; i++)
+        if (hist[i]) idx[m++] = (uint16_t)i;
+    return m;
+}
 
 typedef struct { uint64_t w; unsigned sym; } leaf;
 
@@ -42,15 +86,18 @@ int glide_huff_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8
 {
     memset(len, 0, n);
     if (max_len == 0 || max_len > 16) return -1;
-    leaf *lv = malloc(sizeof(leaf) * (n ? n : 1));
-    /* internal nodes: weight and parent; leaves get parents too */
-    uint64_t *nw = malloc(sizeof(uint64_t) * (n ? n : 1));
-    unsigned *parent = malloc(sizeof(unsigned) * 2 * (n ? n : 1));
+    /* one block: the leaves, internal nodes' weights, every node's parent
+     * (leaves get parents too) and depth, the used symbols */
+    const size_t n1 = n ? n : 1;
+    void *mem = malloc(n1 * (sizeof(leaf) + sizeof(uint64_t) + 4 * sizeof(unsigned) + sizeof(uint16_t)));
+    if (!mem) return -1;
+    leaf *lv = mem;
+    uint64_t *nw = (uint64_t *)(lv + n1);
+    unsigned *parent = (unsigned *)(nw + n1), *depth = parent + 2 * n1;
+    uint16_t *used = (uint16_t *)(depth + 2 * n1);
     int rc = -1;
-    if (!lv || !nw || !parent) goto done;
-    unsigned m = 0;
-    for (unsigned i = 0; i < n; i++)
-        if (freq[i]) { lv[m].w = freq[i]; lv[m].sym = i; m++; }
+    const unsigned m = glide_used_counts(freq, n, used);
+    for (unsigned i = 0; i < m; i++) lv[i].w = freq[used[i]], lv[i].sym = used[i];
     if (m == 0) { rc = 0; goto done; }
     if (m > (1u << max_len)) goto done;
     if (m == 1) { len[lv[0].sym] = 1; rc = 0; goto done; }
@@ -74,8 +121,6 @@ int glide_huff_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8
     }
     /* depths: root is m + nn - 1; parents always have larger ids */
     unsigned total = m + nn;
-    unsigned *depth = malloc(sizeof(unsigned) * total);
-    if (!depth) goto done;
     depth[total - 1] = 0;
     for (unsigned id = total - 1; id-- > 0;) depth[id] = depth[parent[id]] + 1;
 
@@ -86,7 +131,6 @@ int glide_huff_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8
         len[lv[i].sym] = (uint8_t)d;
         kraft += 1ull << (max_len - d);
     }
-    free(depth);
     /* lengthen the rarest codes first until the code fits */
     while (kraft > cap) {
         for (unsigned i = 0; i < m && kraft > cap; i++) {
@@ -104,18 +148,31 @@ int glide_huff_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8
     }
     rc = 0;
 done:
-    free(lv); free(nw); free(parent);
+    free(mem);
     return rc;
 }
 
 void glide_huff_canonical(const uint8_t *len, unsigned n, uint16_t *code)
 {
     unsigned count[17] = {0}, next[17] = {0};
-    for (unsigned i = 0; i < n; i++) count[len[i]]++;
-    count[0] = 0;
+    uint16_t used[GLIDE_NSYM];
+    /* a sparse book (a collapsed histogram's) by its used symbols; a dictionary book uses them all */
+    const int sparse = n <= GLIDE_NSYM && used_lengths_count(len, n) < n / 2;
+    const unsigned m = sparse ? glide_used_lengths(len, n, used) : n;
+    if (sparse) {
+        for (unsigned k = 0; k < m; k++) count[len[used[k]]]++;
+    } else {
+        for (unsigned i = 0; i < n; i++) count[len[i]]++;
+        count[0] = 0;
+    }
     unsigned c = 0;
     for (unsigned l = 1; l <= 16; l++) { c = (c + count[l - 1]) << 1; next[l] = c; }
-    for (unsigned i = 0; i < n; i++) code[i] = len[i] ? (uint16_t)next[len[i]]++ : 0;
+    if (sparse) {
+        memset(code, 0, n * sizeof *code);
+        for (unsigned k = 0; k < m; k++) code[used[k]] = (uint16_t)next[len[used[k]]]++;
+    } else {
+        for (unsigned i = 0; i < n; i++) code[i] = len[i] ? (uint16_t)next[len[i]]++ : 0;
+    }
 }
 
 int glide_huff_check(const uint8_t *len, unsigned n, unsigned max_len)

@@ -13,6 +13,15 @@ int glide_huff_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8
 /* Canonical codewords (numerically increasing by (length, symbol)), MSB-first. */
 void glide_huff_canonical(const uint8_t *len, unsigned n, uint16_t *code);
 
+/* The symbols i < n with len[i] != 0 (glide_used_lengths) or hist[i] != 0
+ * (glide_used_counts), in increasing order, into idx; returns how many. A
+ * custom book of a collapsed histogram (format 8) uses a few dozen to a
+ * few hundred of GLIDE_NSYM symbols, so the passes over a book or a
+ * histogram that the plan makes visit those only, found sixteen lengths
+ * (four counts) a test. */
+unsigned glide_used_lengths(const uint8_t *len, unsigned n, uint16_t *idx);
+unsigned glide_used_counts(const uint64_t *hist, unsigned n, uint16_t *idx);
+
 /* Kraft check of lengths in 0..max_len: 0 if the code is a valid prefix code
  * (complete or not), -1 if over-subscribed or a length exceeds max_len. */
 int glide_huff_check(const uint8_t *len, unsigned n, unsigned max_len);

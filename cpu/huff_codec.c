@@ -139,13 +139,20 @@ size_t glide_huff_decode(const glide_huff_dec *d, const uint8_t *segtab, uint32_
  * absent symbols (k <= 128). */
 size_t glide_book_pack(const uint8_t *len, uint8_t *out, size_t cap)
 {
+    uint16_t used[GLIDE_NSYM];
+    const unsigned m = glide_used_lengths(len, GLIDE_NSYM, used);
     size_t o = 0;
-    for (unsigned i = 0; i < GLIDE_NSYM;) {
+    for (unsigned k = 0, i = 0; i < GLIDE_NSYM;) {
+        /* the absent symbols before the next used one (or the end), 128 a byte */
+        const unsigned next = k < m ? used[k] : GLIDE_NSYM;
+        for (unsigned gap = next - i; gap; i += gap < 128 ? gap : 128, gap -= gap < 128 ? gap : 128) {
+            if (o >= cap) return (size_t)-1;
+            out[o++] = (uint8_t)(0x80 | ((gap < 128 ? gap : 128) - 1));
+        }
+        if (k == m) break;
         if (o >= cap) return (size_t)-1;
-        if (len[i]) { out[o++] = len[i++]; continue; }
-        unsigned k = 0;
-        while (i < GLIDE_NSYM && !len[i] && k < 128) { i++; k++; }
-        out[o++] = (uint8_t)(0x80 | (k - 1));
+        out[o++] = len[i++];
+        k++;
     }
     return o;
 }

@@ -275,8 +275,80 @@ static void entropy_variants(void)
     CHECK(under == 0, "no Huffman code costs less than the entropy floor (%d under)", under);
 }
 
+/* The passes over a book or a histogram that visit its used symbols only
+ * (glide_book_pack, glide_huff_canonical, glide_book_bits, the entropy's
+ * h log2 h table) against the plain loops they replace, on books from
+ * empty to full whose gaps of absent symbols straddle the packing's
+ * 128-symbol bytes: the same bytes, codes, sums and doubles. */
+static size_t pack_reference(const uint8_t *len, uint8_t *out, size_t cap)
+{
+    size_t o = 0;
+    for (unsigned i = 0; i < GLIDE_NSYM;) {
+        if (o >= cap) return (size_t)-1;
+        if (len[i]) { out[o++] = len[i++]; continue; }
+        unsigned k = 0;
+        while (i < GLIDE_NSYM && !len[i] && k < 128) { i++; k++; }
+        out[o++] = (uint8_t)(0x80 | (k - 1));
+    }
+    return o;
+}
+
+static double hlogh_reference(uint64_t h) { return h ? (double)h * log2((double)h) : 0.0; }
+
+static void used_symbol_passes(void)
+{
+    static const unsigned gaps[] = {1, 2, 127, 128, 129, 255, 256, 257, 300, 1024};
+    uint8_t len[GLIDE_NSYM], a[GLIDE_NSYM], b[GLIDE_NSYM];
+    uint16_t ca[GLIDE_NSYM], cb[GLIDE_NSYM];
+    uint64_t hist[GLIDE_NSYM];
+    int bad_pack = 0, bad_cap = 0, bad_code = 0, bad_bits = 0, bad_ent = 0, books = 0;
+    for (int t = 0; t < 600; t++) {
+        /* used symbols with gaps from the list or random, some books dense, one empty */
+        memset(len, 0, sizeof len);
+        memset(hist, 0, sizeof hist);
+        const int dense = t % 7 == 3;
+        for (unsigned i = t % 11 == 0 ? GLIDE_NSYM : (t % 5 ? gaps[rnd() % 10] - 1 : 0); i < GLIDE_NSYM;) {
+            len[i] = (uint8_t)(1 + rnd() % GLIDE_HUFF_MAX_LEN);
+            hist[i] = t % 4 == 1 ? 1 + rnd() % 2000 : (uint64_t)rnd() * (1 + rnd() % 64);
+            i += dense ? 1 + rnd() % 2 : t % 3 ? gaps[rnd() % 10] : 1 + rnd() % 40;
+        }
+        if (t % 13 == 5) len[GLIDE_NSYM - 1] = 3, hist[GLIDE_NSYM - 1] = 7;
+        books++;
+        const size_t na = glide_book_pack(len, a, sizeof a), nb = pack_reference(len, b, sizeof b);
+        bad_pack += na != nb || memcmp(a, b, na) != 0;
+        bad_cap += na > 0 && glide_book_pack(len, a, na - 1) != (size_t)-1;
+        glide_huff_canonical(len, GLIDE_NSYM, ca);
+        {
+            unsigned count[17] = {0}, next[17] = {0}, c = 0;
+            for (unsigned i = 0; i < GLIDE_NSYM; i++) count[len[i]]++;
+            count[0] = 0;
+            for (unsigned l = 1; l <= 16; l++) { c = (c + count[l - 1]) << 1; next[l] = c; }
+            for (unsigned i = 0; i < GLIDE_NSYM; i++) cb[i] = len[i] ? (uint16_t)next[len[i]]++ : 0;
+        }
+        bad_code += memcmp(ca, cb, sizeof ca) != 0;
+        uint64_t bits = 0, n = 0;
+        double hl = 0;
+        for (unsigned i = 0; i < GLIDE_NSYM; i++) {
+            bits += hist[i] * len[i];
+            n += hist[i];
+            if (i != GLIDE_SYM_ZERO && i != GLIDE_SYM_FILL) hl += hlogh_reference(hist[i]);
+        }
+        bad_bits += glide_book_bits(len, hist) != bits;
+        double e = hlogh_reference(n) - hl - hlogh_reference(hist[GLIDE_SYM_ZERO]) - hlogh_reference(hist[GLIDE_SYM_FILL]);
+        e = n && e > 0 ? e : 0;
+        bad_ent += glide_hist_entropy_bits(hist) != e; /* the same doubles, not within a margin */
+    }
+    CHECK(bad_pack == 0 && bad_cap == 0, "book packing by used symbols: the byte loop's bytes (%d of %d differ, %d "
+          "ignore the room)", bad_pack, books, bad_cap);
+    CHECK(bad_code == 0 && bad_bits == 0, "canonical codes and book bits by used symbols: %d and %d of %d differ",
+          bad_code, bad_bits, books);
+    CHECK(bad_ent == 0, "entropy with the h log2 h table: the same doubles as the logarithms (%d of %d differ)",
+          bad_ent, books);
+}
+
 int main(void)
 {
+    used_symbol_passes();
     dec_init_exact();
     book_select_exact();
     book_select_variants();
