@@ -85,7 +85,7 @@ static int sort_leaves(leaf *lv, unsigned m)
 int glide_huff_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8_t *len)
 {
     memset(len, 0, n);
-    if (max_len == 0 || max_len > 16) return -1;
+    if (max_len == 0 || max_len > 16 || n > GLIDE_USED_MAX) return -1; /* the used symbols' u16 indices */
     /* one block: the leaves, internal nodes' weights, every node's parent
      * (leaves get parents too) and depth, the used symbols */
     const size_t n1 = n ? n : 1;

@@ -7,7 +7,7 @@
 /* Optimal code lengths for freq[0..n-1] (0 = symbol absent, gets length 0),
  * limited to max_len bits (<= 16) by a Kraft-sum repair. Deterministic:
  * ties break by symbol index. A lone symbol gets length 1. Returns 0, or -1
- * if n symbols cannot fit in max_len bits. */
+ * if n symbols cannot fit in max_len bits (or n > GLIDE_USED_MAX). */
 int glide_huff_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8_t *len);
 
 /* Canonical codewords (numerically increasing by (length, symbol)), MSB-first. */
@@ -19,6 +19,7 @@ void glide_huff_canonical(const uint8_t *len, unsigned n, uint16_t *code);
  * few hundred of GLIDE_NSYM symbols, so the passes over a book or a
  * histogram that the plan makes visit those only, found sixteen lengths
  * (four counts) a test. */
+#define GLIDE_USED_MAX 65536u /* the most symbols those take (u16 indices) */
 unsigned glide_used_lengths(const uint8_t *len, unsigned n, uint16_t *idx);
 unsigned glide_used_counts(const uint64_t *hist, unsigned n, uint16_t *idx);
 
