@@ -215,6 +215,13 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
     uint64_t h2[GLIDE_NSYM];
     uint8_t len2[GLIDE_NSYM], packed2[GLIDE_NSYM], len_s[GLIDE_NSYM], packed_s[GLIDE_NSYM];
     size_t r;
+    const uint64_t nseg0 = glide_plane_segments(n, 0), nseg1 = glide_plane_segments(n, 1);
+    /* Under AUTO the plain plane costs at most its dictionary book (a
+     * custom one is taken only where smaller), and it wins ties: a set
+     * whose floor (a bit an event, the entropy) reaches that cannot be
+     * chosen, and its book, a Huffman build where the runs are short, is
+     * not made. */
+    const uint64_t plain_most = p->codebook == GLIDE_BOOK_AUTO && !o->plan_all ? plane_cost(plain->bits, 0, nseg0) : UINT64_MAX;
     for (unsigned set = 1; set < 1u << GLIDE_RUN_KINDS; set++) {
         if ((set & present) != set) continue;
         memcpy(h2, hist, sizeof h2);
@@ -225,12 +232,18 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
                 h2[glide_run_sym[k]] = st->runs[k];
                 extra += cls_bits[k];
             }
+        /* FILL's classes take a second half of the run book */
+        const uint64_t rb = GLIDE_RUN_SUBBOOK_BYTES * (set & 2u ? 2u : 1u);
+        if (plain_most != UINT64_MAX) {
+            uint64_t least = events;
+            const double f = floor(entropy_of(h2, &pe) * (1.0 - 1e-9)) - 1.0;
+            least = f > (double)least ? (uint64_t)f : least;
+            if (plane_cost(least + extra, rb, nseg1) >= plain_most) continue;
+        }
         glide_plan_book b2;
         r = plan_book(p, o, h2, events, &choice[set], &b2, len2, packed2, &pe);
         if (glide_is_error(r)) return r;
-        /* FILL's classes take a second half of the run book */
-        const uint64_t rb = GLIDE_RUN_SUBBOOK_BYTES * (set & 2u ? 2u : 1u);
-        const uint64_t c = plane_cost(b2.bits + extra, b2.bytes + rb, glide_plane_segments(n, 1));
+        const uint64_t c = plane_cost(b2.bits + extra, b2.bytes + rb, nseg1);
         if (c >= best) continue;
         best = c;
         best_set = set;
@@ -239,7 +252,6 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
         memcpy(len_s, len2, GLIDE_NSYM);
         memcpy(packed_s, packed2, b2.bytes);
     }
-    const uint64_t nseg0 = glide_plane_segments(n, 0);
     if (!best_set || o->plan_all || plane_cost(book_floor(p, o, hist, n, plain->bits, best, &pe), 0, nseg0) <= best) {
         r = plan_book(p, o, hist, n, plain, b, len, packed, &pe);
         if (glide_is_error(r) || plane_cost(b->bits, b->bytes, nseg0) <= best) return r;
