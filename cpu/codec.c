@@ -142,6 +142,14 @@ static uint64_t plane_cost(uint64_t bits, uint64_t book_bytes, uint64_t n_seg)
     return bits + 8 * book_bytes + 20 * n_seg;
 }
 
+/* A floor under any prefix code's bits for hist's n symbols: a bit a
+ * symbol, and the entropy less a margin for its rounding. */
+static uint64_t code_floor(const uint64_t *hist, uint64_t n, plane_entropy *pe)
+{
+    const double f = floor(entropy_of(hist, pe) * (1.0 - 1e-9)) - 1.0;
+    return f > (double)n ? (uint64_t)f : n;
+}
+
 /* A floor under plan_book's bits + 8 * bytes for hist (n > 0 symbols),
  * whose dictionary book costs dict_bits: those bits where plan_book builds
  * no custom book, else the least of them and a floor under the custom
@@ -154,11 +162,7 @@ static uint64_t book_floor(const glide_params *p, const glide_encode_opts *o, co
     const int forced = p->codebook == GLIDE_BOOK_CUSTOM;
     if (!forced && !(p->codebook == GLIDE_BOOK_AUTO && (double)dict_bits > (1.0 + o->auto_slack) * (double)n))
         return dict_bits;
-    uint64_t e = n;
-    if (e <= over) {
-        const double f = floor(entropy_of(hist, pe) * (1.0 - 1e-9)) - 1.0;
-        e = f > (double)e ? (uint64_t)f : e;
-    }
+    const uint64_t e = n <= over ? code_floor(hist, n, pe) : n;
     return forced || e < dict_bits ? e : dict_bits;
 }
 
@@ -234,12 +238,8 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
             }
         /* FILL's classes take a second half of the run book */
         const uint64_t rb = GLIDE_RUN_SUBBOOK_BYTES * (set & 2u ? 2u : 1u);
-        if (plain_most != UINT64_MAX) {
-            uint64_t least = events;
-            const double f = floor(entropy_of(h2, &pe) * (1.0 - 1e-9)) - 1.0;
-            least = f > (double)least ? (uint64_t)f : least;
-            if (plane_cost(least + extra, rb, nseg1) >= plain_most) continue;
-        }
+        if (plain_most != UINT64_MAX && plane_cost(code_floor(h2, events, &pe) + extra, rb, nseg1) >= plain_most)
+            continue;
         glide_plan_book b2;
         r = plan_book(p, o, h2, events, &choice[set], &b2, len2, packed2, &pe);
         if (glide_is_error(r)) return r;

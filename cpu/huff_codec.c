@@ -142,19 +142,19 @@ size_t glide_book_pack(const uint8_t *len, uint8_t *out, size_t cap)
     uint16_t used[GLIDE_NSYM];
     const unsigned m = glide_used_lengths(len, GLIDE_NSYM, used);
     size_t o = 0;
-    for (unsigned k = 0, i = 0; i < GLIDE_NSYM;) {
+    for (unsigned k = 0, i = 0;; k++) {
         /* the absent symbols before the next used one (or the end), 128 a byte */
         const unsigned next = k < m ? used[k] : GLIDE_NSYM;
-        for (unsigned gap = next - i; gap; i += gap < 128 ? gap : 128, gap -= gap < 128 ? gap : 128) {
+        while (i < next) {
+            const unsigned run = next - i < 128 ? next - i : 128;
             if (o >= cap) return (size_t)-1;
-            out[o++] = (uint8_t)(0x80 | ((gap < 128 ? gap : 128) - 1));
+            out[o++] = (uint8_t)(0x80 | (run - 1));
+            i += run;
         }
-        if (k == m) break;
+        if (k == m) return o;
         if (o >= cap) return (size_t)-1;
         out[o++] = len[i++];
-        k++;
     }
-    return o;
 }
 
 size_t glide_book_unpack(const uint8_t *in, size_t n, uint8_t *len)
