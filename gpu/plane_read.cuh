@@ -2,8 +2,9 @@
  * symbols as the Huffman encoder does: from each plane's own array (the
  * split planes) or in place from the raster order (plane_runs.h), a few
  * consecutive symbols of a plane at a time. A 4096-point segment is then
- * one block of 128 threads, 32 consecutive points each, and the block
- * finds where its runs begin and end from its threads' neighbours. */
+ * one block of 128 threads, 32 consecutive points each (or, on small
+ * chunks, 512 threads of 8), and the block finds where its runs begin and
+ * end from its threads' neighbours. */
 #ifndef GLIDE_PLANE_READ_CUH
 #define GLIDE_PLANE_READ_CUH
 #include "format.h"
@@ -17,6 +18,16 @@ struct plane_src {
     gg_plane_runs runs;
     uint32_t in_place;
 };
+
+/* Launches over at most kWidePoints points (both planes) read kWideP
+ * points a thread, 512 threads a segment, instead of GG_RUN_SYMS: a 64^3
+ * chunk's few segments (a block each, a wave that leaves most SMs idle)
+ * are then bound by a block's serial work, which this divides by four. */
+constexpr uint64_t kWidePoints = (uint64_t)1 << 19;
+constexpr unsigned kWideP = 8;
+
+/* a run-coded segment's threads at P points each */
+template <unsigned P> __host__ __device__ constexpr unsigned seg_threads() { return GLIDE_RUN_SEG_SYMS / P; }
 
 /* past a plane's end: no symbol (codes as nothing, ends every run) */
 constexpr unsigned kNoSym = 0xFFFFu;
@@ -79,30 +90,31 @@ __device__ __forceinline__ void plane_load(const plane_src &m, unsigned p, uint6
     }
 }
 
-/* A segment's runs, its points held 32 a thread (thread t: points 32t ..
- * 32t + 31 of the segment, kNoSym past the plane's end) by a block of NT
+/* A segment's runs, its points held P a thread (thread t: points Pt ..
+ * Pt + P - 1 of the segment, kNoSym past the plane's end) by a block of NT
  * threads: bit j of brk where point j differs from the point before it
  * (the segment's first point always), bit j of end where it differs from
  * the point after it (the segment's last always). Returns the last break
  * before the thread's points (-1 in thread 0, whose first point is one):
  * where the run its first point is in began, unless that point begins
  * one. Every thread of the block calls it, once per kernel. */
-template <unsigned NT>
-__device__ __forceinline__ int run_marks(const unsigned s[GG_RUN_SYMS], unsigned &brk, unsigned &end)
+template <unsigned NT, unsigned P = GG_RUN_SYMS>
+__device__ __forceinline__ int run_marks(const unsigned s[P], unsigned &brk, unsigned &end)
 {
+    static_assert(P <= 32 && NT % 32 == 0, "a bit a point, whole warps");
     __shared__ uint16_t s_first[NT], s_last[NT];
     __shared__ int s_wmax[NT / 32];
     const unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     s_first[tid] = (uint16_t)s[0];
-    s_last[tid] = (uint16_t)s[GG_RUN_SYMS - 1];
+    s_last[tid] = (uint16_t)s[P - 1];
     __syncthreads();
     const unsigned prev = tid ? s_last[tid - 1] : kNoSym, next = tid + 1 < NT ? s_first[tid + 1] : kNoSym;
     int last = -1; /* the thread's last break */
     brk = end = 0;
 #pragma unroll
-    for (unsigned j = 0; j < GG_RUN_SYMS; j++) {
-        const unsigned before = j ? s[j - 1] : prev, after = j + 1 < GG_RUN_SYMS ? s[j + 1] : next;
-        if (s[j] != before) brk |= 1u << j, last = (int)(GG_RUN_SYMS * tid + j);
+    for (unsigned j = 0; j < P; j++) {
+        const unsigned before = j ? s[j - 1] : prev, after = j + 1 < P ? s[j + 1] : next;
+        if (s[j] != before) brk |= 1u << j, last = (int)(P * tid + j);
         if (s[j] != after) end |= 1u << j;
     }
     /* the threads before this one: their last break, an exclusive max-scan */

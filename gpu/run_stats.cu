@@ -3,36 +3,38 @@
  * the maximal runs within segments of GLIDE_RUN_SEG_SYMS points, their
  * classes and extra bits), which the host's plan (gpu_plan.c) hands to the
  * CPU codec's own decision. Integer counts: any order of summation gives
- * the CPU's. One block a segment, 32 points a thread; each run is counted
- * by the thread holding its last point. */
+ * the CPU's. One block a segment, 32 points a thread (8 on small chunks:
+ * plane_read.cuh's kWideP); each run is counted by the thread holding its
+ * last point. */
 #include "gg_huff.h"
 #include "plane_read.cuh"
 
 namespace {
 
-constexpr unsigned kThreads = GLIDE_RUN_SEG_SYMS / GG_RUN_SYMS;
 constexpr unsigned kCounters = GLIDE_RUN_KINDS * GLIDE_RUN_CLASSES;
 constexpr unsigned kNoKey = 0xFFu;
-static_assert(kThreads % 32 == 0 && kCounters + GLIDE_RUN_KINDS <= kThreads, "whole warps, a counter a thread");
+static_assert(seg_threads<GG_RUN_SYMS>() % 32 == 0 && kCounters + GLIDE_RUN_KINDS <= seg_threads<GG_RUN_SYMS>(),
+              "whole warps, a counter a thread");
 
-__global__ void __launch_bounds__(kThreads) run_stats_k(plane_src m, uint64_t seg0, glide_run_stats *out)
+template <unsigned P>
+__global__ void __launch_bounds__(seg_threads<P>()) run_stats_k(plane_src m, uint64_t seg0, glide_run_stats *out)
 {
     __shared__ unsigned s_cls[kCounters];
     const unsigned tid = threadIdx.x, lane = tid & 31;
     const uint64_t seg = blockIdx.x;
     const unsigned p = seg >= seg0;
     const uint64_t first = (seg - (p ? seg0 : 0)) * GLIDE_RUN_SEG_SYMS;
-    unsigned s[GG_RUN_SYMS];
-    plane_load<GG_RUN_SYMS>(m, p, first + (uint64_t)tid * GG_RUN_SYMS, s);
+    unsigned s[P];
+    plane_load<P>(m, p, first + (uint64_t)tid * P, s);
     if (tid < kCounters) s_cls[tid] = 0;
     unsigned brk, end;
-    int start = run_marks<kThreads>(s, brk, end); /* also orders the counters' zeroing before the adds */
+    int start = run_marks<seg_threads<P>(), P>(s, brk, end); /* also orders the counters' zeroing before the adds */
 #pragma unroll
-    for (unsigned j = 0; j < GG_RUN_SYMS; j++) {
-        if (brk >> j & 1u) start = (int)(GG_RUN_SYMS * tid + j);
+    for (unsigned j = 0; j < P; j++) {
+        if (brk >> j & 1u) start = (int)(P * tid + j);
         unsigned key = kNoKey;
         if ((s[j] == GLIDE_SYM_ZERO || s[j] == GLIDE_SYM_FILL) && (end >> j & 1u)) {
-            const unsigned L = GG_RUN_SYMS * tid + j - (unsigned)start + 1, c = 31 - __clz(L);
+            const unsigned L = P * tid + j - (unsigned)start + 1, c = 31 - __clz(L);
             key = (s[j] == GLIDE_SYM_FILL) * GLIDE_RUN_CLASSES + c;
         }
         /* one shared add per distinct key of the warp: lone zeros of a noisy
@@ -75,6 +77,7 @@ extern "C" cudaError_t gg_run_stats(const uint16_t *d_sym0, uint64_t n0, const u
     const uint64_t seg0 = run_segs(n0), n_seg = seg0 + run_segs(n1);
     if (!n_seg) return cudaSuccess;
     if (n_seg > 0x7FFFFFFFu) return cudaErrorInvalidValue;
-    run_stats_k<<<(unsigned)n_seg, kThreads, 0, s>>>(m, seg0, d_out);
+    if (n0 + n1 <= kWidePoints) run_stats_k<kWideP><<<(unsigned)n_seg, seg_threads<kWideP>(), 0, s>>>(m, seg0, d_out);
+    else run_stats_k<GG_RUN_SYMS><<<(unsigned)n_seg, seg_threads<GG_RUN_SYMS>(), 0, s>>>(m, seg0, d_out);
     return cudaGetLastError();
 }

@@ -6,7 +6,8 @@
  * glide_huff_encode does (GLIDE_SEG_SYMS points a segment, every point an
  * event).
  *
- * One block codes one segment, in one pass: it finds its runs from its
+ * One block codes one segment (128 threads of 32 points, or on small
+ * chunks 512 of 8: plane_read.cuh's kWideP), in one pass: it finds its runs from its
  * threads' neighbours (plane_read.cuh), counts its bits (a run's bits
  * charged to its last point: no other event lies between its first and
  * last, so every event's bit offset stays the same), learns its offset in
@@ -26,10 +27,12 @@
 
 namespace {
 
-constexpr unsigned kThreads = GLIDE_RUN_SEG_SYMS / GG_RUN_SYMS; /* a run-coded segment: 32 points a thread */
-constexpr unsigned kPlainPer = GLIDE_SEG_SYMS / kThreads;       /* a plain one: 8 */
+/* A plain segment's GLIDE_SEG_SYMS points are the first kPlainThreads
+ * threads', 8 each, whatever a run-coded one's P. */
+constexpr unsigned kPlainPer = 8, kPlainThreads = GLIDE_SEG_SYMS / kPlainPer;
 constexpr unsigned kBufWords = GLIDE_RUN_SEG_MAX_BYTES / 4;
-static_assert(kThreads % 32 == 0 && GLIDE_SEG_SYMS % kThreads == 0 && kPlainPer % 8 == 0,
+static_assert(seg_threads<GG_RUN_SYMS>() % 32 == 0 && kPlainThreads <= seg_threads<GG_RUN_SYMS>() &&
+                  GLIDE_SEG_SYMS % kPlainPer == 0 && kWideP >= kPlainPer,
               "whole warps, whole vectors a thread");
 static_assert(GLIDE_RUN_SEG_MAX_BYTES % 4 == 0 && 2 * GLIDE_SEG_SYMS <= GLIDE_RUN_SEG_MAX_BYTES,
               "every segment fits the shared copy");
@@ -73,17 +76,22 @@ __device__ __forceinline__ unsigned seg_of(const seg_split &sg, uint64_t seg, bo
     return p;
 }
 
-/* The thread's points of the segment: 32 of a run-coded one, 8 of a plain
- * one (the rest kNoSym, which codes as nothing). */
-__device__ __forceinline__ void seg_points(const plane_src &m, unsigned p, bool rc, uint64_t first, unsigned s[GG_RUN_SYMS])
+/* The thread's points of the segment: P of a run-coded one, 8 of a plain
+ * one (the rest kNoSym, which codes as nothing; threads past
+ * kPlainThreads hold none). */
+template <unsigned P>
+__device__ __forceinline__ void seg_points(const plane_src &m, unsigned p, bool rc, uint64_t first, unsigned s[P])
 {
     if (rc) {
-        plane_load<GG_RUN_SYMS>(m, p, first + (uint64_t)threadIdx.x * GG_RUN_SYMS, s);
+        plane_load<P>(m, p, first + (uint64_t)threadIdx.x * P, s);
         return;
     }
-    plane_load<kPlainPer>(m, p, first + (uint64_t)threadIdx.x * kPlainPer, s);
+    if (threadIdx.x < kPlainThreads) plane_load<kPlainPer>(m, p, first + (uint64_t)threadIdx.x * kPlainPer, s);
+    else
 #pragma unroll
-    for (unsigned j = kPlainPer; j < GG_RUN_SYMS; j++) s[j] = kNoSym;
+        for (unsigned j = 0; j < kPlainPer; j++) s[j] = kNoSym;
+#pragma unroll
+    for (unsigned j = kPlainPer; j < P; j++) s[j] = kNoSym;
 }
 
 /* A plane's codes in shared memory, each code | len << 16 with the code
@@ -146,14 +154,14 @@ __device__ __forceinline__ void flush(bitw &w)
  * run-coded; brk, end, start: run_marks') is, at its last point, its
  * symbol's codeword, its class's and c extra bits. Returns the bits; with
  * W also writes them to *w. */
-template <bool W>
-__device__ __forceinline__ unsigned events(const tables &t, const unsigned s[GG_RUN_SYMS], bool rc, unsigned brk,
+template <bool W, unsigned P>
+__device__ __forceinline__ unsigned events(const tables &t, const unsigned s[P], bool rc, unsigned brk,
                                            unsigned end, int start, bitw *w)
 {
-    const unsigned base = GG_RUN_SYMS * threadIdx.x;
+    const unsigned base = P * threadIdx.x;
     unsigned bits = 0;
 #pragma unroll
-    for (unsigned j = 0; j < GG_RUN_SYMS; j++) {
+    for (unsigned j = 0; j < P; j++) {
         if (!rc && j == kPlainPer) break; /* a plain segment's thread holds no more */
         const unsigned sy = s[j], e = t.book[sy < GLIDE_NSYM ? sy : GLIDE_NSYM];
         const int k = !rc ? -1 : sy == GLIDE_SYM_ZERO ? 0 : sy == GLIDE_SYM_FILL ? 1 : -1;
@@ -175,11 +183,11 @@ __device__ __forceinline__ unsigned events(const tables &t, const unsigned s[GG_
     return bits;
 }
 
-/* The exclusive prefix sum of v over the block's threads; *total gets the
- * sum of all. Once per kernel. */
-__device__ __forceinline__ unsigned block_scan(unsigned v, unsigned *total)
+/* The exclusive prefix sum of v over the block's NT threads; *total gets
+ * the sum of all. Once per kernel. */
+template <unsigned NT> __device__ __forceinline__ unsigned block_scan(unsigned v, unsigned *total)
 {
-    __shared__ unsigned s_w[kThreads / 32];
+    __shared__ unsigned s_w[NT / 32];
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     unsigned inc = v;
 #pragma unroll
@@ -190,7 +198,7 @@ __device__ __forceinline__ unsigned block_scan(unsigned v, unsigned *total)
     if (lane == 31) s_w[warp] = inc;
     __syncthreads();
     unsigned before = inc - v, all = 0;
-    for (unsigned k = 0; k < kThreads / 32; k++) {
+    for (unsigned k = 0; k < NT / 32; k++) {
         before += k < warp ? s_w[k] : 0;
         all += s_w[k];
     }
@@ -207,18 +215,19 @@ struct seg_view {
     int start;
 };
 
+template <unsigned P>
 __device__ __forceinline__ seg_view seg_begin(const seg_plan &sp, const seg_split &sg, uint64_t seg,
                                               const glide_huff_enc *enc,
-                                              const glide_run_code *rcode, tables &t, unsigned s[GG_RUN_SYMS])
+                                              const glide_run_code *rcode, tables &t, unsigned s[P])
 {
     seg_view v;
     uint64_t first;
     v.p = seg_of(sg, seg, v.rc, first);
-    seg_points(sp.src, v.p, v.rc, first, s);
+    seg_points<P>(sp.src, v.p, v.rc, first, s);
     tables_load(t, enc + v.p, rcode + v.p);
     v.brk = v.end = 0;
     v.start = -1;
-    if (v.rc) v.start = run_marks<kThreads>(s, v.brk, v.end); /* block-uniform */
+    if (v.rc) v.start = run_marks<seg_threads<P>(), P>(s, v.brk, v.end); /* block-uniform */
     __syncthreads(); /* the tables */
     return v;
 }
@@ -263,10 +272,11 @@ __device__ __forceinline__ uint64_t look_back(unsigned long long *state, uint64_
  * last segment's block reports the stream's size (UINT64_MAX where it
  * does not fit). FROM_PLAN: the split from the plan's place->runs, an
  * instance of its own so that the other reads its split from the
- * argument. Eight blocks an SM (64 registers, as before there was a
- * FROM_PLAN): left to itself the compiler took 72, a block fewer an SM. */
-template <bool FROM_PLAN>
-__global__ void __launch_bounds__(kThreads, 8) seg_code_k(seg_plan sp, const glide_huff_enc *enc,
+ * argument. P points a thread (seg_threads<P>() a block). 64 registers
+ * (eight 128-thread blocks an SM, as before there was a FROM_PLAN): left
+ * to itself the compiler took 72, a block fewer an SM. */
+template <bool FROM_PLAN, unsigned P>
+__global__ void __launch_bounds__(seg_threads<P>(), 1024 / seg_threads<P>()) seg_code_k(seg_plan sp, const glide_huff_enc *enc,
                                                        const glide_run_code *rcode, uint8_t *buf,
                                                        const gg_place *place, unsigned long long *state, enc_out o)
 {
@@ -283,10 +293,11 @@ __global__ void __launch_bounds__(kThreads, 8) seg_code_k(seg_plan sp, const gli
     __syncthreads();
     const uint64_t seg = s_seg;
     if (FROM_PLAN && seg >= sg.n_seg) return; /* launched for more segments than the plan has */
-    unsigned s[GG_RUN_SYMS];
-    const seg_view v = seg_begin(sp, sg, seg, enc, rcode, t, s);
+    constexpr unsigned NT = seg_threads<P>();
+    unsigned s[P];
+    const seg_view v = seg_begin<P>(sp, sg, seg, enc, rcode, t, s);
     unsigned total;
-    const unsigned pos = block_scan(events<false>(t, s, v.rc, v.brk, v.end, v.start, nullptr), &total);
+    const unsigned pos = block_scan<NT>(events<false, P>(t, s, v.rc, v.brk, v.end, v.start, nullptr), &total);
     const unsigned nbytes = (total + 7) >> 3, words = (nbytes + 3) >> 2;
     if (threadIdx.x < 32) {
         const uint64_t base = look_back(state, seg, nbytes);
@@ -298,16 +309,16 @@ __global__ void __launch_bounds__(kThreads, 8) seg_code_k(seg_plan sp, const gli
             if (seg == sg.n_seg - 1) enc_report(o, place, base + nbytes > place->cap ? UINT64_MAX : base + nbytes);
         }
     }
-    for (unsigned k = threadIdx.x; k < words; k += kThreads) s_buf[k] = 0;
+    for (unsigned k = threadIdx.x; k < words; k += NT) s_buf[k] = 0;
     __syncthreads(); /* the zeroing before the ORs; s_base */
     bitw w = {s_buf, 0, pos & 31, pos >> 5};
-    events<true>(t, s, v.rc, v.brk, v.end, v.start, &w);
+    events<true, P>(t, s, v.rc, v.brk, v.end, v.start, &w);
     flush(w);
     const uint64_t base = s_base;
     __syncthreads(); /* the segment complete */
     if (base + nbytes > place->cap) return;
     uint8_t *out = buf + place->stream_off + base;
-    for (unsigned b = threadIdx.x; b < nbytes; b += kThreads) out[b] = (uint8_t)(s_buf[b >> 2] >> (24 - 8 * (b & 3)));
+    for (unsigned b = threadIdx.x; b < nbytes; b += NT) out[b] = (uint8_t)(s_buf[b >> 2] >> (24 - 8 * (b & 3)));
 }
 
 /* no segments: an empty stream */
@@ -354,7 +365,14 @@ extern "C" cudaError_t gg_runs_encode_placed(const uint16_t *d_sym0, uint64_t n0
         if (e != cudaSuccess) return e;
     }
     const unsigned grid = (unsigned)sp.split.n_seg;
-    if (from_plan) seg_code_k<true><<<grid, kThreads, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
-    else seg_code_k<false><<<grid, kThreads, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
+    if (n0 + n1 <= kWidePoints) {
+        constexpr unsigned P = kWideP, NT = seg_threads<P>();
+        if (from_plan) seg_code_k<true, P><<<grid, NT, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
+        else seg_code_k<false, P><<<grid, NT, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
+    } else {
+        constexpr unsigned P = GG_RUN_SYMS, NT = seg_threads<P>();
+        if (from_plan) seg_code_k<true, P><<<grid, NT, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
+        else seg_code_k<false, P><<<grid, NT, 0, s>>>(sp, d_enc, d_rc, d_buf, d_place, state, o);
+    }
     return cudaGetLastError();
 }
