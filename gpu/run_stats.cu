@@ -16,8 +16,11 @@ constexpr unsigned kNoKey = 0xFFu;
 static_assert(seg_threads<GG_RUN_SYMS>() % 32 == 0 && kCounters + GLIDE_RUN_KINDS <= seg_threads<GG_RUN_SYMS>(),
               "whole warps, a counter a thread");
 
+/* At 32 points a thread, six blocks an SM (80 registers, as before the
+ * 8-point instance): left to itself the compiler took 96, and large
+ * chunks' thousands of segments then ran in more waves. */
 template <unsigned P>
-__global__ void __launch_bounds__(seg_threads<P>()) run_stats_k(plane_src m, uint64_t seg0, glide_run_stats *out)
+__global__ void __launch_bounds__(seg_threads<P>(), P == GG_RUN_SYMS ? 6 : 1) run_stats_k(plane_src m, uint64_t seg0, glide_run_stats *out)
 {
     __shared__ unsigned s_cls[kCounters];
     const unsigned tid = threadIdx.x, lane = tid & 31;
