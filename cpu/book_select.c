@@ -63,8 +63,13 @@ static const book_tables *tables_of(const glide_dictionary *d)
 uint64_t glide_book_bits(const uint8_t *len, const uint64_t *hist)
 {
     uint16_t used[GLIDE_NSYM];
+    return glide_book_bits_used(len, hist, used, glide_used_lengths(len, GLIDE_NSYM, used));
+}
+
+uint64_t glide_book_bits_used(const uint8_t *len, const uint64_t *hist, const uint16_t *used, unsigned m)
+{
     uint64_t b = 0;
-    for (unsigned k = 0, m = glide_used_lengths(len, GLIDE_NSYM, used); k < m; k++) b += hist[used[k]] * len[used[k]];
+    for (unsigned k = 0; k < m; k++) b += hist[used[k]] * len[used[k]];
     return b;
 }
 
@@ -193,20 +198,27 @@ void glide_book_select_variants_sized(const glide_dictionary *d, const uint64_t 
                                       unsigned want, const uint64_t zero[4], const uint64_t fill[4], unsigned book[4],
                                       uint64_t bits[4])
 {
-    uint64_t best[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
-    for (unsigned v = 0; v < 4; v++) book[v] = 0;
+    /* the wanted variants only; a variant's bits are a book's plus its ZERO
+     * and FILL count changes at that book's lengths (modulo 2^64, where the
+     * true sum lies) */
+    unsigned act[4], na = 0, bk[4] = {0, 0, 0, 0};
+    uint64_t dz[4], df[4], best[4] = {UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+    for (unsigned v = 0; v < 4; v++) {
+        book[v] = 0, bits[v] = 0;
+        if (!(want >> v & 1u)) continue;
+        act[na] = v, dz[na] = zero[v] - hist[GLIDE_SYM_ZERO], df[na] = fill[v] - hist[GLIDE_SYM_FILL];
+        na++;
+    }
     const book_tables *tb = tables_of(d);
     for (unsigned b = 0; b < d->n_books; b++) {
         const uint64_t lz = tb ? tb->zf[0][b] : d->books[b].len[GLIDE_SYM_ZERO];
         const uint64_t lf = tb ? tb->zf[1][b] : d->books[b].len[GLIDE_SYM_FILL];
-        const uint64_t rest = sizes[b] - hist[GLIDE_SYM_ZERO] * lz - hist[GLIDE_SYM_FILL] * lf;
-        for (unsigned v = 0; v < 4; v++) {
-            if (!(want >> v & 1u)) continue;
-            const uint64_t c = rest + zero[v] * lz + fill[v] * lf;
-            if (c < best[v]) best[v] = c, book[v] = b; /* the first minimum, as the unsized pass */
+        for (unsigned k = 0; k < na; k++) {
+            const uint64_t c = sizes[b] + dz[k] * lz + df[k] * lf;
+            if (c < best[k]) best[k] = c, bk[k] = b; /* the first minimum, as the unsized pass */
         }
     }
-    for (unsigned v = 0; v < 4; v++) bits[v] = want >> v & 1u ? best[v] : 0;
+    for (unsigned k = 0; k < na; k++) book[act[k]] = bk[k], bits[act[k]] = best[k];
 }
 
 static double hlogh_of(uint64_t h) { return h ? (double)h * log2((double)h) : 0.0; }
@@ -226,9 +238,13 @@ static double hlogh(uint64_t h) { return h < HLOGH_TABLE ? hlogh_table[h] : hlog
 
 void glide_hist_rest_of(const uint64_t *hist, glide_hist_rest *r)
 {
-    pthread_once(&hlogh_once, hlogh_build);
     uint16_t used[GLIDE_NSYM];
-    const unsigned m = glide_used_counts(hist, GLIDE_NSYM, used);
+    glide_hist_rest_of_used(hist, used, glide_used_counts(hist, GLIDE_NSYM, used), r);
+}
+
+void glide_hist_rest_of_used(const uint64_t *hist, const uint16_t *used, unsigned m, glide_hist_rest *r)
+{
+    pthread_once(&hlogh_once, hlogh_build);
     r->n = 0;
     r->hlogh = 0;
     /* in increasing symbol order, as the sum's doubles were always added */

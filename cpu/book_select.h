@@ -45,8 +45,12 @@ typedef struct {
     double hlogh;
 } glide_hist_rest;
 void glide_hist_rest_of(const uint64_t *hist, glide_hist_rest *r);
+/* The same where used[0..m) lists hist's nonzero symbols in increasing order. */
+void glide_hist_rest_of_used(const uint64_t *hist, const uint16_t *used, unsigned m, glide_hist_rest *r);
 double glide_hist_entropy_variant(const glide_hist_rest *r, uint64_t zero, uint64_t fill);
 
 /* Exact encoded bits of a histogram under given code lengths. */
 uint64_t glide_book_bits(const uint8_t *len, const uint64_t *hist);
+/* The same over used[0..m), len's nonzero symbols (glide_book_pack_used's list). */
+uint64_t glide_book_bits_used(const uint8_t *len, const uint64_t *hist, const uint16_t *used, unsigned m);
 #endif

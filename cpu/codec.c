@@ -29,21 +29,39 @@ void glide_level_bounds(double eb, double alpha, unsigned levels, double *out)
     for (unsigned l = 0; l < levels; l++) { out[l] = e; e = e / alpha; }
 }
 
-/* A plane's entropies, computed where a decision needs one: the plane's
- * histogram and its run-coded variants share everything but ZERO and
- * FILL, so one pass with logarithms serves them all. */
+/* What a plane's decisions share, computed where one needs it: the
+ * plane's histogram and its run-coded variants differ only in ZERO's and
+ * FILL's counts (nonzero in each, a run being at least a point), so one
+ * pass with logarithms gives every entropy, and one pass the used symbols
+ * of every custom book. */
 typedef struct {
     const uint64_t *hist; /* the plane's */
-    int have;
+    int have, have_used;
     glide_hist_rest rest;
+    unsigned m_used;
+    uint16_t used[GLIDE_NSYM]; /* hist's nonzero symbols, increasing */
 } plane_entropy;
+
+/* How many used symbols pe's histogram has, and in *used which: those of
+ * any histogram that is pe's but for ZERO's and FILL's nonzero counts */
+static unsigned used_of(plane_entropy *pe, const uint16_t **used)
+{
+    if (!pe->have_used) pe->m_used = glide_used_counts(pe->hist, GLIDE_NSYM, pe->used), pe->have_used = 1;
+    *used = pe->used;
+    return pe->m_used;
+}
 
 /* The entropy of hist, which is pe's histogram but for ZERO and FILL (pe
  * NULL: a pass over hist). */
 static double entropy_of(const uint64_t *hist, plane_entropy *pe)
 {
     if (!pe) return glide_hist_entropy_bits(hist);
-    if (!pe->have) glide_hist_rest_of(pe->hist, &pe->rest), pe->have = 1;
+    if (!pe->have) {
+        const uint16_t *used;
+        const unsigned m = used_of(pe, &used);
+        glide_hist_rest_of_used(pe->hist, used, m, &pe->rest);
+        pe->have = 1;
+    }
     return glide_hist_entropy_variant(&pe->rest, hist[GLIDE_SYM_ZERO], hist[GLIDE_SYM_FILL]);
 }
 
@@ -78,9 +96,14 @@ static size_t plan_book(const glide_params *p, const glide_encode_opts *o, const
     b->bytes = 0;
     if (custom) {
         uint8_t clen[GLIDE_NSYM];
-        if (glide_huff_lengths(hist, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, clen) != 0) return GLIDE_ERROR(GENERIC);
-        size_t book_bytes = glide_book_pack(clen, packed, GLIDE_NSYM);
-        uint64_t cbits = glide_book_bits(clen, hist);
+        uint16_t own[GLIDE_NSYM];
+        const uint16_t *used = own;
+        const unsigned m = pe ? used_of(pe, &used) : glide_used_counts(hist, GLIDE_NSYM, own);
+        if (glide_huff_lengths_used(hist, GLIDE_NSYM, used, m, GLIDE_HUFF_MAX_LEN, clen) != 0) return GLIDE_ERROR(GENERIC);
+        /* a custom book's used symbols are its histogram's */
+        const size_t book_bytes = glide_book_pack_used(clen, used, m, packed, GLIDE_NSYM);
+        if (book_bytes == (size_t)-1) return GLIDE_ERROR(GENERIC);
+        uint64_t cbits = glide_book_bits_used(clen, hist, used, m);
         /* auto keeps the dictionary book unless the custom one really is smaller */
         if (p->codebook == GLIDE_BOOK_CUSTOM || cbits + 8 * book_bytes < dict_bits) {
             memcpy(len, clen, GLIDE_NSYM);
@@ -181,7 +204,7 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
     if (!st || !o->runs || !n) return plan_book(p, o, hist, n, given, b, len, packed, NULL);
     unsigned present = 0;
     for (unsigned k = 0; k < GLIDE_RUN_KINDS; k++)
-        if (st->runs[k]) present |= 1u << k;
+        if (st->runs[k] && st->runs[k] <= hist[glide_run_sym[k]]) present |= 1u << k; /* runs of points that occur */
     _Static_assert(GLIDE_RUN_KINDS == 2, "four sets of run-coded kinds");
     /* the dictionary's best book for the plane as it is and for each set of
      * run-coded kinds, in one pass over the books */
@@ -212,7 +235,8 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
      * plain plane, which wins where it costs no more. Its custom book (a
      * Huffman build, the plan's largest cost) is built only where its floor
      * does not already lose to the best set. */
-    plane_entropy pe = {hist, 0, {0, 0}};
+    plane_entropy pe;
+    pe.hist = hist, pe.have = 0, pe.have_used = 0;
     uint64_t best = UINT64_MAX;
     unsigned best_set = 0;
     glide_plan_book bs = {0};

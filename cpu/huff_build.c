@@ -93,20 +93,38 @@ static int sort_leaves(leaf *lv, unsigned m)
 
 int glide_huff_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8_t *len)
 {
+    if (n > GLIDE_USED_MAX) { /* the used symbols' u16 indices */
+        memset(len, 0, n);
+        return -1;
+    }
+    uint16_t small[GLIDE_NSYM], *used = n <= GLIDE_NSYM ? small : malloc((n ? n : 1) * sizeof *used);
+    if (!used) {
+        memset(len, 0, n);
+        return -1;
+    }
+    const int rc = glide_huff_lengths_used(freq, n, used, glide_used_counts(freq, n, used), max_len, len);
+    if (used != small) free(used);
+    return rc;
+}
+
+int glide_huff_lengths_used(const uint64_t *freq, unsigned n, const uint16_t *used, unsigned m, unsigned max_len,
+                            uint8_t *len)
+{
     memset(len, 0, n);
-    if (max_len == 0 || max_len > 16 || n > GLIDE_USED_MAX) return -1; /* the used symbols' u16 indices */
+    if (max_len == 0 || max_len > 16 || m > n) return -1;
     /* one block: the leaves, internal nodes' weights, every node's parent
-     * (leaves get parents too) and depth, the used symbols */
-    const size_t n1 = n ? n : 1;
-    void *mem = malloc(n1 * (sizeof(leaf) + sizeof(uint64_t) + 4 * sizeof(unsigned) + sizeof(uint16_t)));
+     * (leaves get parents too) and depth */
+    const size_t n1 = m ? m : 1;
+    void *mem = malloc(n1 * (sizeof(leaf) + sizeof(uint64_t) + 4 * sizeof(unsigned)));
     if (!mem) return -1;
     leaf *lv = mem;
     uint64_t *nw = (uint64_t *)(lv + n1);
     unsigned *parent = (unsigned *)(nw + n1), *depth = parent + 2 * n1;
-    uint16_t *used = (uint16_t *)(depth + 2 * n1);
     int rc = -1;
-    const unsigned m = glide_used_counts(freq, n, used);
-    for (unsigned i = 0; i < m; i++) lv[i].w = freq[used[i]], lv[i].sym = used[i];
+    for (unsigned i = 0; i < m; i++) {
+        if (used[i] >= n || (i && used[i] <= used[i - 1]) || !freq[used[i]]) goto done; /* not such a list */
+        lv[i].w = freq[used[i]], lv[i].sym = used[i];
+    }
     if (m == 0) { rc = 0; goto done; }
     if (m > (1u << max_len)) goto done;
     if (m == 1) { len[lv[0].sym] = 1; rc = 0; goto done; }

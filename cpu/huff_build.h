@@ -10,6 +10,12 @@
  * if n symbols cannot fit in max_len bits (or n > GLIDE_USED_MAX). */
 int glide_huff_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8_t *len);
 
+/* The same where used[0..m) lists freq's nonzero symbols in increasing
+ * order (glide_used_counts's list): a plane's histogram and its run-coded
+ * variants differ only in nonzero counts, so their builds share one. */
+int glide_huff_lengths_used(const uint64_t *freq, unsigned n, const uint16_t *used, unsigned m, unsigned max_len,
+                            uint8_t *len);
+
 /* Canonical codewords (numerically increasing by (length, symbol)), MSB-first. */
 void glide_huff_canonical(const uint8_t *len, unsigned n, uint16_t *code);
 

@@ -140,11 +140,16 @@ size_t glide_huff_decode(const glide_huff_dec *d, const uint8_t *segtab, uint32_
 size_t glide_book_pack(const uint8_t *len, uint8_t *out, size_t cap)
 {
     uint16_t used[GLIDE_NSYM];
-    const unsigned m = glide_used_lengths(len, GLIDE_NSYM, used);
+    return glide_book_pack_used(len, used, glide_used_lengths(len, GLIDE_NSYM, used), out, cap);
+}
+
+size_t glide_book_pack_used(const uint8_t *len, const uint16_t *used, unsigned m, uint8_t *out, size_t cap)
+{
     size_t o = 0;
     for (unsigned k = 0, i = 0;; k++) {
         /* the absent symbols before the next used one (or the end), 128 a byte */
         const unsigned next = k < m ? used[k] : GLIDE_NSYM;
+        if (next < i || next > GLIDE_NSYM || (k < m && (next == GLIDE_NSYM || !len[next]))) return (size_t)-1;
         while (i < next) {
             const unsigned run = next - i < 128 ? next - i : 128;
             if (o >= cap) return (size_t)-1;

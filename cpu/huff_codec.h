@@ -37,5 +37,9 @@ size_t glide_huff_decode(const glide_huff_dec *d, const uint8_t *segtab, uint32_
 
 /* Custom codebook section: code lengths run-length coded (docs/FORMAT.md). */
 size_t glide_book_pack(const uint8_t *len, uint8_t *out, size_t cap);
+/* The same where used[0..m) lists len's nonzero symbols in increasing
+ * order (a custom book's are its histogram's: glide_huff_lengths_used);
+ * (size_t)-1 where out is too small or used is not such a list. */
+size_t glide_book_pack_used(const uint8_t *len, const uint16_t *used, unsigned m, uint8_t *out, size_t cap);
 size_t glide_book_unpack(const uint8_t *in, size_t n, uint8_t *len);
 #endif
