@@ -346,9 +346,77 @@ static void used_symbol_passes(void)
           bad_ent, books);
 }
 
+/* The entry points that take a plane's shared list of used symbols (the
+ * plan builds a plane's run-coded variants' books from its histogram's
+ * list): with the list glide_used_counts gives they equal the calls that
+ * find it themselves, for the histogram and for a variant with other
+ * nonzero ZERO and FILL counts; a list that is not such a list (a symbol
+ * out of order, absent or past the end) is refused, never followed. */
+static void shared_used_lists(void)
+{
+    uint64_t hist[GLIDE_NSYM], h2[GLIDE_NSYM];
+    uint8_t la[GLIDE_NSYM], lb[GLIDE_NSYM], pa[GLIDE_NSYM], pb[GLIDE_NSYM];
+    uint16_t used[GLIDE_NSYM], bad[GLIDE_NSYM];
+    int diff = 0, followed = 0, trials = 0;
+    for (int t = 0; t < 400; t++) {
+        memset(hist, 0, sizeof hist);
+        const unsigned w = 1 + rnd() % (t % 3 ? 60 : 500);
+        for (int k = 0; k < 3000; k++) {
+            const int q = (int)(rnd() % (2 * w + 1)) - (int)w;
+            hist[GLIDE_SYM_ZERO + q] += 1 + rnd() % 5;
+        }
+        if (t % 2) hist[GLIDE_SYM_FILL] = 1 + rnd() % 50000;
+        const unsigned m = glide_used_counts(hist, GLIDE_NSYM, used);
+        for (int v = 0; v < 2; v++) {
+            /* v 1: a run-coded variant, ZERO and FILL fewer but present */
+            memcpy(h2, hist, sizeof h2);
+            if (v) {
+                if (hist[GLIDE_SYM_ZERO]) h2[GLIDE_SYM_ZERO] = 1 + rnd() % hist[GLIDE_SYM_ZERO];
+                if (hist[GLIDE_SYM_FILL]) h2[GLIDE_SYM_FILL] = 1 + rnd() % hist[GLIDE_SYM_FILL];
+            }
+            trials++;
+            const int ra = glide_huff_lengths(h2, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, la);
+            const int rb = glide_huff_lengths_used(h2, GLIDE_NSYM, used, m, GLIDE_HUFF_MAX_LEN, lb);
+            if (ra != rb || memcmp(la, lb, sizeof la)) { diff++; continue; }
+            if (ra) continue;
+            const size_t na = glide_book_pack(la, pa, sizeof pa), nb = glide_book_pack_used(la, used, m, pb, sizeof pb);
+            diff += na != nb || memcmp(pa, pb, na) != 0;
+            diff += glide_book_bits(la, h2) != glide_book_bits_used(la, h2, used, m);
+            glide_hist_rest ra_, rb_;
+            glide_hist_rest_of(h2, &ra_);
+            glide_hist_rest_of_used(h2, used, m, &rb_);
+            diff += ra_.n != rb_.n || ra_.hlogh != rb_.hlogh;
+        }
+        /* lists that are not h2's: swapped, an absent symbol, one past the end */
+        if (m < 2) continue;
+        memcpy(bad, used, m * sizeof *bad);
+        const unsigned i = 1 + rnd() % (m - 1);
+        const uint16_t keep = bad[i];
+        bad[i] = bad[i - 1], bad[i - 1] = keep;
+        followed += glide_huff_lengths_used(hist, GLIDE_NSYM, bad, m, GLIDE_HUFF_MAX_LEN, lb) != -1;
+        followed += glide_book_pack_used(la, bad, m, pb, sizeof pb) != (size_t)-1;
+        memcpy(bad, used, m * sizeof *bad);
+        unsigned absent = 0;
+        while (hist[absent]) absent++;
+        bad[0] = (uint16_t)(absent < bad[1] ? absent : bad[0]);
+        if (bad[0] == absent) {
+            followed += glide_huff_lengths_used(hist, GLIDE_NSYM, bad, m, GLIDE_HUFF_MAX_LEN, lb) != -1;
+            followed += glide_book_pack_used(la, bad, m, pb, sizeof pb) != (size_t)-1;
+        }
+        memcpy(bad, used, m * sizeof *bad);
+        bad[m - 1] = GLIDE_NSYM;
+        followed += glide_huff_lengths_used(hist, GLIDE_NSYM, bad, m, GLIDE_HUFF_MAX_LEN, lb) != -1;
+        followed += glide_book_pack_used(la, bad, m, pb, sizeof pb) != (size_t)-1;
+    }
+    CHECK(diff == 0, "builds, packing, bits and entropy rest from a plane's shared used list equal their own passes "
+          "(%d of %d differ)", diff, trials);
+    CHECK(followed == 0, "used lists out of order, with an absent symbol or past the end refused (%d followed)", followed);
+}
+
 int main(void)
 {
     used_symbol_passes();
+    shared_used_lists();
     dec_init_exact();
     book_select_exact();
     book_select_variants();
