@@ -121,10 +121,13 @@ int glide_huff_lengths_used(const uint64_t *freq, unsigned n, const uint16_t *us
     uint64_t *nw = (uint64_t *)(lv + n1);
     unsigned *parent = (unsigned *)(nw + n1), *depth = parent + 2 * n1;
     int rc = -1;
+    /* not such a list (out of order, a symbol absent or past n): refused */
+    unsigned bad = m && used[m - 1] >= n;
     for (unsigned i = 0; i < m; i++) {
-        if (used[i] >= n || (i && used[i] <= used[i - 1]) || !freq[used[i]]) goto done; /* not such a list */
         lv[i].w = freq[used[i]], lv[i].sym = used[i];
+        bad |= (lv[i].w == 0) | (i && used[i] <= used[i - 1]);
     }
+    if (bad) goto done;
     if (m == 0) { rc = 0; goto done; }
     if (m > (1u << max_len)) goto done;
     if (m == 1) { len[lv[0].sym] = 1; rc = 0; goto done; }
@@ -165,8 +168,9 @@ int glide_huff_lengths_used(const uint64_t *freq, unsigned n, const uint16_t *us
             if (len[s] < max_len) { kraft -= 1ull << (max_len - len[s] - 1); len[s]++; }
         }
     }
-    /* give back slack to the most frequent codes */
-    for (unsigned i = m; i-- > 0;) {
+    /* give back slack to the most frequent codes (none where the code is
+     * complete, as every Huffman code is before the limit's repair) */
+    for (unsigned i = m; kraft < cap && i-- > 0;) {
         unsigned s = lv[i].sym;
         while (len[s] > 1 && kraft + (1ull << (max_len - len[s])) <= cap) {
             kraft += 1ull << (max_len - len[s]);
