@@ -121,11 +121,14 @@ int glide_huff_lengths_used(const uint64_t *freq, unsigned n, const uint16_t *us
     uint64_t *nw = (uint64_t *)(lv + n1);
     unsigned *parent = (unsigned *)(nw + n1), *depth = parent + 2 * n1;
     int rc = -1;
-    /* not such a list (out of order, a symbol absent or past n): refused */
+    /* not such a list (out of order, past n, a symbol absent): refused,
+     * its order and end checked before any count is read */
     unsigned bad = m && used[m - 1] >= n;
+    for (unsigned i = 1; i < m; i++) bad |= used[i] <= used[i - 1];
+    if (bad) goto done;
     for (unsigned i = 0; i < m; i++) {
         lv[i].w = freq[used[i]], lv[i].sym = used[i];
-        bad |= (lv[i].w == 0) | (i && used[i] <= used[i - 1]);
+        bad |= lv[i].w == 0;
     }
     if (bad) goto done;
     if (m == 0) { rc = 0; goto done; }
