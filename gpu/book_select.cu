@@ -29,13 +29,6 @@
 
 namespace {
 
-/* gg_pick_gate: false where this launch's blocks are to return at once
- * (read after pdl_wait: the pick is a predecessor) */
-__device__ __forceinline__ bool gate_open(const gg_pick_gate &g)
-{
-    return !g.lorenzo || ((*g.lorenzo | *g.slice) != 0) == (g.other != 0);
-}
-
 constexpr unsigned kThreads = 1024;
 constexpr unsigned kMaxBooks = kThreads; /* CE uses one thread per book */
 static_assert(kMaxBooks == GG_MAX_BOOKS, "gg_select_work holds every book");
@@ -93,7 +86,7 @@ __global__ void __launch_bounds__(kSizeWarps * 32) k_book_size(const uint64_t *_
                                                                 gg_select *__restrict__ out, gg_pick_gate gate)
 {
     pdl_wait(); /* the planes' books: after plane 0's histogram (GG_PDL_TAIL) */
-    if (!gate_open(gate)) return;
+    if (!gg_gate_open(gate)) return;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned b = blockIdx.x * kSizeWarps + warp, plane = blockIdx.y;
     out += plane;
@@ -189,7 +182,7 @@ __global__ void __launch_bounds__(kThreads) k_book_ce(const uint64_t *__restrict
                                                           gg_select *__restrict__ out, gg_pick_gate gate)
 {
     pdl_wait(); /* the planes' books: after plane 0's histogram (GG_PDL_TAIL) */
-    if (!gate_open(gate)) return;
+    if (!gg_gate_open(gate)) return;
     __shared__ union {
         uint64_t h[GLIDE_NSYM];  /* counts of the nonzero symbols, compacted */
         double d[GLIDE_NSYM];    /* CE: the same counts as doubles, converted once */

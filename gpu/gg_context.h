@@ -172,6 +172,7 @@ typedef struct {
         int guess_runs;                       /* host-planned tails of every size guess their run-coded planes */
     } test;
     int last_h0_made; /* who counted last_h0: 1 interpolation, 2 Lorenzo or the slices, 0 the pass; -1 none */
+    int last_runs_other; /* the last chunk's gg_state.runs_other (kept with last_h0) */
     uint64_t last_h0[GLIDE_NSYM];
     /* the front's graphs by the order of the interpolation's instances
      * (launch.blend_first), the tail's by its encoder (enc_job.run_planes,
@@ -180,7 +181,7 @@ typedef struct {
      * graph each time */
     gg_graph front[2], tail[5];
     cudaStream_t s_book;
-    cudaEvent_t ev_bfork, ev_bjoin;
+    cudaEvent_t ev_bjoin, ev_rjoin;
     cudaEvent_t ev[GG_MAX_STAGES + 1];
     cudaEvent_t ev_plan; /* after gg_plan: the host waits on it, not on the stream */
     cudaStream_t s_st;   /* the state's early copy, beside the tail (glide_gpu_compress) */

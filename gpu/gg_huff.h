@@ -77,6 +77,14 @@ typedef struct {
     const uint32_t *lorenzo, *slice;
     int other;
 } gg_pick_gate;
+#ifdef __CUDACC__
+/* false where a gated launch's blocks are to return at once (read after
+ * the pick: a predecessor in the stream, or past pdl_wait) */
+static __device__ __forceinline__ bool gg_gate_open(const gg_pick_gate &g)
+{
+    return !g.lorenzo || ((*g.lorenzo | *g.slice) != 0) == (g.other != 0);
+}
+#endif
 /* gg_book_select_planes behind a gate: two such launches with opposite
  * gates may run at once, on one work area */
 cudaError_t gg_book_select_planes_gated(const uint64_t *d_hist, const uint64_t *d_hist0, uint64_t *d_hist1,
@@ -156,9 +164,11 @@ cudaError_t gg_runs_encode_placed(const uint16_t *d_sym0, uint64_t n0, const uin
  * at d_sym0, plane 1's n1 at d_sym1, or with runs both in place from the
  * raster order at d_sym0, as gg_huff_encode_placed reads them) added to
  * d_out[0] and d_out[1], zero before (a chunk's state is: range_k zeroes
- * it). One launch. */
+ * it). One launch; behind gate (gg_pick_gate), which where open also sets
+ * *d_opened to 1 (d_opened may be NULL). */
 cudaError_t gg_run_stats(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym1, uint64_t n1,
-                         const gg_plane_runs *runs, glide_run_stats *d_out, cudaStream_t s);
+                         const gg_plane_runs *runs, glide_run_stats *d_out, gg_pick_gate gate, uint32_t *d_opened,
+                         cudaStream_t s);
 
 /* Decodes n symbols, segments in parallel, with every check of
  * glide_huff_decode: on any inconsistency *d_err becomes nonzero (it is

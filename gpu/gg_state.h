@@ -81,6 +81,11 @@ typedef struct {
     gg_select sel_pl[GLIDE_NPLANES];
     /* format 8: each plane's run statistics (gg_run_stats), for the host's plan */
     glide_run_stats run_st[GLIDE_NPLANES];
+    /* where the block trial chose another method than the speculated
+     * interpolation, whose statistics run_st then holds: that method's, and
+     * runs_other = 1 (gpu_front.c spec_beside) */
+    glide_run_stats run_st_o[GLIDE_NPLANES];
+    uint32_t runs_other;
     /* format 5: the planes' book choice's work area, in the state so that
      * every book's bits come to the host with it (the host's run-coding
      * plan derives the variants' books from them: glide_book_select_variants_sized) */

@@ -192,11 +192,13 @@ static size_t front_queue(const chunk *c)
     return gg_encode_front(&fa);
 }
 
-/* after a compressed chunk's state came back (a test hook keeps plane 0's histogram) */
+/* after a compressed chunk's state came back (a test hook keeps plane 0's
+ * histogram, and whose run statistics the plan took) */
 static void keep_hist0(const enc_job *j, const gg_state *hs)
 {
     if (!gg_G.test.keep_hist0) return;
     gg_G.last_h0_made = -1;
+    gg_G.last_runs_other = (int)hs->runs_other;
     if (!j->in_place) return;
     memcpy(gg_G.last_h0, hs->hist_pl[0], sizeof gg_G.last_h0);
     gg_G.last_h0_made = hs->hist0_made <= 2 ? (int)hs->hist0_made : 1;

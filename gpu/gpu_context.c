@@ -225,8 +225,8 @@ static int streams_create(void)
             return 0;
     c->par_hi = c->par; /* the events too: one front runs at a time */
     if (cudaStreamCreateWithPriority(&c->s_book, cudaStreamNonBlocking, prio_hi) != cudaSuccess ||
-        cudaEventCreateWithFlags(&c->ev_bfork, cudaEventDisableTiming) != cudaSuccess ||
-        cudaEventCreateWithFlags(&c->ev_bjoin, cudaEventDisableTiming) != cudaSuccess)
+        cudaEventCreateWithFlags(&c->ev_bjoin, cudaEventDisableTiming) != cudaSuccess ||
+        cudaEventCreateWithFlags(&c->ev_rjoin, cudaEventDisableTiming) != cudaSuccess)
         return 0;
     if (c->s_hi)
         for (unsigned i = 0; i < 2; i++)

@@ -16,26 +16,53 @@
  * wave), so larger chunks keep par. */
 #define GG_HI_SPEC_POINTS ((uint64_t)1 << 24)
 
-/* Where the trial kept the speculated interpolation, the chunk's
- * histograms are final at the pick: the planes' books then run beside the
- * gated commits (which return at once) on s_book, and where it chose
- * another method, after them; one of the two launches works. Launched
- * before the commits, so that its blocks are dispatched first, rather than
- * behind the commits' empty blocks and a join. Stage timing keeps the
- * books after them. */
-static cudaError_t books_beside_fork(const front_args *a, cudaStream_t s)
+/* Where the block trial speculated the chunk's interpolation, its books
+ * (on s_book) and run statistics (on par->aux[1], which its second
+ * instance used) start as soon as it ends (par->join[0]), beside the
+ * trial's last kernels and pick: where the trial keeps the interpolation,
+ * they are the chunk's, and nothing of the front waits for the pick. Where
+ * it picks another method, that method's commit rewrites the symbols and
+ * histograms (racing these launches, which write only what the gated
+ * launches after the commit, spec_other, write again): books into the same
+ * fields after these ended, run statistics into run_st_o, which
+ * runs_other then names. */
+static cudaError_t spec_beside(const front_args *a, const gg_par *par, int runs)
 {
+    const enc_job *j = a->j;
     gg_ctx *c = &gg_G;
     gg_state *st = c->d_st;
     const gg_dict dict = {c->d_dict_len, c->d_dict_log2q, c->n_books};
-    const gg_pick_gate kept = {&st->lorenzo, &st->slice, 0};
     cudaError_t e;
-    if ((e = cudaEventRecord(c->ev_bfork, s)) != cudaSuccess ||
-        (e = cudaStreamWaitEvent(c->s_book, c->ev_bfork, 0)) != cudaSuccess ||
-        (e = gg_book_select_planes_gated(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
-                                         &st->sel_work, kept, (a->launch.pdl & GG_PDL_TAIL) != 0, c->s_book)) != cudaSuccess)
+    if ((e = cudaStreamWaitEvent(c->s_book, par->join[0], 0)) != cudaSuccess ||
+        (e = gg_book_select_planes(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
+                                   &st->sel_work, 0, c->s_book)) != cudaSuccess ||
+        (e = cudaEventRecord(c->ev_bjoin, c->s_book)) != cudaSuccess || !runs)
         return e;
-    return cudaEventRecord(c->ev_bjoin, c->s_book);
+    if ((e = cudaStreamWaitEvent(par->aux[1], par->join[0], 0)) != cudaSuccess ||
+        (e = gg_run_stats(c->sym.p, j->n0, NULL, j->n - j->n0, &j->runs, st->run_st, (gg_pick_gate){0}, NULL,
+                          par->aux[1])) != cudaSuccess)
+        return e;
+    return cudaEventRecord(c->ev_rjoin, par->aux[1]);
+}
+
+/* spec_beside's gated launches for another method than interpolation, on
+ * s after its commit, and the joins of spec_beside's */
+static cudaError_t spec_other(const front_args *a, int runs, cudaStream_t s)
+{
+    const enc_job *j = a->j;
+    gg_ctx *c = &gg_G;
+    gg_state *st = c->d_st;
+    const gg_dict dict = {c->d_dict_len, c->d_dict_log2q, c->n_books};
+    const gg_pick_gate other = {&st->lorenzo, &st->slice, 1};
+    cudaError_t e;
+    if (runs && (e = gg_run_stats(c->sym.p, j->n0, NULL, j->n - j->n0, &j->runs, st->run_st_o, other,
+                                  &st->runs_other, s)) != cudaSuccess)
+        return e;
+    if ((e = cudaStreamWaitEvent(s, c->ev_bjoin, 0)) != cudaSuccess ||
+        (e = gg_book_select_planes_gated(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
+                                         &st->sel_work, other, 0, s)) != cudaSuccess)
+        return e;
+    return runs ? cudaStreamWaitEvent(s, c->ev_rjoin, 0) : cudaSuccess;
 }
 
 /* Range and level bounds, tuning, predictor choice (format 6: the block
@@ -95,8 +122,9 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
     const int h0_all = j->planes && j->in_place && gg_encode_counts_hist0(j->g, method, st, spec.hist0);
     const gg_dict dict = {c->d_dict_len, c->d_dict_log2q, c->n_books};
     const int pdl_tail = (a->launch.pdl & GG_PDL_TAIL) != 0;
-    const int beside = spec.on && h0_all && !timed;
-    if (beside && (e = books_beside_fork(a, s)) != cudaSuccess) return e;
+    /* spec_beside reads the planes in place: so does the encoder wherever h0_all */
+    const int beside = spec.on && h0_all && !timed, runs = j->planes && j->o->runs;
+    if (beside && (e = spec_beside(a, par, runs)) != cudaSuccess) return e;
     if ((e = gg_encode(c->x.p, j->g, method, st, c->sym.p, c->r.p, c->w.p, par, spec.hist0, &a->launch, s)) != cudaSuccess)
         return e;
     if (timed) gg_stage("predict+quantize+histogram");
@@ -107,11 +135,7 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
             return e;
         if (timed) gg_stage(j->in_place ? "plane 0 histogram" : "planes split");
         if (beside) {
-            const gg_pick_gate other = {&st->lorenzo, &st->slice, 1};
-            if ((e = gg_book_select_planes_gated(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
-                                                 &st->sel_work, other, pdl_tail, s)) != cudaSuccess ||
-                (e = cudaStreamWaitEvent(s, c->ev_bjoin, 0)) != cudaSuccess)
-                return e;
+            if ((e = spec_other(a, runs, s)) != cudaSuccess) return e;
         } else if ((e = gg_book_select_planes(st->hist, st->hist_pl[0], st->hist_pl[1], dict, a->score, st->sel_pl,
                                               &st->sel_work, pdl_tail, s)) != cudaSuccess) {
             return e;
@@ -120,10 +144,11 @@ static cudaError_t front_body(const void *arg, int timed, cudaStream_t s)
         return e;
     }
     if (timed) gg_stage("book select");
-    if (j->planes && j->o->runs) { /* format 8: what runs would give each plane, for the host's plan */
+    if (runs && !beside) { /* format 8: what runs would give each plane, for the host's plan */
         const uint16_t *p0 = j->in_place ? (const uint16_t *)c->sym.p : (const uint16_t *)c->sym_p.p;
         const uint16_t *p1 = j->in_place ? NULL : p0 + gg_plane1_base(j->n0);
-        if ((e = gg_run_stats(p0, j->n0, p1, j->n - j->n0, j->in_place ? &j->runs : NULL, st->run_st, s)) != cudaSuccess)
+        if ((e = gg_run_stats(p0, j->n0, p1, j->n - j->n0, j->in_place ? &j->runs : NULL, st->run_st, (gg_pick_gate){0},
+                              NULL, s)) != cudaSuccess)
             return e;
         if (timed) gg_stage("run statistics");
     }

@@ -50,7 +50,8 @@ size_t gg_host_plan(const enc_job *j, const gg_state *hs, glide_header *h, glide
             {hs->sel_pl[0].book, hs->sel_pl[0].bits, sized ? hs->sel_work.bits[0] : NULL},
             {hs->sel_pl[1].book, hs->sel_pl[1].bits, sized ? hs->sel_work.bits[1] : NULL}};
         const uint64_t *const hist[GLIDE_NPLANES] = {hs->hist_pl[0], hs->hist_pl[1]};
-        const glide_run_stats *runs = j->o->runs ? hs->run_st : NULL; /* counted by the front where o->runs */
+        /* counted by the front where o->runs */
+        const glide_run_stats *runs = !j->o->runs ? NULL : hs->runs_other ? hs->run_st_o : hs->run_st;
         return glide_entropy_plan_planes(j->p, j->o, h, hist, own_dict ? given : NULL, runs, j->n0, j->n, j->esz, plan);
     }
     glide_book_choice choice = {hs->sel.book, hs->sel.bits, NULL};

@@ -50,7 +50,7 @@ static void gpu_stats(const uint16_t *d_sym0, uint64_t n0, const uint16_t *d_sym
 {
     glide_run_stats *d_out = dalloc<glide_run_stats>(2);
     CK(cudaMemset(d_out, 0, 2 * sizeof *d_out));
-    CK(gg_run_stats(d_sym0, n0, d_sym1, n1, runs, d_out, 0));
+    CK(gg_run_stats(d_sym0, n0, d_sym1, n1, runs, d_out, gg_pick_gate{}, NULL, 0));
     CK(cudaMemcpy(out, d_out, 2 * sizeof *out, cudaMemcpyDeviceToHost));
     CK(cudaFree(d_out));
 }

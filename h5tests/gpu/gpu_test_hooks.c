@@ -51,6 +51,13 @@ int gg_test_last_hist0(uint64_t *out)
     return r;
 }
 
+int gg_test_last_runs_other(void)
+{
+    int r = 0;
+    LOCKED(r = c_->last_runs_other);
+    return r;
+}
+
 /* the stand-in for a driver that refuses stream memory operations */
 static CUresult refuse_wait(CUstream st, CUdeviceptr a, cuuint32_t v, unsigned f)
 {

@@ -54,6 +54,10 @@ void gg_test_use_graphs(int on);
  * kept. gg_test_hist0_in_kernel(0): always the pass (default 1). */
 void gg_test_keep_hist0(int on);
 int gg_test_last_hist0(uint64_t *out);
+/* 1 where the last chunk kept under gg_test_keep_hist0(1) took its run
+ * statistics from the gated count after another method's commit than the
+ * speculated interpolation (gg_state.runs_other), else 0 */
+int gg_test_last_runs_other(void);
 void gg_test_hist0_in_kernel(int on);
 /* The prediction kernels' paths on chunks that would not take them:
  * the interpolation split in two kernels from `points` on (< 0 the

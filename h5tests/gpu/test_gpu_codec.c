@@ -101,6 +101,7 @@ static int plans[GG_PLANNED_KINDS]; /* compressed chunks by GG_PLANNED_* */
 static int blended; /* GPU streams with a blended level (format 4's levels, in format 5 too) */
 static int hist0_kernel; /* streams whose plane 0 histogram the interpolation kernel counted (checked) */
 static int hist0_commit; /* and those whose Lorenzo or slice kernel counted it (checked too) */
+static int runs_other; /* format 8 GPU streams planned from run statistics counted after such a commit */
 static int gated_host, gated_raw; /* host-planned streams whose tail waited behind the plan's gate (RAW ones) */
 /* format 8: GPU streams by their run-coded planes (0 none, 1 plane 0, 2
  * plane 1, 3 both), those with FILL runs, and those whose planes the
@@ -152,6 +153,7 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
     const int plan = gg_test_last_plan();
     static uint64_t h0k[GLIDE_NSYM], h0p[GLIDE_NSYM];
     const int h0_kernel = glide_is_error(lg) ? -1 : gg_test_last_hist0(h0k);
+    const int r_other = glide_is_error(lg) ? 0 : gg_test_last_runs_other();
     if (!glide_is_error(lg) && plan >= 0 && plan < GG_PLANNED_KINDS) plans[plan]++;
     int same = !glide_is_error(lc) && lc == lg && memcmp(sc, sg, lc) == 0;
     CHECK(same, "%s: GPU stream equals CPU stream (cpu %zu%s, gpu %zu%s, plan %d)", name, lc,
@@ -196,6 +198,7 @@ static uint8_t *compare(const char *name, const glide_params *p, const void *x, 
     CHECK(!glide_is_error(hr), "%s: GPU stream header parses", name);
     if (glide_is_error(hr)) goto out;
     runs_count(&h);
+    runs_other += r_other && same;
     /* decode the GPU stream on both backends (format 8: the GPU backend's API, which hands it to the CPU) */
     size_t dc = glide_decompress_with(GLIDE_BACKEND_CPU, sg, lg, yc, n * esz);
     const int gpu_dec = h.method != GLIDE_METHOD_RAW && h.format_version < GLIDE_FORMAT_FILL2;
@@ -1130,6 +1133,8 @@ int main(int argc, char **argv)
     if (!race) CHECK(hist0_kernel > 0, "the interpolation kernel counted plane 0 in some GPU streams, checked");
     printf("plane 0 histogram by the Lorenzo or slice kernel: %d GPU streams\n", hist0_commit);
     if (!race) CHECK(hist0_commit > 0, "the Lorenzo or slice kernel counted plane 0 in some GPU streams, checked");
+    printf("run statistics counted after the trial dropped the speculated interpolation: %d GPU streams\n", runs_other);
+    if (!race) CHECK(runs_other > 0, "GPU streams planned from run statistics counted after another method's commit");
     printf("host plans with the tail behind the plan's gate: %d GPU streams (%d RAW)\n", gated_host, gated_raw);
     CHECK(gated_host > 0, "host plans queued their tail behind the plan's gate");
     if (!quick) CHECK(gated_raw > 0, "a host plan behind the gate found a chunk RAW, its tail ran empty");
