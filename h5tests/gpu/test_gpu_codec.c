@@ -322,6 +322,41 @@ typedef struct {
     uint64_t dims[4];
 } shape;
 
+/* 64^3 chunks the block trial takes from the speculated interpolation,
+ * with run-coded planes: offsets that change from slice to slice (the
+ * slices) and an oscillation at the grid's scale (Lorenzo). Their run
+ * statistics are the gated count's after the commit (gpu_front.c
+ * spec_other), and each stream must be the CPU's. */
+static void spec_dropped(void)
+{
+    const uint64_t d[3] = {64, 64, 64}, n = d[0] * d[1] * d[2];
+    float *x = malloc(n * sizeof *x);
+    double off[64];
+    for (int z = 0; z < 64; z++) off[z] = (double)(rnd() >> 11) / 9007199254740992.0 * 100;
+    for (int kind = 0; kind < 2; kind++) {
+        for (uint64_t i = 0; i < n; i++) {
+            const uint64_t z = i / (d[1] * d[2]), y = i / d[2] % d[1], xx = i % d[2];
+            x[i] = (float)(kind ? sin(xx * 0.9) + cos(y * 1.1) + sin(z * 1.3) : sin(xx * 0.2) + cos(y * 0.15) + off[z]);
+        }
+        glide_params p;
+        glide_params_init(&p, GLIDE_FLOAT32, 3, d);
+        p.eb = kind ? 1e-3 : 1e-2;
+        char name[64];
+        snprintf(name, sizeof name, "speculation dropped for %s", kind ? "Lorenzo" : "the slices");
+        const int before = runs_other;
+        size_t len = 0;
+        uint8_t *st = compare(name, &p, x, &len);
+        glide_header h;
+        glide_layout lay;
+        const int ok = st && !glide_is_error(glide_header_read(st, len, &h, &lay));
+        CHECK(ok && h.method == (kind ? GLIDE_METHOD_LORENZO : GLIDE_METHOD_SLICE) && (h.flags & GLIDE_FLAG_RUNS) &&
+                  runs_other > before,
+              "%s: the trial's method, run-coded, run statistics counted after its commit", name);
+        free(st);
+    }
+    free(x);
+}
+
 /* Format 4 decoding of every blend: CPU streams with every level blended
  * (force_blend, each residual spline), decoded by both backends; shapes
  * whose boxes fit shared memory and (block_log2 5) those that do not. */
@@ -1122,6 +1157,7 @@ int main(int argc, char **argv)
     synthetic();
     runs_decode();
     blend_decode();
+    if (!race) spec_dropped();
     if (fdir) fields(fdir);
     if (big) large();
     printf("predictor choice (auto): %d streams interpolation, %d Lorenzo, %d slices\n", auto_interp, auto_lorenzo,
