@@ -60,6 +60,7 @@
 static FILE *g_out; /* --out FILE, or NULL */
 static int g_quick;
 static int g_kernels; /* --kernels */
+static int g_latency; /* --latency */
 static int g_no_planes; /* --no-planes: the stage timings with format 1-4's one book (A/B of format 5's planes) */
 static int g_slice = -1; /* --slice N: glide_encode_opts.slice = N (0 format 5's methods, 1/2 a forced slice order); -1 the default */
 int g_gpu;   /* the GPU backend is built and usable */
@@ -183,7 +184,7 @@ static void section_device(void)
             say("| GPU details | sm_%d%d, %d SMs, %.1f GiB, device %d |\n", prop.major, prop.minor,
                 prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0, dev);
         say("| host copy threads | %u helpers (GLIDE_GPU_COPY_THREADS): decompressed values of 256 KiB to 256 MiB "
-            "and uploads of 16 MiB to 256 MiB cross through pinned memory, the others by a pageable copy |\n",
+            "and uploads of 1 MiB to 256 MiB cross through pinned memory, the others by a pageable copy |\n",
             glide_gpu_copy_threads());
         say("| CUDA runtime / driver | %d.%d / %d.%d |\n", rt / 1000, rt % 1000 / 10, drv / 1000, drv % 1000 / 10);
     }
@@ -543,76 +544,93 @@ static void section_codebook(const float *chunk64)
 
 typedef struct {
     int ok;
-    double cu, du, cr, err;
-    int runs;
-    int same; /* GPU only: stream byte-identical to the CPU's (-1 unknown) */
+    double cu, du, cr, err;      /* medians (µs), CR over the chunks, the largest max err/eb */
+    double cu10, cu90, du10, du90; /* the 10th and 90th percentiles (µs) */
+    int runs, chunks;
+    int same; /* GPU only: every chunk's stream byte-identical to the CPU's (-1 unknown) */
     char why[200];
 } lat_res;
 
-/* glide_compress / glide_decompress_with as the filter calls them:
- * pageable buffers, warm-ups, then median of runs each. */
-static void latency(lat_res *R, const float *src, size_t s, glide_backend b, int warm, int runs,
-                    const uint8_t *ref, size_t ref_size, uint8_t **keep, size_t *keep_size)
+#define LAT_MAXR 300  /* most timed calls of one latency row */
+#define LAT_CHUNKS 10 /* distinct chunks a small chunk's row cycles through */
+
+static double pct(const double *sorted, int n, int p) { return sorted[(size_t)n * (size_t)p / 100]; }
+
+/* glide_compress / glide_decompress_with as the filter calls them, with
+ * pageable buffers: warm-ups, then `runs` calls each way cycling through
+ * the nsrc chunks (so that a call finds its values out of the caches, as
+ * a dataset's next chunk is), their median and percentiles. ref[i]: the
+ * CPU's stream of chunk i (GPU rows), checked once; keep: the streams for
+ * the GPU row's check. */
+static void latency(lat_res *R, float *const *src, int nsrc, size_t s, glide_backend b, int warm, int runs,
+                    uint8_t *const *ref, const size_t *ref_size, uint8_t **keep, size_t *keep_size)
 {
     memset(R, 0, sizeof *R);
     R->same = -1;
-    if (runs > MAXR) runs = MAXR;
-    R->runs = runs;
+    if (runs > LAT_MAXR) runs = LAT_MAXR;
+    R->runs = runs, R->chunks = nsrc;
     const size_t n = s * s * s, bytes = n * sizeof(float);
     glide_params p;
     cube_params(&p, s, b);
-    size_t cap = glide_compress_bound(&p);
-    uint8_t *dst = malloc(cap);
+    const size_t cap = glide_compress_bound(&p);
+    uint8_t *st[LAT_CHUNKS] = {0};
+    size_t sz[LAT_CHUNKS] = {0};
     float *back = malloc(bytes);
-    double tc[MAXR], td[MAXR];
-    size_t sz = 0;
-    if (!dst || !back) {
+    double *tc = malloc(LAT_MAXR * sizeof *tc), *td = malloc(LAT_MAXR * sizeof *td);
+    int ok = back && tc && td && nsrc >= 1 && nsrc <= LAT_CHUNKS;
+    for (int i = 0; ok && i < nsrc; i++) ok = (st[i] = malloc(cap)) != NULL;
+    if (!ok) {
         snprintf(R->why, sizeof R->why, "skipped: host out of memory");
         goto out;
     }
 #ifdef GLIDE_HAVE_GPU
     if (b == GLIDE_BACKEND_GPU) {
-        /* the GPU itself, once, so a failure shows instead of the API's silent CPU fallback */
+        /* the GPU itself, once a chunk, so a failure shows instead of the API's silent CPU fallback */
         glide_encode_opts o = glide_default_encode_opts();
-        sz = glide_gpu_compress(&p, &o, src, 0, dst, cap);
-        if (glide_is_error(sz)) {
-            snprintf(R->why, sizeof R->why, "GPU compress failed (%s)", glide_error_name(sz));
-            goto out;
-        }
-        if (ref) R->same = sz == ref_size && !memcmp(dst, ref, sz);
-        glide_header h;
-        glide_layout lay;
-        size_t r = glide_header_read(dst, sz, &h, &lay);
-        if (!glide_is_error(r)) r = glide_gpu_decompress(&h, &lay, dst, sz, back, 0);
-        if (glide_is_error(r)) {
-            snprintf(R->why, sizeof R->why, "GPU decompress failed (%s)", glide_error_name(r));
-            goto out;
+        R->same = ref != NULL;
+        for (int i = 0; i < nsrc; i++) {
+            sz[i] = glide_gpu_compress(&p, &o, src[i], 0, st[i], cap);
+            if (glide_is_error(sz[i])) {
+                snprintf(R->why, sizeof R->why, "GPU compress failed (%s)", glide_error_name(sz[i]));
+                goto out;
+            }
+            if (ref) R->same &= sz[i] == ref_size[i] && !memcmp(st[i], ref[i], sz[i]);
+            glide_header h;
+            glide_layout lay;
+            size_t r = glide_header_read(st[i], sz[i], &h, &lay);
+            if (!glide_is_error(r)) r = glide_gpu_decompress(&h, &lay, st[i], sz[i], back, 0);
+            if (glide_is_error(r)) {
+                snprintf(R->why, sizeof R->why, "GPU decompress failed (%s)", glide_error_name(r));
+                goto out;
+            }
         }
     }
 #else
     (void)ref;
     (void)ref_size;
 #endif
-    for (int i = 0; i < warm + runs; i++) {
+    for (int k = 0; k < warm + runs; k++) {
+        const int i = k % nsrc;
         double t0 = now();
-        sz = glide_compress(&p, src, bytes, dst, cap);
+        sz[i] = glide_compress(&p, src[i], bytes, st[i], cap);
         double t1 = now();
-        if (glide_is_error(sz)) {
-            snprintf(R->why, sizeof R->why, "glide_compress failed (%s)", glide_error_name(sz));
+        if (glide_is_error(sz[i])) {
+            snprintf(R->why, sizeof R->why, "glide_compress failed (%s)", glide_error_name(sz[i]));
             goto out;
         }
-        if (i >= warm) tc[i - warm] = (t1 - t0) * 1e6;
+        if (k >= warm) tc[k - warm] = (t1 - t0) * 1e6;
     }
-    for (int i = 0; i < warm + runs; i++) {
+    for (int k = 0; k < warm + runs; k++) {
+        const int i = k % nsrc;
         double t0 = now();
-        size_t r = glide_decompress_with(b, dst, sz, back, bytes);
+        size_t r = glide_decompress_with(b, st[i], sz[i], back, bytes);
         double t1 = now();
         if (glide_is_error(r) || r != bytes) {
             snprintf(R->why, sizeof R->why, "glide_decompress_with failed (%s)",
                      glide_is_error(r) ? glide_error_name(r) : "wrong size");
             goto out;
         }
-        if (i >= warm) td[i - warm] = (t1 - t0) * 1e6;
+        if (k >= warm) td[k - warm] = (t1 - t0) * 1e6;
     }
 #ifdef GLIDE_HAVE_GPU
     if (b == GLIDE_BACKEND_GPU && !glide_gpu_usable()) {
@@ -620,33 +638,44 @@ static void latency(lat_res *R, const float *src, size_t s, glide_backend b, int
         goto out;
     }
 #endif
-    R->cu = median(tc, runs);
-    R->du = median(td, runs);
-    R->cr = (double)bytes / (double)sz;
-    R->err = err_ratio(src, back, n, 1e-3);
-    R->ok = 1;
-    if (keep) {
-        *keep = malloc(sz);
-        if (*keep) {
-            memcpy(*keep, dst, sz);
-            *keep_size = sz;
+    R->cu = median(tc, runs), R->cu10 = pct(tc, runs, 10), R->cu90 = pct(tc, runs, 90);
+    R->du = median(td, runs), R->du10 = pct(td, runs, 10), R->du90 = pct(td, runs, 90);
+    size_t tot = 0;
+    for (int i = 0; i < nsrc; i++) {
+        tot += sz[i];
+        if (glide_is_error(glide_decompress_with(b, st[i], sz[i], back, bytes))) {
+            snprintf(R->why, sizeof R->why, "glide_decompress_with failed on a kept stream");
+            goto out;
         }
+        const double e = err_ratio(src[i], back, n, 1e-3);
+        if (e != e || (R->err == R->err && e > R->err)) R->err = e; /* a NaN stays */
     }
+    R->cr = (double)bytes * nsrc / (double)tot;
+    R->ok = 1;
+    if (keep)
+        for (int i = 0; i < nsrc; i++) {
+            keep[i] = st[i], keep_size[i] = sz[i];
+            st[i] = NULL;
+        }
 out:
-    free(dst);
+    for (int i = 0; i < nsrc; i++) free(st[i]);
     free(back);
+    free(tc);
+    free(td);
 }
 
 static void lat_table(const char *title, const lat_res *R, const size_t *sides, int ns)
 {
-    char b1[32], b2[32], cn[32];
-    say("%s\n\n| chunk | MB | compress µs | decompress µs | compress GB/s | decompress GB/s | CR | runs |\n"
-        "|---|---|---|---|---|---|---|---|\n", title);
+    char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], cn[32];
+    say("%s\n\n| chunk | MB | compress µs (p10–p90) | decompress µs (p10–p90) | compress GB/s | decompress GB/s | CR | "
+        "calls (chunks) |\n|---|---|---|---|---|---|---|---|\n",
+        title);
     for (int i = 0; i < ns; i++) {
         double mb = (double)(sides[i] * sides[i] * sides[i]) * 4 / 1e6;
         if (R[i].ok)
-            say("| %s | %.2f | %s | %s | %.2f | %.2f | %.2f | %d |\n", cube_name(cn, sides[i]), mb, fus(b1, R[i].cu),
-                fus(b2, R[i].du), mb * 1e3 / R[i].cu, mb * 1e3 / R[i].du, R[i].cr, R[i].runs);
+            say("| %s | %.2f | %s (%s–%s) | %s (%s–%s) | %.2f | %.2f | %.2f | %d (%d) |\n", cube_name(cn, sides[i]), mb,
+                fus(b1, R[i].cu), fus(b3, R[i].cu10), fus(b4, R[i].cu90), fus(b2, R[i].du), fus(b5, R[i].du10),
+                fus(b6, R[i].du90), mb * 1e3 / R[i].cu, mb * 1e3 / R[i].du, R[i].cr, R[i].runs, R[i].chunks);
         else
             say("| %s | %.2f | %s | | | | | |\n", cube_name(cn, sides[i]), mb, R[i].why);
     }
@@ -656,35 +685,45 @@ static void lat_table(const char *title, const lat_res *R, const size_t *sides, 
 static void section_latency(const float *f256)
 {
     static const size_t sides[4] = {32, 64, 128, 256};
-    const int gruns[4] = {50, 50, 20, 7}, cruns[4] = {50, 50, 3, 3}, cwarm[4] = {3, 3, 1, 1};
-    const int qgruns[4] = {10, 10, 5, 3}, qcruns[4] = {10, 10, 1, 1};
+    const int gruns[4] = {300, 300, 20, 7}, cruns[4] = {50, 50, 3, 3}, cwarm[4] = {3, 3, 1, 1};
+    const int qgruns[4] = {100, 100, 5, 3}, qcruns[4] = {10, 10, 1, 1};
     lat_res G[4], C[4];
     char cn[32];
     for (int i = 0; i < 4; i++) {
         size_t s = sides[i];
-        float *src = (float *)f256;
-        if (s < 256) {
-            src = xmalloc(s * s * s * sizeof(float));
-            extract(f256, 256, 0, 0, 0, s, src);
+        /* up to 64^3 ten chunks of the field's first 4 x 4 x 4 grid, else its corner (the whole field at 256^3) */
+        const int nsrc = s <= 64 ? LAT_CHUNKS : 1;
+        float *src[LAT_CHUNKS];
+        for (int k = 0; k < nsrc; k++) {
+            src[k] = (float *)f256;
+            if (s == 256) continue;
+            src[k] = xmalloc(s * s * s * sizeof(float));
+            extract(f256, 256, s * (size_t)(k / 16), s * (size_t)(k / 4 % 4), s * (size_t)(k % 4), s, src[k]);
         }
-        uint8_t *ref = NULL;
-        size_t ref_size = 0;
-        latency(&C[i], src, s, GLIDE_BACKEND_CPU, cwarm[i], g_quick ? qcruns[i] : cruns[i], NULL, 0, &ref, &ref_size);
+        uint8_t *ref[LAT_CHUNKS] = {0};
+        size_t ref_size[LAT_CHUNKS] = {0};
+        latency(&C[i], src, nsrc, s, GLIDE_BACKEND_CPU, cwarm[i], g_quick ? qcruns[i] : cruns[i], NULL, NULL, ref,
+                ref_size);
         if (g_gpu) {
-            latency(&G[i], src, s, GLIDE_BACKEND_GPU, 3, g_quick ? qgruns[i] : gruns[i], ref, ref_size, NULL, NULL);
+            latency(&G[i], src, nsrc, s, GLIDE_BACKEND_GPU, 3, g_quick ? qgruns[i] : gruns[i], C[i].ok ? ref : NULL,
+                    ref_size, NULL, NULL);
         } else {
             memset(&G[i], 0, sizeof G[i]);
             snprintf(G[i].why, sizeof G[i].why, "%s", g_nogpu_why);
         }
-        free(ref);
-        if (src != f256) free(src);
+        for (int k = 0; k < nsrc; k++) {
+            free(ref[k]);
+            if (src[k] != f256) free(src[k]);
+        }
         fprintf(stderr, "glide_gpu_bench: latency %zu^3 done\n", s);
     }
     say("## 4. Per-chunk latency through the codec API\n\n");
-    say("float32 cubes of the 256³ Nyx-like density (its corner; 256³ is the whole field), REL 1e-3, defaults "
-        "(interpolation, auto codebook). glide_compress / glide_decompress_with with malloc'd (pageable) buffers, "
-        "as the HDF5 filter calls them: the host↔device transfers are included. Median of the runs after 3 "
-        "warm-up calls (1 for the CPU's 128³ and 256³). MB = 10⁶ B, GB/s of uncompressed bytes.\n\n");
+    say("float32 cubes of the 256³ Nyx-like density, REL 1e-3, defaults. 32³ and 64³: ten chunks of the field, "
+        "which the calls take in turn, so that each finds its values out of the caches as a dataset's next chunk "
+        "does; 128³: the field's corner; 256³: the whole field. glide_compress / glide_decompress_with with "
+        "malloc'd (pageable) buffers, as the HDF5 filter calls them: the host↔device transfers are included. "
+        "Median (10th–90th percentile) of the calls after 3 warm-up calls (1 for the CPU's 128³ and 256³); CR "
+        "over the chunks. MB = 10⁶ B, GB/s of uncompressed bytes.\n\n");
     lat_table("### GPU backend", G, sides, 4);
     if (g_gpu) {
         say("Checks: GPU stream byte-identical to the CPU's:");
@@ -875,9 +914,10 @@ char g_exe[4096];
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: glide_gpu_bench [--quick] [--out FILE] [--tmp DIR] [--plugin DIR]\n"
+            "usage: glide_gpu_bench [--quick] [--kernels | --latency] [--out FILE] [--tmp DIR] [--plugin DIR]\n"
             "  --quick       fewer runs, no 512^3 parts (HDF5 part at 256^3)\n"
             "  --kernels     only the device's parts: kernel-only throughput (256^3, 512^3) and the stages\n"
+            "  --latency     only the machine, its copies and the per-chunk latency through the API\n"
             "  --no-planes   kernel-only and stages with format 1-4's one book instead of format 5's planes\n"
             "  --slice N     kernel-only and stages with glide_encode_opts.slice = N (0: format 5's methods, no\n"
             "                block trial; 1 or 2: the slice method forced, x or y first; default: the trial)\n"
@@ -904,6 +944,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) g_quick = 1;
         else if (!strcmp(argv[i], "--kernels")) g_kernels = 1;
+        else if (!strcmp(argv[i], "--latency")) g_latency = 1;
         else if (!strcmp(argv[i], "--no-planes")) g_no_planes = 1;
         else if (!strcmp(argv[i], "--slice") && i + 1 < argc) g_slice = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
@@ -976,13 +1017,13 @@ int main(int argc, char **argv)
         extract(f256, 256, 64 * (size_t)(i / 16), 64 * (size_t)(i / 4 % 4), 64 * (size_t)(i % 4), 64, c64[i]);
     }
 #ifdef GLIDE_HAVE_GPU
-    if (g_gpu) {
+    if (g_gpu && !g_latency) {
         gpu_stage_runs(&S64c, &S64d, c64, n64, 64, n64, 0);
         gpu_stage_runs(&S64g, &S64gd, c64, n64, 64, n64, 1);
     }
 #endif
     t = now(); /* field generation is not part of a section */
-    if (!g_kernels) {
+    if (!g_kernels && !g_latency) {
         section_codebook(c64[0]);
         t = section_end(t);
     }
@@ -991,6 +1032,13 @@ int main(int argc, char **argv)
     if (!g_kernels) {
         section_latency(f256);
         t = section_end(t);
+    }
+    if (g_latency) {
+        say("Total: %.0f s.\n", now() - T0);
+        free(f256);
+        flush_all();
+        if (g_out) fclose(g_out);
+        return 0;
     }
 
     float *f512 = NULL;
