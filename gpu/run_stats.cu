@@ -20,7 +20,8 @@ static_assert(seg_threads<GG_RUN_SYMS>() % 32 == 0 && kCounters + GLIDE_RUN_KIND
  * 8-point instance): left to itself the compiler took 96, and large
  * chunks' thousands of segments then ran in more waves. */
 template <unsigned P>
-__global__ void __launch_bounds__(seg_threads<P>(), P == GG_RUN_SYMS ? 6 : 1) run_stats_k(plane_src m, uint64_t seg0, glide_run_stats *out, gg_pick_gate gate, uint32_t *opened)
+__global__ void __launch_bounds__(seg_threads<P>(), P == GG_RUN_SYMS ? 6 : 1)
+    run_stats_k(plane_src m, uint64_t seg0, glide_run_stats *out, gg_pick_gate gate, uint32_t *opened)
 {
     if (!gg_gate_open(gate)) return;
     if (opened && blockIdx.x == 0 && threadIdx.x == 0) *opened = 1;
@@ -83,7 +84,9 @@ extern "C" cudaError_t gg_run_stats(const uint16_t *d_sym0, uint64_t n0, const u
     const uint64_t seg0 = run_segs(n0), n_seg = seg0 + run_segs(n1);
     if (!n_seg) return cudaSuccess;
     if (n_seg > 0x7FFFFFFFu) return cudaErrorInvalidValue;
-    if (n0 + n1 <= kWidePoints) run_stats_k<kWideP><<<(unsigned)n_seg, seg_threads<kWideP>(), 0, s>>>(m, seg0, d_out, gate, d_opened);
-    else run_stats_k<GG_RUN_SYMS><<<(unsigned)n_seg, seg_threads<GG_RUN_SYMS>(), 0, s>>>(m, seg0, d_out, gate, d_opened);
+    if (n0 + n1 <= kWidePoints)
+        run_stats_k<kWideP><<<(unsigned)n_seg, seg_threads<kWideP>(), 0, s>>>(m, seg0, d_out, gate, d_opened);
+    else
+        run_stats_k<GG_RUN_SYMS><<<(unsigned)n_seg, seg_threads<GG_RUN_SYMS>(), 0, s>>>(m, seg0, d_out, gate, d_opened);
     return cudaGetLastError();
 }
