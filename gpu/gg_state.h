@@ -83,7 +83,7 @@ typedef struct {
     glide_run_stats run_st[GLIDE_NPLANES];
     /* where the block trial chose another method than the speculated
      * interpolation, whose statistics run_st then holds: that method's, and
-     * runs_other = 1 (gpu_front.c spec_beside) */
+     * runs_other = 1 (gpu_front.c spec_other) */
     glide_run_stats run_st_o[GLIDE_NPLANES];
     uint32_t runs_other;
     /* format 5: the planes' book choice's work area, in the state so that
