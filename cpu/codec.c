@@ -289,27 +289,54 @@ static size_t plan_plane(const glide_params *p, const glide_encode_opts *o, cons
     return 0;
 }
 
+/* One plane's share of glide_entropy_plan_planes: its inputs, and its
+ * outputs apart from the plan's arrays (each plane writes its own). */
+typedef struct {
+    const glide_params *p;
+    const glide_encode_opts *o;
+    const uint64_t *const *hist;
+    const glide_book_choice *given;
+    const glide_run_stats *runs;
+    uint64_t n0, n;
+    glide_entropy_plan *plan;
+    glide_plan_book b[GLIDE_NPLANES];
+    unsigned on[GLIDE_NPLANES];
+    size_t r[GLIDE_NPLANES];
+} planes_job;
+
+static void plan_plane_of(void *arg, unsigned pl)
+{
+    planes_job *J = arg;
+    glide_entropy_plan *plan = J->plan;
+    J->r[pl] = plan_plane(J->p, J->o, J->hist[pl], pl ? J->n - J->n0 : J->n0, J->given ? &J->given[pl] : NULL,
+                          J->runs ? &J->runs[pl] : NULL, &J->b[pl], pl ? plan->len1 : plan->len,
+                          pl ? plan->book1 : plan->book, plan->run_len[pl], &J->on[pl]);
+}
+
 size_t glide_entropy_plan_planes(const glide_params *p, const glide_encode_opts *o, glide_header *h,
                                  const uint64_t *const hist[GLIDE_NPLANES], const glide_book_choice *given,
                                  const glide_run_stats *runs, uint64_t n0, uint64_t n, size_t esz,
-                                 glide_entropy_plan *plan)
+                                 glide_entropy_plan *plan, const glide_plan_par *par)
 {
     plan->o = o;
     plan->planes = 1;
     plan->n0 = n0;
     if (o->hist_out)
         for (unsigned k = 0; k < GLIDE_NSYM; k++) o->hist_out[k] = hist[0][k] + hist[1][k];
-    glide_plan_book b[GLIDE_NPLANES];
+    planes_job J = {p, o, hist, given, runs, n0, n, plan, {{0}}, {0, 0}, {0, 0}};
+    if (par) {
+        par->both(par->ctx, plan_plane_of, &J);
+    } else {
+        plan_plane_of(&J, 0);
+        if (!glide_is_error(J.r[0])) plan_plane_of(&J, 1);
+    }
+    const glide_plan_book *b = J.b;
     for (unsigned pl = 0; pl < GLIDE_NPLANES; pl++) {
-        unsigned on;
-        size_t r = plan_plane(p, o, hist[pl], pl ? n - n0 : n0, given ? &given[pl] : NULL, runs ? &runs[pl] : NULL,
-                              &b[pl], pl ? plan->len1 : plan->len, pl ? plan->book1 : plan->book, plan->run_len[pl],
-                              &on);
-        if (glide_is_error(r)) return r;
-        if (on) {
+        if (glide_is_error(J.r[pl])) return J.r[pl];
+        if (J.on[pl]) {
             h->format_version = GLIDE_FORMAT_RUNS;
             h->flags |= pl ? GLIDE_FLAG_RUNS1 : GLIDE_FLAG_RUNS0;
-            if (on & 2u) h->flags |= pl ? GLIDE_FLAG_FILLRUNS1 : GLIDE_FLAG_FILLRUNS0;
+            if (J.on[pl] & 2u) h->flags |= pl ? GLIDE_FLAG_FILLRUNS1 : GLIDE_FLAG_FILLRUNS0;
         }
     }
     /* one dictionary version names both books: the newer of the two needed */
@@ -382,7 +409,7 @@ static size_t glide_entropy_plan_make(const glide_params *p, const glide_encode_
         glide_run_stats_count(ord, n0, &st[0]);
         glide_run_stats_count(ord + n0, n - n0, &st[1]);
     }
-    return glide_entropy_plan_planes(p, o, h, hp, NULL, o->runs ? st : NULL, n0, n, esz, plan);
+    return glide_entropy_plan_planes(p, o, h, hp, NULL, o->runs ? st : NULL, n0, n, esz, plan, NULL);
 }
 
 static size_t glide_finish(glide_header *h, uint8_t *dst)

@@ -100,15 +100,24 @@ typedef struct {
 size_t glide_entropy_plan_hist(const glide_params *p, const glide_encode_opts *o, glide_header *h,
                                const uint64_t *hist, const glide_book_choice *given, uint64_t n, size_t esz,
                                glide_entropy_plan *plan);
+/* How glide_entropy_plan_planes may plan its two planes, which share
+ * nothing: both(ctx, fn, arg) calls fn(arg, 0) and fn(arg, 1), at once on
+ * two threads where it can, and returns once both have returned. */
+typedef struct {
+    void (*both)(void *ctx, void (*fn)(void *arg, unsigned plane), void *arg);
+    void *ctx;
+} glide_plan_par;
+
 /* Format 5: a book per symbol plane (hist[0]: plane 0's n0 symbols,
  * hist[1]: the other n - n0; given: both dictionary choices, or NULL);
  * h->format_version must already name 5, 6 or 7. runs: both planes' run
  * statistics (glide_run_stats_count), or NULL: no plane is run-coded;
- * where one is (o->runs), the header becomes format 8's. */
+ * where one is (o->runs), the header becomes format 8's. par: NULL plans
+ * the planes in turn on this thread; the plan is the same either way. */
 size_t glide_entropy_plan_planes(const glide_params *p, const glide_encode_opts *o, glide_header *h,
                                  const uint64_t *const hist[GLIDE_NPLANES], const glide_book_choice *given,
                                  const glide_run_stats *runs, uint64_t n0, uint64_t n, size_t esz,
-                                 glide_entropy_plan *plan);
+                                 glide_entropy_plan *plan, const glide_plan_par *par);
 /* The header fields fixed by the parameters alone. */
 void glide_header_begin(glide_header *h, const glide_params *p);
 /* Finishes h as a RAW stream of src and writes it (with CRC) to dst. */

@@ -17,6 +17,38 @@
 #include <string.h>
 #include <time.h>
 
+#define GG_PLAN_PIECE ((size_t)4096) /* any nonzero size: a work job's pieces only count */
+
+/* glide_plan_par on the copy helpers: the planes as two pieces of a job,
+ * the caller taking whichever no spinning helper has taken. Plane 0's
+ * plan (the coarse points' wider histogram) is the longer, and plane 1's
+ * came after it on the path from the device's state to the tail's gate. */
+typedef struct {
+    void (*fn)(void *, unsigned);
+    void *arg;
+} plan_task;
+
+static int plan_piece(void *ctx, size_t k)
+{
+    const plan_task *t = ctx;
+    t->fn(t->arg, (unsigned)k);
+    return 0;
+}
+
+static void plan_on_helpers(void *ctx, void (*fn)(void *arg, unsigned plane), void *arg)
+{
+    (void)ctx;
+    plan_task t = {fn, arg};
+    gg_copy_job job = {0};
+    job.bytes = 2 * GG_PLAN_PIECE, job.piece = GG_PLAN_PIECE, job.ctx = &t, job.work = plan_piece;
+    if (gg_copy_busy() || gg_copy_post(&job)) { /* not expected: every copy is joined before the plan */
+        fn(arg, 0);
+        fn(arg, 1);
+        return;
+    }
+    gg_copy_join();
+}
+
 /* The host's entropy plan from the device's state, by the CPU codec's own
  * code: h holds the parameters' fields. Also notes what the next chunk
  * starts from (the trial's pick, whether tuning blended). */
@@ -52,7 +84,10 @@ size_t gg_host_plan(const enc_job *j, const gg_state *hs, glide_header *h, glide
         const uint64_t *const hist[GLIDE_NPLANES] = {hs->hist_pl[0], hs->hist_pl[1]};
         /* counted by the front where o->runs */
         const glide_run_stats *runs = !j->o->runs ? NULL : hs->runs_other ? hs->run_st_o : hs->run_st;
-        return glide_entropy_plan_planes(j->p, j->o, h, hist, own_dict ? given : NULL, runs, j->n0, j->n, j->esz, plan);
+        /* the helpers belong to the first context alone (gg_ctx.copy_helpers) */
+        static const glide_plan_par on_helpers = {plan_on_helpers, NULL};
+        return glide_entropy_plan_planes(j->p, j->o, h, hist, own_dict ? given : NULL, runs, j->n0, j->n, j->esz, plan,
+                                         gg_G.copy_helpers ? &on_helpers : NULL);
     }
     glide_book_choice choice = {hs->sel.book, hs->sel.bits, NULL};
     return glide_entropy_plan_hist(j->p, j->o, h, hs->hist, own_dict ? &choice : NULL, j->n, j->esz, plan);

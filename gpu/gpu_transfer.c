@@ -99,7 +99,7 @@ cudaError_t gg_upload_values(void *d, const void *src, size_t bytes)
 {
     if (!staged(src, bytes, GG_STAGE_UP_MIN)) return cudaMemcpyAsync(d, src, bytes, cudaMemcpyHostToDevice, gg_G.s);
     xfer x = {d, bytes, gg_copy_piece(bytes, (size_t)64 << 10), cudaSuccess};
-    gg_copy_job j = {gg_G.h_stage.p, src, bytes, x.piece, NULL, up_after, &x, NULL, GG_COPY_STREAM};
+    gg_copy_job j = {gg_G.h_stage.p, src, bytes, x.piece, NULL, up_after, &x, NULL, GG_COPY_STREAM, NULL};
     if (gg_copy_run(&j)) return x.err != cudaSuccess ? x.err : cudaErrorUnknown;
     return cudaSuccess;
 }
@@ -155,7 +155,7 @@ int gg_gate_arm(void *d, const void *src, size_t bytes)
     for (size_t g = 0; g * per < np; g++)
         atomic_store_explicit(&c->gate.left[g], (unsigned)(np - g * per < per ? np - g * per : per), memory_order_relaxed);
     c->gate.seq++;
-    gg_copy_job j = {c->h_stage.p, src, bytes, piece, NULL, NULL, NULL, gate_open, GG_COPY_STREAM};
+    gg_copy_job j = {c->h_stage.p, src, bytes, piece, NULL, NULL, NULL, gate_open, GG_COPY_STREAM, NULL};
     if (gg_copy_post(&j)) return 0;
     c->gate.armed = 1;
     size_t k = 0;
@@ -224,7 +224,7 @@ cudaError_t gg_download_values(void *dst, const void *d, size_t bytes, void *tai
         if (e == cudaSuccess) e = cudaEventRecord(c->ev_out, c->s);
         if (e == cudaSuccess) e = cudaMemcpyAsync(tail_dst, tail_src, tail_bytes, cudaMemcpyDeviceToHost, c->s);
         if (e != cudaSuccess) return e;
-        gg_copy_job j = {dst, c->h_stage.p, bytes, piece, out_before, NULL, c, NULL, 0};
+        gg_copy_job j = {dst, c->h_stage.p, bytes, piece, out_before, NULL, c, NULL, 0, NULL};
         return gg_copy_run(&j) ? cudaErrorUnknown : cudaSuccess;
     }
     /* coarser pieces than the upload's: each costs a copy call and an event here */
@@ -238,7 +238,7 @@ cudaError_t gg_download_values(void *dst, const void *d, size_t bytes, void *tai
     if ((e = cudaMemcpyAsync(tail_dst, tail_src, tail_bytes, cudaMemcpyDeviceToHost, gg_G.s)) != cudaSuccess) return e;
     /* plain stores: the caller reads its buffer next, and non-temporal
      * stores into it made the call slower */
-    gg_copy_job j = {dst, gg_G.h_stage.p, bytes, piece, down_before, NULL, NULL, NULL, 0};
+    gg_copy_job j = {dst, gg_G.h_stage.p, bytes, piece, down_before, NULL, NULL, NULL, 0, NULL};
     return gg_copy_run(&j) ? cudaErrorUnknown : cudaSuccess;
 }
 

@@ -95,7 +95,9 @@ static void copy_piece(size_t k)
 {
     const gg_copy_job *j = &P.job;
     const size_t off = k * j->piece, len = j->bytes - off < j->piece ? j->bytes - off : j->piece;
-    if (j->before && j->before(j->ctx, k)) {
+    if (j->work) {
+        if (j->work(j->ctx, k)) atomic_store_explicit(&P.failed, 1, memory_order_relaxed);
+    } else if (j->before && j->before(j->ctx, k)) {
         atomic_store_explicit(&P.failed, 1, memory_order_relaxed);
     } else {
         uint8_t *d = (uint8_t *)j->dst + off;
@@ -146,7 +148,7 @@ unsigned gg_copy_start(unsigned helpers, long spin_ns)
         pthread_attr_t a;
         pthread_attr_init(&a);
         pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-        pthread_attr_setstacksize(&a, 64 * 1024);
+        pthread_attr_setstacksize(&a, 256 * 1024); /* a work task (the host plan's plane) keeps tens of KiB of tables */
         for (unsigned i = 0; i < helpers; i++) {
             pthread_t th;
             if (pthread_create(&th, &a, helper, NULL) != 0) break;
@@ -208,6 +210,8 @@ int gg_copy_join(void)
     atomic_store(&P.ticket, ((uint64_t)gen << 32) | CLOSED);
     return bad || atomic_load_explicit(&P.failed, memory_order_relaxed);
 }
+
+int gg_copy_busy(void) { return (uint32_t)atomic_load(&P.ticket) != CLOSED; }
 
 int gg_copy_run(const gg_copy_job *j)
 {

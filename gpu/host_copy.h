@@ -59,6 +59,11 @@ typedef struct {
      * a plain copy), so that it is in memory, not dirty in a core's cache,
      * when a DMA engine reads it. */
     unsigned flags;
+    /* Where set, called for piece k instead of its copy (dst, src and
+     * flags unused; bytes and piece only count the pieces): the helpers
+     * then run a few independent tasks, such as the host plan's planes.
+     * Returns nonzero on failure. */
+    int (*work)(void *ctx, size_t k);
 } gg_copy_job;
 #define GG_COPY_STREAM 1u
 
@@ -75,6 +80,9 @@ int gg_copy_run(const gg_copy_job *job);
  * Every post needs its join before the next job. */
 int gg_copy_post(const gg_copy_job *job);
 int gg_copy_join(void);
+
+/* Whether a posted job awaits its join (no other job may be posted). */
+int gg_copy_busy(void);
 
 #ifdef __cplusplus
 }

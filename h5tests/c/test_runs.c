@@ -12,6 +12,7 @@
 #include "bytes.h"
 #include "check.h"
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,10 +365,48 @@ static void streams(void)
  * planes, under each codebook mode, with the books chosen here (CPU) and
  * given with every book's bits (GPU), the plan must be the one that builds
  * every candidate (plan_all). */
+/* A glide_plan_par that plans plane 1 on a thread of its own while this
+ * one plans plane 0 (in turn where no thread starts). */
+typedef struct {
+    void (*fn)(void *, unsigned);
+    void *arg;
+} plane_one;
+
+static void *plane_one_run(void *a)
+{
+    plane_one *t = a;
+    t->fn(t->arg, 1);
+    return NULL;
+}
+
+static void planes_on_threads(void *ctx, void (*fn)(void *arg, unsigned plane), void *arg)
+{
+    (void)ctx;
+    plane_one t = {fn, arg};
+    pthread_t th;
+    const int started = pthread_create(&th, NULL, plane_one_run, &t) == 0;
+    fn(arg, 0);
+    if (started) pthread_join(th, NULL);
+    else fn(arg, 1);
+}
+
+/* Whether two plans agree in every byte they decide. */
+static int same_plan(size_t ra, const glide_header *a, const glide_entropy_plan *pa, size_t rb, const glide_header *b,
+                     const glide_entropy_plan *pb)
+{
+    return ra == rb && a->format_version == b->format_version && a->flags == b->flags &&
+           a->book_kind == b->book_kind && a->book_id == b->book_id && a->book_bytes == b->book_bytes &&
+           a->book_kind1 == b->book_kind1 && a->book_id1 == b->book_id1 && a->book_bytes1 == b->book_bytes1 &&
+           a->n_segments == b->n_segments && a->stream_bytes == b->stream_bytes &&
+           a->dict_version == b->dict_version && a->method == b->method && !memcmp(pa->len, pb->len, GLIDE_NSYM) &&
+           !memcmp(pa->len1, pb->len1, GLIDE_NSYM) && !memcmp(pa->book, pb->book, a->book_bytes) &&
+           !memcmp(pa->book1, pb->book1, a->book_bytes1) && !memcmp(pa->run_len, pb->run_len, sizeof pa->run_len);
+}
+
 static void plan_floors(void)
 {
     static uint64_t hist[GLIDE_NPLANES][GLIDE_NSYM], sizes[GLIDE_NPLANES][1024];
-    int bad = 0, trials = 0, runs_won = 0, plain_won = 0, custom = 0;
+    int bad = 0, bad_par = 0, trials = 0, runs_won = 0, plain_won = 0, custom = 0;
     for (int t = 0; t < 400; t++) {
         glide_run_stats st[GLIDE_NPLANES];
         memset(hist, 0, sizeof hist);
@@ -411,31 +450,25 @@ static void plan_floors(void)
             }
         }
         const uint64_t *const hp[GLIDE_NPLANES] = {hist[0], hist[1]};
+        static const glide_plan_par par = {planes_on_threads, NULL};
         for (int cb = 0; cb < 3; cb++)
             for (int g = 0; g < 2; g++) {
-                static glide_entropy_plan pl[2];
-                glide_header h[2];
-                size_t r[2];
+                static glide_entropy_plan pl[3];
+                glide_header h[3];
+                size_t r[3];
                 p.codebook = cb == 0 ? GLIDE_BOOK_AUTO : cb == 1 ? GLIDE_BOOK_CUSTOM : GLIDE_BOOK_DICT;
-                for (int all = 0; all < 2; all++) {
-                    o.plan_all = all;
-                    glide_header_begin(&h[all], &p);
-                    h[all].format_version = GLIDE_FORMAT_PLANES;
-                    r[all] = glide_entropy_plan_planes(&p, &o, &h[all], hp, g ? given : NULL, st, np[0], n, 4, &pl[all]);
+                /* 0: the floors; 1: every book built; 2: the floors, the planes on two threads */
+                for (int v = 0; v < 3; v++) {
+                    o.plan_all = v == 1;
+                    glide_header_begin(&h[v], &p);
+                    h[v].format_version = GLIDE_FORMAT_PLANES;
+                    r[v] = glide_entropy_plan_planes(&p, &o, &h[v], hp, g ? given : NULL, st, np[0], n, 4, &pl[v],
+                                                     v == 2 ? &par : NULL);
                 }
                 trials++;
-                const glide_header *a = &h[0], *b = &h[1];
-                const int same = r[0] == r[1] && a->format_version == b->format_version && a->flags == b->flags &&
-                                 a->book_kind == b->book_kind && a->book_id == b->book_id &&
-                                 a->book_bytes == b->book_bytes && a->book_kind1 == b->book_kind1 &&
-                                 a->book_id1 == b->book_id1 && a->book_bytes1 == b->book_bytes1 &&
-                                 a->n_segments == b->n_segments && a->stream_bytes == b->stream_bytes &&
-                                 a->dict_version == b->dict_version && a->method == b->method &&
-                                 !memcmp(pl[0].len, pl[1].len, GLIDE_NSYM) && !memcmp(pl[0].len1, pl[1].len1, GLIDE_NSYM) &&
-                                 !memcmp(pl[0].book, pl[1].book, a->book_bytes) &&
-                                 !memcmp(pl[0].book1, pl[1].book1, a->book_bytes1) &&
-                                 !memcmp(pl[0].run_len, pl[1].run_len, sizeof pl[0].run_len);
-                bad += !same;
+                bad += !same_plan(r[0], &h[0], &pl[0], r[1], &h[1], &pl[1]);
+                bad_par += !same_plan(r[0], &h[0], &pl[0], r[2], &h[2], &pl[2]);
+                const glide_header *a = &h[0];
                 runs_won += (a->flags & GLIDE_FLAG_RUNS) != 0;
                 plain_won += (a->flags & GLIDE_FLAG_RUNS) != GLIDE_FLAG_RUNS;
                 custom += a->book_kind == GLIDE_BOOKKIND_CUSTOM || a->book_kind1 == GLIDE_BOOKKIND_CUSTOM;
@@ -447,6 +480,8 @@ static void plan_floors(void)
           "plans with the floors equal those that build every book (%d of %d differ; %d with a run-coded plane, %d "
           "with a plain one, %d with a custom book)",
           bad, trials, runs_won, plain_won, custom);
+    CHECK(bad_par == 0, "plans whose planes ran on two threads (the GPU backend's host plan) equal those planned in "
+          "turn (%d of %d differ)", bad_par, trials);
 }
 
 int main(void)

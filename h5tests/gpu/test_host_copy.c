@@ -82,7 +82,7 @@ static int run_probe(probe *p, uint8_t *src, uint8_t *dst, size_t bytes, size_t 
     for (size_t i = 0; i < bytes; i++) src[i] = (uint8_t)rnd();
     for (size_t k = 0; k < p->np; k++) src[k * p->piece] = (uint8_t)~POISON; /* every piece's first byte changes */
     memset(dst, POISON, bytes);
-    gg_copy_job j = {dst, src, bytes, p->piece, hook_before, hook_after, p, NULL, 0};
+    gg_copy_job j = {dst, src, bytes, p->piece, hook_before, hook_after, p, NULL, 0, NULL};
     return gg_copy_run(&j);
 }
 
@@ -106,6 +106,24 @@ static int once_each(probe *p)
     for (size_t k = 0; k < p->np; k++)
         if (atomic_load(&p->before_calls[k]) != 1) return 0;
     return 1;
+}
+
+/* A work job's record: how often each piece's task ran, whether one ran
+ * off the caller's thread, and which piece fails (-1: none). */
+typedef struct {
+    size_t np;
+    long fail_at;
+    pthread_t caller;
+    atomic_int calls[GG_COPY_MAX_PIECES];
+    atomic_int off_caller;
+} work_probe;
+
+static int hook_work(void *ctx, size_t k)
+{
+    work_probe *w = ctx;
+    atomic_fetch_add(&w->calls[k], 1);
+    if (!pthread_equal(pthread_self(), w->caller)) atomic_fetch_add(&w->off_caller, 1);
+    return (long)k == w->fail_at;
 }
 
 int main(int argc, char **argv)
@@ -172,11 +190,11 @@ int main(int argc, char **argv)
         const size_t bytes = (size_t)5 << 20;
         for (size_t i = 0; i < bytes; i++) src[i] = (uint8_t)rnd();
         memset(dst, 0, bytes);
-        gg_copy_job j = {dst, src, bytes, gg_copy_piece(bytes, 65536), NULL, NULL, NULL, NULL, 0};
+        gg_copy_job j = {dst, src, bytes, gg_copy_piece(bytes, 65536), NULL, NULL, NULL, NULL, 0, NULL};
         CHECK(gg_copy_run(&j) == 0 && memcmp(src, dst, bytes) == 0, "no hooks: every byte copied");
-        gg_copy_job e = {dst, src, 0, 4096, NULL, NULL, NULL, NULL, 0};
+        gg_copy_job e = {dst, src, 0, 4096, NULL, NULL, NULL, NULL, 0, NULL};
         CHECK(gg_copy_run(&e) == 0, "an empty job succeeds");
-        gg_copy_job over = {dst, src, bytes, 4096, NULL, NULL, NULL, NULL, 0}; /* 1280 pieces */
+        gg_copy_job over = {dst, src, bytes, 4096, NULL, NULL, NULL, NULL, 0, NULL}; /* 1280 pieces */
         CHECK(gg_copy_run(&over) != 0, "more than GG_COPY_MAX_PIECES pieces is refused");
     }
 
@@ -191,7 +209,7 @@ int main(int argc, char **argv)
             memset(src, tag, bytes);
             dst[bytes - 1] = (uint8_t)~tag;
             dst[0] = (uint8_t)~tag;
-            gg_copy_job j = {dst, src, bytes, gg_copy_piece(bytes, 4096), NULL, NULL, NULL, NULL, 0};
+            gg_copy_job j = {dst, src, bytes, gg_copy_piece(bytes, 4096), NULL, NULL, NULL, NULL, 0, NULL};
             if (gg_copy_run(&j) != 0 || dst[0] != tag || dst[bytes - 1] != tag || dst[bytes / 2] != tag) bad++;
         }
         CHECK(bad == 0, "%d of %d back-to-back jobs wrong", bad, n_jobs);
@@ -210,7 +228,8 @@ int main(int argc, char **argv)
             c->src = src, c->dst = dst, c->bytes = bytes, c->piece = gg_copy_piece(bytes, 4096 << (i % 7));
             const size_t np = (bytes + c->piece - 1) / c->piece;
             /* every other job with non-temporal stores: same bytes, odd tails included */
-            gg_copy_job j = {dst, src, bytes, c->piece, NULL, NULL, c, hook_copied, (i & 1) ? GG_COPY_STREAM : 0u};
+            gg_copy_job j = {dst, src, bytes, c->piece, NULL, NULL, c, hook_copied, (i & 1) ? GG_COPY_STREAM : 0u,
+                             NULL};
             if (gg_copy_post(&j)) { bad++; continue; }
             if (got) { /* the helpers finish it without the caller (up to 5 s) */
                 struct timespec t0, t1, nap = {0, 20000};
@@ -230,6 +249,31 @@ int main(int argc, char **argv)
         CHECK(bad == 0, "posted jobs: %d wrong (bytes, or `copied` not once per piece after its copy)", bad);
         CHECK(alone == 0, "posted jobs: %d pieces left for the caller's join although helpers run", -alone);
         free(c);
+    }
+
+    /* work jobs (the host plan's planes): each piece's task once, no byte
+     * copied, a failing task fails the job; busy from post to join */
+    {
+        work_probe w;
+        int bad = 0, shared = 0;
+        memset(dst, POISON, 4096);
+        for (int i = 0; i < 2000; i++) {
+            memset(&w, 0, sizeof w);
+            w.np = 1 + (size_t)(rnd() % 8);
+            w.fail_at = i % 10 == 9 ? (long)(rnd() % w.np) : -1;
+            w.caller = pthread_self();
+            gg_copy_job j = {NULL, NULL, w.np * 4096, 4096, NULL, NULL, &w, NULL, 0, hook_work};
+            if (gg_copy_busy() || gg_copy_post(&j) || !gg_copy_busy()) { bad++; continue; }
+            const int rc = gg_copy_join();
+            bad += gg_copy_busy() || (rc != 0) != (w.fail_at >= 0);
+            for (size_t k = 0; k < w.np; k++) bad += atomic_load(&w.calls[k]) != 1;
+            shared += atomic_load(&w.off_caller) > 0;
+        }
+        CHECK(bad == 0, "work jobs: %d wrong (a task not once, a verdict, or the busy flag)", bad);
+        CHECK(!got || shared > 0, "work jobs: helpers took none of the tasks of 2000 jobs");
+        size_t k = 0;
+        while (k < 4096 && dst[k] == POISON) k++;
+        CHECK(k == 4096, "work jobs copy nothing");
     }
 
     /* helpers asleep (past their spin): the next job wakes them, and still completes */
