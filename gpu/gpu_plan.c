@@ -19,10 +19,10 @@
 
 #define GG_PLAN_PIECE ((size_t)4096) /* any nonzero size: a work job's pieces only count */
 
-/* glide_plan_par on the copy helpers: the planes as two pieces of a job,
- * the caller taking whichever no spinning helper has taken. Plane 0's
- * plan (the coarse points' wider histogram) is the longer, and plane 1's
- * came after it on the path from the device's state to the tail's gate. */
+/* glide_plan_par on the copy helpers: plane 1 as a job of one piece for
+ * a spinning helper, while the caller plans plane 0, the longer (the
+ * coarse points' wider histogram), whose tables are warm in its caches
+ * from the chunk before; the join plans plane 1 here if no helper took it. */
 typedef struct {
     void (*fn)(void *, unsigned);
     void *arg;
@@ -30,8 +30,9 @@ typedef struct {
 
 static int plan_piece(void *ctx, size_t k)
 {
+    (void)k;
     const plan_task *t = ctx;
-    t->fn(t->arg, (unsigned)k);
+    t->fn(t->arg, 1);
     return 0;
 }
 
@@ -40,13 +41,11 @@ static void plan_on_helpers(void *ctx, void (*fn)(void *arg, unsigned plane), vo
     (void)ctx;
     plan_task t = {fn, arg};
     gg_copy_job job = {0};
-    job.bytes = 2 * GG_PLAN_PIECE, job.piece = GG_PLAN_PIECE, job.ctx = &t, job.work = plan_piece;
-    if (gg_copy_busy() || gg_copy_post(&job)) { /* not expected: every copy is joined before the plan */
-        fn(arg, 0);
-        fn(arg, 1);
-        return;
-    }
-    gg_copy_join();
+    job.bytes = GG_PLAN_PIECE, job.piece = GG_PLAN_PIECE, job.ctx = &t, job.work = plan_piece;
+    const int posted = !gg_copy_busy() && !gg_copy_post(&job); /* busy not expected: copies are joined by now */
+    fn(arg, 0);
+    if (posted) gg_copy_join();
+    else fn(arg, 1);
 }
 
 /* The host's entropy plan from the device's state, by the CPU codec's own
