@@ -360,11 +360,6 @@ static void streams(void)
     free(v), free(y8), free(y7);
 }
 
-/* The plan of a run-coded plane skips the plain plane's custom book where
- * its floor already loses to a set (cpu/codec.c book_floor): on random
- * planes, under each codebook mode, with the books chosen here (CPU) and
- * given with every book's bits (GPU), the plan must be the one that builds
- * every candidate (plan_all). */
 /* A glide_plan_par that plans plane 1 on a thread of its own while this
  * one plans plane 0 (in turn where no thread starts). */
 typedef struct {
@@ -403,6 +398,11 @@ static int same_plan(size_t ra, const glide_header *a, const glide_entropy_plan 
            !memcmp(pa->book1, pb->book1, a->book_bytes1) && !memcmp(pa->run_len, pb->run_len, sizeof pa->run_len);
 }
 
+/* The plan of a run-coded plane skips the plain plane's custom book where
+ * its floor already loses to a set (cpu/codec.c book_floor): on random
+ * planes, under each codebook mode, with the books chosen here (CPU) and
+ * given with every book's bits (GPU), the plan must be the one that builds
+ * every candidate (plan_all), and the one whose planes ran on two threads. */
 static void plan_floors(void)
 {
     static uint64_t hist[GLIDE_NPLANES][GLIDE_NSYM], sizes[GLIDE_NPLANES][1024];
