@@ -34,13 +34,26 @@ static unsigned used_lengths_count(const uint8_t *len, unsigned n)
     return m;
 }
 
+/* Where each of four counts' nonzero pattern puts its symbols, and how many
+ * there are (a nibble each): a group's used symbols are written without a
+ * branch a symbol, which mispredicted about half the time in a plane's
+ * dense middle. */
+static const uint8_t used_at[16][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
+                                       {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+                                       {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+#define USED_HOW_MANY 0x4332322132212110ull
+
 unsigned glide_used_counts(const uint64_t *hist, unsigned n, uint16_t *idx)
 {
     unsigned m = 0, i = 0;
     for (; i + 4 <= n; i += 4) {
         if (!(hist[i] | hist[i + 1] | hist[i + 2] | hist[i + 3])) continue;
-        for (unsigned j = i; j < i + 4; j++)
-            if (hist[j]) idx[m++] = (uint16_t)j;
+        const unsigned nz = (unsigned)(hist[i] != 0) | (unsigned)(hist[i + 1] != 0) << 1 |
+                            (unsigned)(hist[i + 2] != 0) << 2 | (unsigned)(hist[i + 3] != 0) << 3;
+        const uint8_t *at = used_at[nz];
+        /* m <= i: the four slots lie inside idx's n */
+        for (unsigned k = 0; k < 4; k++) idx[m + k] = (uint16_t)(i + at[k]);
+        m += (unsigned)(USED_HOW_MANY >> (4 * nz)) & 0xFu;
     }
     for (; i < n; i++)
         if (hist[i]) idx[m++] = (uint16_t)i;
@@ -49,28 +62,28 @@ unsigned glide_used_counts(const uint64_t *hist, unsigned n, uint16_t *idx)
 
 typedef struct { uint64_t w; unsigned sym; } leaf;
 
-/* Sorts the leaves by weight, ties by symbol (the Huffman tree, and so
- * the stream, depends on this order): they arrive in increasing symbol
- * order, so a stable sort by weight alone gives it. An LSD radix sort on the weight's bytes, only those below its
- * highest set bit and not shared by every leaf: qsort's comparator calls
- * were most of this file's time. */
-static int sort_leaves(leaf *lv, unsigned m)
+/* A stable insertion sort by weight: for a run book's classes, a sparse
+ * plane, the few large weights, it beats the radix passes. */
+static void insert_leaves(leaf *lv, unsigned m)
 {
-    if (m <= 32) { /* a run book's classes, a sparse plane: a stable insertion sort beats the radix passes */
-        for (unsigned i = 1; i < m; i++) {
-            const leaf x = lv[i];
-            unsigned j = i;
-            for (; j > 0 && lv[j - 1].w > x.w; j--) lv[j] = lv[j - 1];
-            lv[j] = x;
-        }
-        return 0;
+    for (unsigned i = 1; i < m; i++) {
+        const leaf x = lv[i];
+        unsigned j = i;
+        for (; j > 0 && lv[j - 1].w > x.w; j--) lv[j] = lv[j - 1];
+        lv[j] = x;
     }
+}
+
+/* An LSD radix sort by weight through tmp (room for m), on the weight's
+ * bytes below its highest set bit and not shared by every leaf; the result
+ * in lv. */
+static void radix_leaves(leaf *lv, unsigned m, leaf *tmp)
+{
     uint64_t wmax = 0;
     for (unsigned i = 0; i < m; i++) wmax = lv[i].w > wmax ? lv[i].w : wmax;
     unsigned nbytes = 0;
     while (nbytes < 8 && wmax >> (8 * nbytes)) nbytes++;
-    leaf *tmp = malloc(sizeof(leaf) * m), *src = lv, *dst = tmp;
-    if (!tmp) return -1;
+    leaf *src = lv, *dst = tmp;
     for (unsigned b = 0; b < nbytes; b++) {
         unsigned count[256] = {0};
         for (unsigned i = 0; i < m; i++) count[(src[i].w >> (8 * b)) & 0xFFu]++;
@@ -87,6 +100,39 @@ static int sort_leaves(leaf *lv, unsigned m)
         dst = t;
     }
     if (src != lv) memcpy(lv, src, sizeof(leaf) * m);
+}
+
+/* Sorts the leaves by weight, ties by symbol (the Huffman tree, and so
+ * the stream, depends on this order): they arrive in increasing symbol
+ * order, so a stable sort by weight alone gives it (qsort's comparator
+ * calls were most of this file's time). Most of a plane's weights are
+ * under 256: one counting pass puts those in order ahead of the rest,
+ * which are few and sorted apart. */
+static int sort_leaves(leaf *lv, unsigned m)
+{
+    if (m <= 32) {
+        insert_leaves(lv, m);
+        return 0;
+    }
+    leaf *tmp = malloc(sizeof(leaf) * m);
+    if (!tmp) return -1;
+    unsigned count[256] = {0}, small = 0;
+    for (unsigned i = 0; i < m; i++)
+        if (lv[i].w < 256) count[lv[i].w]++;
+    for (unsigned d = 0; d < 256; d++) {
+        const unsigned c = count[d];
+        count[d] = small;
+        small += c;
+    }
+    unsigned big = small;
+    for (unsigned i = 0; i < m; i++) {
+        if (lv[i].w < 256) tmp[count[lv[i].w]++] = lv[i];
+        else tmp[big++] = lv[i];
+    }
+    /* lv's leaves are all in tmp now: its room is the large ones' scratch */
+    if (m - small <= 32) insert_leaves(tmp + small, m - small);
+    else radix_leaves(tmp + small, m - small, lv);
+    memcpy(lv, tmp, sizeof(leaf) * m);
     free(tmp);
     return 0;
 }

@@ -20,7 +20,8 @@ int glide_huff_lengths_used(const uint64_t *freq, unsigned n, const uint16_t *us
 void glide_huff_canonical(const uint8_t *len, unsigned n, uint16_t *code);
 
 /* The symbols i < n with len[i] != 0 (glide_used_lengths) or hist[i] != 0
- * (glide_used_counts), in increasing order, into idx; returns how many. A
+ * (glide_used_counts), in increasing order, into idx (room for n: slots
+ * past the count may be written); returns how many. A
  * custom book of a collapsed histogram (format 8) uses a few dozen to a
  * few hundred of GLIDE_NSYM symbols, so the passes over a book or a
  * histogram that the plan makes visit those only, found sixteen lengths

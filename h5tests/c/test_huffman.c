@@ -413,8 +413,97 @@ static void shared_used_lists(void)
     CHECK(followed == 0, "used lists out of order, with an absent symbol or past the end refused (%d followed)", followed);
 }
 
+/* The builder's leaf order, pinned: a reference that sorts the leaves with
+ * qsort by weight, then symbol, and builds as the format says (two queues,
+ * ties to the leaf; depths clamped, the rarest lengthened, slack to the most
+ * frequent), against glide_huff_lengths over weights on both sides of the
+ * sort's small-weight pass (256) and its insertion cut (32 leaves); and the
+ * used-symbol scan against a plain one, on lengths that are not a multiple
+ * of its groups. */
+typedef struct { uint64_t w; unsigned sym; } ref_leaf;
+
+static int ref_leaf_cmp(const void *a, const void *b)
+{
+    const ref_leaf *x = a, *y = b;
+    return x->w != y->w ? (x->w < y->w ? -1 : 1) : (x->sym > y->sym) - (x->sym < y->sym);
+}
+
+static void ref_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint8_t *len)
+{
+    static ref_leaf lv[GLIDE_NSYM];
+    static uint64_t nw[GLIDE_NSYM];
+    static unsigned parent[2 * GLIDE_NSYM], depth[2 * GLIDE_NSYM];
+    unsigned m = 0;
+    memset(len, 0, n);
+    for (unsigned i = 0; i < n; i++)
+        if (freq[i]) lv[m].w = freq[i], lv[m].sym = i, m++;
+    if (m == 1) len[lv[0].sym] = 1;
+    if (m < 2) return;
+    qsort(lv, m, sizeof *lv, ref_leaf_cmp);
+    unsigned li = 0, ni = 0;
+    for (unsigned k = 0; k < m - 1; k++) {
+        uint64_t s = 0;
+        for (int t = 0; t < 2; t++) {
+            unsigned id;
+            if (li < m && (ni >= k || lv[li].w <= nw[ni])) s += lv[li].w, id = li++;
+            else s += nw[ni], id = m + ni++;
+            parent[id] = m + k;
+        }
+        nw[k] = s;
+    }
+    depth[2 * m - 2] = 0;
+    for (unsigned id = 2 * m - 2; id-- > 0;) depth[id] = depth[parent[id]] + 1;
+    const uint64_t cap = 1ull << max_len;
+    uint64_t kraft = 0;
+    for (unsigned i = 0; i < m; i++) {
+        len[lv[i].sym] = (uint8_t)(depth[i] > max_len ? max_len : depth[i]);
+        kraft += 1ull << (max_len - len[lv[i].sym]);
+    }
+    while (kraft > cap)
+        for (unsigned i = 0; i < m && kraft > cap; i++)
+            if (len[lv[i].sym] < max_len) kraft -= 1ull << (max_len - ++len[lv[i].sym]);
+    for (unsigned i = m; kraft < cap && i-- > 0;)
+        while (len[lv[i].sym] > 1 && kraft + (1ull << (max_len - len[lv[i].sym])) <= cap)
+            kraft += 1ull << (max_len - len[lv[i].sym]--);
+}
+
+static void builder_reference(void)
+{
+    uint64_t hist[GLIDE_NSYM];
+    uint8_t la[GLIDE_NSYM], lb[GLIDE_NSYM];
+    uint16_t used[GLIDE_NSYM], want[GLIDE_NSYM];
+    int diff = 0, scan = 0, builds = 0;
+    for (int t = 0; t < 3000; t++) {
+        memset(hist, 0, sizeof hist);
+        /* a span of symbols at some density; weights small, around 256,
+         * mostly small with a few large, or large */
+        const unsigned span = 1 + rnd() % GLIDE_NSYM, lo = rnd() % (GLIDE_NSYM - span + 1), dens = 1 + rnd() % 100;
+        const unsigned mode = (unsigned)t % 4;
+        for (unsigned i = lo; i < lo + span; i++) {
+            if (rnd() % 100 >= dens) continue;
+            hist[i] = mode == 0   ? 1 + rnd() % 4
+                      : mode == 1 ? 200 + rnd() % 120
+                      : mode == 2 ? (rnd() % 8 ? 1 + rnd() % 255 : 256 + rnd() % 100000)
+                                  : (uint64_t)rnd() * (1 + rnd() % 1000);
+        }
+        const unsigned n = GLIDE_NSYM - (unsigned)t % 5;
+        unsigned m = 0;
+        for (unsigned i = 0; i < n; i++)
+            if (hist[i]) want[m++] = (uint16_t)i;
+        scan += glide_used_counts(hist, n, used) != m || memcmp(used, want, m * sizeof *used) != 0;
+        const unsigned max_len = t % 3 ? GLIDE_HUFF_MAX_LEN : 9 + (unsigned)t % 5;
+        if (m > (1u << max_len)) continue;
+        builds++;
+        ref_lengths(hist, n, max_len, la);
+        diff += glide_huff_lengths(hist, n, max_len, lb) != 0 || memcmp(la, lb, n) != 0;
+    }
+    CHECK(scan == 0, "used-symbol scan equals a plain one (%d of 3000 differ)", scan);
+    CHECK(diff == 0, "lengths equal a build on a qsort by weight then symbol (%d of %d differ)", diff, builds);
+}
+
 int main(void)
 {
+    builder_reference();
     used_symbol_passes();
     shared_used_lists();
     dec_init_exact();
