@@ -266,6 +266,17 @@ double glide_hist_entropy_variant(const glide_hist_rest *r, uint64_t zero, uint6
     return e > 0 ? e : 0;
 }
 
+double glide_hist_onebit_variant(const glide_hist_rest *r, uint64_t zero, uint64_t fill)
+{
+    pthread_once(&hlogh_once, hlogh_build);
+    const uint64_t n = r->n + zero + fill;
+    const uint64_t big = zero > fill ? zero : fill, small = zero > fill ? fill : zero;
+    if (big <= n - big) return -1;
+    /* the others' n log n less their h log h: their entropy in bits */
+    const double e = hlogh(n - big) - r->hlogh - hlogh(small);
+    return (double)n + (e > 0 ? e : 0);
+}
+
 double glide_hist_entropy_bits(const uint64_t *hist)
 {
     glide_hist_rest r;

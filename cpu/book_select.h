@@ -48,6 +48,12 @@ void glide_hist_rest_of(const uint64_t *hist, glide_hist_rest *r);
 /* The same where used[0..m) lists hist's nonzero symbols in increasing order. */
 void glide_hist_rest_of_used(const uint64_t *hist, const uint16_t *used, unsigned m, glide_hist_rest *r);
 double glide_hist_entropy_variant(const glide_hist_rest *r, uint64_t zero, uint64_t fill);
+/* Where ZERO or FILL is over half the variant's symbols, the least bits of
+ * any prefix code for it (its lengths at least a bit each): that symbol a
+ * bit, the others their entropy plus a bit each (the half of the Kraft sum
+ * left to them). Above the entropy, which lets the common symbol cost
+ * under a bit. -1 where neither is over half. */
+double glide_hist_onebit_variant(const glide_hist_rest *r, uint64_t zero, uint64_t fill);
 
 /* Exact encoded bits of a histogram under given code lengths. */
 uint64_t glide_book_bits(const uint8_t *len, const uint64_t *hist);

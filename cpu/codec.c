@@ -165,27 +165,44 @@ static uint64_t plane_cost(uint64_t bits, uint64_t book_bytes, uint64_t n_seg)
     return bits + 8 * book_bytes + 20 * n_seg;
 }
 
+/* The one-bit floor (glide_hist_onebit_variant) of hist, which is pe's
+ * histogram but for ZERO and FILL; -1 where it does not apply or pe is
+ * NULL. */
+static double onebit_of(const uint64_t *hist, plane_entropy *pe)
+{
+    if (!pe) return -1;
+    entropy_of(hist, pe); /* pe's rest */
+    return glide_hist_onebit_variant(&pe->rest, hist[GLIDE_SYM_ZERO], hist[GLIDE_SYM_FILL]);
+}
+
 /* A floor under any prefix code's bits for hist's n symbols: a bit a
- * symbol, and the entropy less a margin for its rounding. */
+ * symbol, the entropy, and where ZERO or FILL is over half the symbols
+ * the one-bit floor, each less a margin for its rounding. The one-bit
+ * floor is what spares a plain plane's Huffman build where its runs win:
+ * the entropy lets a plane of mostly ZERO cost far less than any code. */
 static uint64_t code_floor(const uint64_t *hist, uint64_t n, plane_entropy *pe)
 {
     const double f = floor(entropy_of(hist, pe) * (1.0 - 1e-9)) - 1.0;
-    return f > (double)n ? (uint64_t)f : n;
+    uint64_t r = f > (double)n ? (uint64_t)f : n;
+    const double g = floor(onebit_of(hist, pe) * (1.0 - 1e-9)) - 1.0;
+    return g > (double)r ? (uint64_t)g : r;
 }
 
-/* A floor under plan_book's bits + 8 * bytes for hist (n > 0 symbols),
- * whose dictionary book costs dict_bits: those bits where plan_book builds
- * no custom book, else the least of them and a floor under the custom
- * book's: n (a Huffman code spends a bit a symbol at least) where that
- * already exceeds `over`, else the entropy, which no Huffman code beats
- * (less a margin for its rounding). */
+/* A floor under plan_book's bits + 8 * bytes for hist (n > 0 symbols,
+ * pe's histogram), whose dictionary book costs dict_bits: those bits where
+ * plan_book builds no custom book, else the least of them and a floor
+ * under the custom book's: its section's bytes, known from the used
+ * symbols, and n (a Huffman code spends a bit a symbol at least) where
+ * that already exceeds `over`, else code_floor's. */
 static uint64_t book_floor(const glide_params *p, const glide_encode_opts *o, const uint64_t *hist, uint64_t n,
                            uint64_t dict_bits, uint64_t over, plane_entropy *pe)
 {
     const int forced = p->codebook == GLIDE_BOOK_CUSTOM;
     if (!forced && !(p->codebook == GLIDE_BOOK_AUTO && (double)dict_bits > (1.0 + o->auto_slack) * (double)n))
         return dict_bits;
-    const uint64_t e = n <= over ? code_floor(hist, n, pe) : n;
+    const uint16_t *used;
+    const uint64_t section = 8 * glide_book_pack_size_used(used, used_of(pe, &used));
+    const uint64_t e = (n <= over ? code_floor(hist, n, pe) : n) + section;
     return forced || e < dict_bits ? e : dict_bits;
 }
 

@@ -162,6 +162,18 @@ size_t glide_book_pack_used(const uint8_t *len, const uint16_t *used, unsigned m
     }
 }
 
+uint64_t glide_book_pack_size_used(const uint16_t *used, unsigned m)
+{
+    /* a byte a used symbol, and a byte per 128 absent symbols of each gap */
+    uint64_t o = m;
+    for (unsigned k = 0, i = 0; k <= m; k++) {
+        const unsigned next = k < m ? used[k] : GLIDE_NSYM;
+        o += (next - i + 127) / 128;
+        i = next + 1;
+    }
+    return o;
+}
+
 size_t glide_book_unpack(const uint8_t *in, size_t n, uint8_t *len)
 {
     unsigned i = 0;

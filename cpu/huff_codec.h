@@ -41,5 +41,9 @@ size_t glide_book_pack(const uint8_t *len, uint8_t *out, size_t cap);
  * order (a custom book's are its histogram's: glide_huff_lengths_used);
  * (size_t)-1 where out is too small or used is not such a list. */
 size_t glide_book_pack_used(const uint8_t *len, const uint16_t *used, unsigned m, uint8_t *out, size_t cap);
+/* The bytes glide_book_pack_used gives for a book whose nonzero lengths
+ * are used[0..m)'s, whatever the lengths: a floor's book section before
+ * the book is built. */
+uint64_t glide_book_pack_size_used(const uint16_t *used, unsigned m);
 size_t glide_book_unpack(const uint8_t *in, size_t n, uint8_t *len);
 #endif

@@ -467,6 +467,60 @@ static void ref_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint
             kraft += 1ull << (max_len - len[lv[i].sym]--);
 }
 
+/* The plan's floors under a custom book (cpu/codec.c): the one-bit floor
+ * lies between the entropy and the bits of the Huffman build itself, on
+ * histograms where ZERO or FILL holds over half the symbols (and is -1
+ * elsewhere), and the book section's size from the used symbols alone is
+ * the packer's. */
+static void plan_floor_parts(void)
+{
+    uint64_t hist[GLIDE_NSYM];
+    uint8_t len[GLIDE_NSYM], packed[2 * GLIDE_NSYM];
+    uint16_t used[GLIDE_NSYM];
+    int bad_floor = 0, bad_none = 0, bad_size = 0, applied = 0, above = 0;
+    for (int t = 0; t < 2000; t++) {
+        memset(hist, 0, sizeof hist);
+        const unsigned w = 1 + rnd() % (t % 3 ? 40 : 500), others = 1 + rnd() % 5000;
+        for (unsigned k = 0; k < others; k++) {
+            const int q = (int)(rnd() % (2 * w + 1)) - (int)w;
+            if (q) hist[GLIDE_SYM_ZERO + q] += 1 + rnd() % 3;
+        }
+        uint64_t rest = 0;
+        for (unsigned i = 0; i < GLIDE_NSYM; i++) rest += hist[i];
+        /* the common symbol from a tenth of the others to 200 times them; the other one present or not */
+        const uint64_t big = rest * (1 + rnd() % 2000) / 10, small = t % 4 ? rnd() % (rest + 1) : 0;
+        const int fill_big = t % 2;
+        hist[fill_big ? GLIDE_SYM_FILL : GLIDE_SYM_ZERO] = big;
+        hist[fill_big ? GLIDE_SYM_ZERO : GLIDE_SYM_FILL] = small;
+        glide_hist_rest r;
+        glide_hist_rest_of(hist, &r);
+        const double g = glide_hist_onebit_variant(&r, hist[GLIDE_SYM_ZERO], hist[GLIDE_SYM_FILL]);
+        const uint64_t n = rest + big + small;
+        if (2 * big <= n) {
+            bad_none += g != -1;
+            continue;
+        }
+        if (glide_huff_lengths(hist, GLIDE_NSYM, GLIDE_HUFF_MAX_LEN, len) != 0) continue;
+        applied++;
+        const double bits = (double)glide_book_bits(len, hist), e = glide_hist_entropy_bits(hist);
+        bad_floor += !(g <= bits * (1 + 1e-12) && g >= e * (1 - 1e-12));
+        above += g > e + 1;
+        const unsigned m = glide_used_counts(hist, GLIDE_NSYM, used);
+        bad_size += glide_book_pack_size_used(used, m) != glide_book_pack_used(len, used, m, packed, sizeof packed);
+    }
+    for (int t = 0; t < 300; t++) { /* sparse and dense used lists, gaps across 128 */
+        unsigned m = 0;
+        for (unsigned i = rnd() % 300; i < GLIDE_NSYM; i += 1 + rnd() % (t % 3 ? 300 : 3)) used[m++] = (uint16_t)i;
+        memset(len, 0, sizeof len);
+        for (unsigned k = 0; k < m; k++) len[used[k]] = (uint8_t)(1 + rnd() % GLIDE_HUFF_MAX_LEN);
+        bad_size += glide_book_pack_size_used(used, m) != glide_book_pack_used(len, used, m, packed, sizeof packed);
+    }
+    CHECK(bad_floor == 0 && bad_none == 0 && applied > 500 && above > applied / 2,
+          "one-bit floor between the entropy and the Huffman bits (%d of %d outside, %d above the entropy; %d "
+          "not -1 where no symbol holds half)", bad_floor, applied, above, bad_none);
+    CHECK(bad_size == 0, "book section size from the used symbols equals the packer's (%d differ)", bad_size);
+}
+
 static void builder_reference(void)
 {
     uint64_t hist[GLIDE_NSYM];
@@ -504,6 +558,7 @@ static void builder_reference(void)
 int main(void)
 {
     builder_reference();
+    plan_floor_parts();
     used_symbol_passes();
     shared_used_lists();
     dec_init_exact();
