@@ -201,7 +201,8 @@ static uint64_t book_floor(const glide_params *p, const glide_encode_opts *o, co
     if (!forced && !(p->codebook == GLIDE_BOOK_AUTO && (double)dict_bits > (1.0 + o->auto_slack) * (double)n))
         return dict_bits;
     const uint16_t *used;
-    const uint64_t section = 8 * glide_book_pack_size_used(used, used_of(pe, &used));
+    const unsigned m = used_of(pe, &used); /* before `used` is read */
+    const uint64_t section = 8 * glide_book_pack_size_used(used, m);
     const uint64_t e = (n <= over ? code_floor(hist, n, pe) : n) + section;
     return forced || e < dict_bits ? e : dict_bits;
 }
