@@ -165,26 +165,19 @@ static uint64_t plane_cost(uint64_t bits, uint64_t book_bytes, uint64_t n_seg)
     return bits + 8 * book_bytes + 20 * n_seg;
 }
 
-/* The one-bit floor (glide_hist_onebit_variant) of hist, which is pe's
- * histogram but for ZERO and FILL; -1 where it does not apply or pe is
- * NULL. */
-static double onebit_of(const uint64_t *hist, plane_entropy *pe)
-{
-    if (!pe) return -1;
-    entropy_of(hist, pe); /* pe's rest */
-    return glide_hist_onebit_variant(&pe->rest, hist[GLIDE_SYM_ZERO], hist[GLIDE_SYM_FILL]);
-}
-
 /* A floor under any prefix code's bits for hist's n symbols: a bit a
- * symbol, the entropy, and where ZERO or FILL is over half the symbols
- * the one-bit floor, each less a margin for its rounding. The one-bit
+ * symbol, the entropy, and (with pe) where ZERO or FILL is over half the
+ * symbols the one-bit floor, each less a margin for its rounding. The one-bit
  * floor is what spares a plain plane's Huffman build where its runs win:
  * the entropy lets a plane of mostly ZERO cost far less than any code. */
 static uint64_t code_floor(const uint64_t *hist, uint64_t n, plane_entropy *pe)
 {
     const double f = floor(entropy_of(hist, pe) * (1.0 - 1e-9)) - 1.0;
-    uint64_t r = f > (double)n ? (uint64_t)f : n;
-    const double g = floor(onebit_of(hist, pe) * (1.0 - 1e-9)) - 1.0;
+    const uint64_t r = f > (double)n ? (uint64_t)f : n;
+    if (!pe) return r;
+    /* entropy_of has made pe's rest; -1 (no floor) where neither is over half */
+    const double g = floor(glide_hist_onebit_variant(&pe->rest, hist[GLIDE_SYM_ZERO], hist[GLIDE_SYM_FILL]) *
+                           (1.0 - 1e-9)) - 1.0;
     return g > (double)r ? (uint64_t)g : r;
 }
 

@@ -135,8 +135,10 @@ size_t glide_huff_decode(const glide_huff_dec *d, const uint8_t *segtab, uint32_
     return 0;
 }
 
+#define BOOK_RUN_MAX 128u /* the most absent symbols one byte of a custom book codes */
+
 /* Code lengths as bytes: 1..16 is a length, 0x80 | (k - 1) is a run of k
- * absent symbols (k <= 128). */
+ * absent symbols (k <= BOOK_RUN_MAX). */
 size_t glide_book_pack(const uint8_t *len, uint8_t *out, size_t cap)
 {
     uint16_t used[GLIDE_NSYM];
@@ -147,11 +149,11 @@ size_t glide_book_pack_used(const uint8_t *len, const uint16_t *used, unsigned m
 {
     size_t o = 0;
     for (unsigned k = 0, i = 0;; k++) {
-        /* the absent symbols before the next used one (or the end), 128 a byte */
+        /* the absent symbols before the next used one (or the end), BOOK_RUN_MAX a byte */
         const unsigned next = k < m ? used[k] : GLIDE_NSYM;
         if (next < i || next > GLIDE_NSYM || (k < m && (next == GLIDE_NSYM || !len[next]))) return (size_t)-1;
         while (i < next) {
-            const unsigned run = next - i < 128 ? next - i : 128;
+            const unsigned run = next - i < BOOK_RUN_MAX ? next - i : BOOK_RUN_MAX;
             if (o >= cap) return (size_t)-1;
             out[o++] = (uint8_t)(0x80 | (run - 1));
             i += run;
@@ -164,11 +166,11 @@ size_t glide_book_pack_used(const uint8_t *len, const uint16_t *used, unsigned m
 
 uint64_t glide_book_pack_size_used(const uint16_t *used, unsigned m)
 {
-    /* a byte a used symbol, and a byte per 128 absent symbols of each gap */
+    /* a byte a used symbol, and a byte per BOOK_RUN_MAX absent symbols of each gap */
     uint64_t o = m;
     for (unsigned k = 0, i = 0; k <= m; k++) {
         const unsigned next = k < m ? used[k] : GLIDE_NSYM;
-        o += (next - i + 127) / 128;
+        o += (next - i + BOOK_RUN_MAX - 1) / BOOK_RUN_MAX;
         i = next + 1;
     }
     return o;

@@ -467,6 +467,40 @@ static void ref_lengths(const uint64_t *freq, unsigned n, unsigned max_len, uint
             kraft += 1ull << (max_len - len[lv[i].sym]--);
 }
 
+static void builder_reference(void)
+{
+    uint64_t hist[GLIDE_NSYM];
+    uint8_t la[GLIDE_NSYM], lb[GLIDE_NSYM];
+    uint16_t used[GLIDE_NSYM], want[GLIDE_NSYM];
+    int diff = 0, scan = 0, builds = 0;
+    for (int t = 0; t < 3000; t++) {
+        memset(hist, 0, sizeof hist);
+        /* a span of symbols at some density; weights small, around 256,
+         * mostly small with a few large, or large */
+        const unsigned span = 1 + rnd() % GLIDE_NSYM, lo = rnd() % (GLIDE_NSYM - span + 1), dens = 1 + rnd() % 100;
+        const unsigned mode = (unsigned)t % 4;
+        for (unsigned i = lo; i < lo + span; i++) {
+            if (rnd() % 100 >= dens) continue;
+            hist[i] = mode == 0   ? 1 + rnd() % 4
+                      : mode == 1 ? 200 + rnd() % 120
+                      : mode == 2 ? (rnd() % 8 ? 1 + rnd() % 255 : 256 + rnd() % 100000)
+                                  : (uint64_t)rnd() * (1 + rnd() % 1000);
+        }
+        const unsigned n = GLIDE_NSYM - (unsigned)t % 5;
+        unsigned m = 0;
+        for (unsigned i = 0; i < n; i++)
+            if (hist[i]) want[m++] = (uint16_t)i;
+        scan += glide_used_counts(hist, n, used) != m || memcmp(used, want, m * sizeof *used) != 0;
+        const unsigned max_len = t % 3 ? GLIDE_HUFF_MAX_LEN : 9 + (unsigned)t % 5;
+        if (m > (1u << max_len)) continue;
+        builds++;
+        ref_lengths(hist, n, max_len, la);
+        diff += glide_huff_lengths(hist, n, max_len, lb) != 0 || memcmp(la, lb, n) != 0;
+    }
+    CHECK(scan == 0, "used-symbol scan equals a plain one (%d of 3000 differ)", scan);
+    CHECK(diff == 0, "lengths equal a build on a qsort by weight then symbol (%d of %d differ)", diff, builds);
+}
+
 /* The plan's floors under a custom book (cpu/codec.c): the one-bit floor
  * lies between the entropy and the bits of the Huffman build itself, on
  * histograms where ZERO or FILL holds over half the symbols (and is -1
@@ -519,40 +553,6 @@ static void plan_floor_parts(void)
           "one-bit floor between the entropy and the Huffman bits (%d of %d outside, %d above the entropy; %d "
           "not -1 where no symbol holds half)", bad_floor, applied, above, bad_none);
     CHECK(bad_size == 0, "book section size from the used symbols equals the packer's (%d differ)", bad_size);
-}
-
-static void builder_reference(void)
-{
-    uint64_t hist[GLIDE_NSYM];
-    uint8_t la[GLIDE_NSYM], lb[GLIDE_NSYM];
-    uint16_t used[GLIDE_NSYM], want[GLIDE_NSYM];
-    int diff = 0, scan = 0, builds = 0;
-    for (int t = 0; t < 3000; t++) {
-        memset(hist, 0, sizeof hist);
-        /* a span of symbols at some density; weights small, around 256,
-         * mostly small with a few large, or large */
-        const unsigned span = 1 + rnd() % GLIDE_NSYM, lo = rnd() % (GLIDE_NSYM - span + 1), dens = 1 + rnd() % 100;
-        const unsigned mode = (unsigned)t % 4;
-        for (unsigned i = lo; i < lo + span; i++) {
-            if (rnd() % 100 >= dens) continue;
-            hist[i] = mode == 0   ? 1 + rnd() % 4
-                      : mode == 1 ? 200 + rnd() % 120
-                      : mode == 2 ? (rnd() % 8 ? 1 + rnd() % 255 : 256 + rnd() % 100000)
-                                  : (uint64_t)rnd() * (1 + rnd() % 1000);
-        }
-        const unsigned n = GLIDE_NSYM - (unsigned)t % 5;
-        unsigned m = 0;
-        for (unsigned i = 0; i < n; i++)
-            if (hist[i]) want[m++] = (uint16_t)i;
-        scan += glide_used_counts(hist, n, used) != m || memcmp(used, want, m * sizeof *used) != 0;
-        const unsigned max_len = t % 3 ? GLIDE_HUFF_MAX_LEN : 9 + (unsigned)t % 5;
-        if (m > (1u << max_len)) continue;
-        builds++;
-        ref_lengths(hist, n, max_len, la);
-        diff += glide_huff_lengths(hist, n, max_len, lb) != 0 || memcmp(la, lb, n) != 0;
-    }
-    CHECK(scan == 0, "used-symbol scan equals a plain one (%d of 3000 differ)", scan);
-    CHECK(diff == 0, "lengths equal a build on a qsort by weight then symbol (%d of %d differ)", diff, builds);
 }
 
 int main(void)
