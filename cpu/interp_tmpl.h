@@ -378,25 +378,33 @@ FN(tune_lanes)(__m128 xv, __m128 b, __m128 cc, __m128 a, __m128 d, int hc, int l
     }
 }
 
-/* Whether a lane of xv is a fill value (then its group goes point by point). */
-static inline __attribute__((always_inline)) int FN(fill_lanes)(FN(fill_test) ft, __m128 xv)
+/* The lanes of xv that hold a fill value, a bit each */
+static inline __attribute__((always_inline)) int FN(fill_mask)(FN(fill_test) ft, __m128 xv)
 {
     if (!ft.on) return 0;
     const __m128i v = _mm_castps_si128(xv);
-    return _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32((int)ft.a)),
-                                          _mm_cmpeq_epi32(v, _mm_set1_epi32((int)ft.b)))) != 0;
+    return _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32((int)ft.a)),
+                                                         _mm_cmpeq_epi32(v, _mm_set1_epi32((int)ft.b)))));
 }
 
-/* tune_point over a row of a step without fill-aware stencils, four points
- * at a time, from xx = x0 (the row's element row + x0) to x1 at stride k:
- * along axes 0 and 1 (d < 2) every point has the same window; along axis 2
- * at s = 1 a whole block's row (B / 2 points, B a multiple of 8), its first
- * point without c - 3, its last without c + 3. Returns the first xx left
- * to the scalar loop. */
+/* Whether a lane of xv is a fill value (then its group goes point by point). */
+static inline __attribute__((always_inline)) int FN(fill_lanes)(FN(fill_test) ft, __m128 xv)
+{
+    return FN(fill_mask)(ft, xv) != 0;
+}
+
+/* tune_point over a row of a step, four points at a time, from xx = x0
+ * (the row's element row + x0) to x1 at stride k: along axes 0 and 1
+ * (d < 2) every point has the same window; along axis 2 at s = 1 a whole
+ * block's row (B / 2 points, B a multiple of 8), its first point without
+ * c - 3, its last without c + 3. With fill-aware stencils (fa) a group
+ * whose reads hold no fill point takes the plain stencil, which is then
+ * the same; a group with one goes point by point. Returns the first xx
+ * left to the scalar loop. */
 static inline __attribute__((always_inline)) uint64_t
 FN(tune_row4)(const T *x, size_t row, uint64_t x0, uint64_t x1, uint64_t k, unsigned d, uint64_t c, uint64_t s,
-              uint64_t B, uint64_t nd1, size_t st, FN(fill_test) ft, const int all, unsigned spline, double unit,
-              uint64_t acc[GLIDE_NSPLINES])
+              uint64_t B, uint64_t nd1, size_t st, FN(fill_test) ft, const int all, const int fa, unsigned spline,
+              double unit, T subst, uint64_t acc[GLIDE_NSPLINES])
 {
     const __m128 z = _mm_setzero_ps();
     if (d < 2) {
@@ -408,15 +416,18 @@ FN(tune_row4)(const T *x, size_t row, uint64_t x0, uint64_t x1, uint64_t k, unsi
         for (; xx + 3 * k <= x1; xx += 4 * k) {
             const size_t i = row + (size_t)xx;
             const __m128 xv = glide_sse_ld4(x, i, (size_t)k);
-            if (FN(fill_lanes)(ft, xv)) {
-                for (unsigned l = 0; l < 4; l++)
-                    FN(tune_point)(x, i + l * (size_t)k, c, s, lo, hi, st, ft, all, 0, spline, unit, (T)0, acc);
-                continue;
-            }
+            if (FN(fill_lanes)(ft, xv)) goto points;
             const __m128 b = glide_sse_ld4(x, i - o1, (size_t)k), cc = hc ? glide_sse_ld4(x, i + o1, (size_t)k) : z;
             const __m128 a = wa && l3 ? glide_sse_ld4(x, i - o3, (size_t)k) : z;
             const __m128 dd = wa && hc && r3 ? glide_sse_ld4(x, i + o3, (size_t)k) : z;
+            if (fa && (FN(fill_lanes)(ft, b) || (hc && FN(fill_lanes)(ft, cc)) || (wa && l3 && FN(fill_lanes)(ft, a)) ||
+                       (wa && hc && r3 && FN(fill_lanes)(ft, dd))))
+                goto points;
             FN(tune_lanes)(xv, b, cc, a, dd, hc, l3, r3, 0, 0, 0, all, spline, unit, acc);
+            continue;
+        points:
+            for (unsigned l = 0; l < 4; l++)
+                FN(tune_point)(x, i + l * (size_t)k, c, s, lo, hi, st, ft, all, fa, spline, unit, subst, acc);
         }
         return xx;
     }
@@ -426,14 +437,18 @@ FN(tune_row4)(const T *x, size_t row, uint64_t x0, uint64_t x1, uint64_t k, unsi
         const size_t i = row + (size_t)lo + 1 + 2 * (size_t)j;
         const __m128 xv = glide_sse_g2(x, i);
         const int first = j == 0, last = j + 4 == B / 2;
-        if (FN(fill_lanes)(ft, xv)) {
-            for (unsigned l = 0; l < 4; l++)
-                FN(tune_point)(x, i + 2 * l, lo + 1 + 2 * j + 2 * l, 1, lo, lo + B, st, ft, all, 0, spline, unit, (T)0, acc);
-            continue;
-        }
+        if (FN(fill_lanes)(ft, xv)) goto block_points;
         __m128 b, cc, a, dd;
         glide_sse_block_reads(x, i, first, last, 0, &b, &cc, &a, &dd);
+        /* the block's first point reads no c - 3, its last no c + 3 (those lanes hold 0) */
+        if (fa && (FN(fill_lanes)(ft, b) || FN(fill_lanes)(ft, cc) || (FN(fill_mask)(ft, a) & (first ? 14 : 15)) ||
+                   (FN(fill_mask)(ft, dd) & (last ? 7 : 15))))
+            goto block_points;
         FN(tune_lanes)(xv, b, cc, a, dd, 1, 1, 1, 1, first, last, all, spline, unit, acc);
+        continue;
+    block_points:
+        for (unsigned l = 0; l < 4; l++)
+            FN(tune_point)(x, i + 2 * l, lo + 1 + 2 * j + 2 * l, 1, lo, lo + B, st, ft, all, fa, spline, unit, subst, acc);
     }
     return lo + B + 1;
 }
@@ -457,9 +472,9 @@ FN(tune_step)(const glide_grid *g, const T *x, const FN(box) *bx, uint64_t s, un
             const size_t row = (size_t)z * s0 + (size_t)y * s1;
             uint64_t xx = start[2];
 #ifdef GLIDE_BLEND_RUN4
-            if (!fa && !g->scalar)
-                xx = FN(tune_row4)(x, row, xx, bx->hi[2], step[2], d, d == 0 ? z : y, s, B, nd1, st, ft, all, spline,
-                                   unit, acc);
+            if (!g->scalar)
+                xx = FN(tune_row4)(x, row, xx, bx->hi[2], step[2], d, d == 0 ? z : y, s, B, nd1, st, ft, all, fa, spline,
+                                   unit, subst, acc);
 #endif
             for (; xx <= bx->hi[2]; xx += step[2]) {
                 uint64_t c = d == 0 ? z : d == 1 ? y : xx;
