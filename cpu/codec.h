@@ -35,7 +35,9 @@ typedef struct {
     int plan_all;                 /* tests: 1 builds every candidate book of a run-coded plane's plan, where the
                                      default skips a custom book whose floor already loses (the same plans) */
     int whole_pass;               /* tests: 1 runs interpolation over blocks of only fill points too, which the
-                                     default gives FILL without the level passes (the same streams) */
+                                     default gives FILL without the level passes, and the fill-aware stencils over
+                                     blocks and tuning boxes without one, where the default takes the plain ones
+                                     (the same streams) */
     int scalar;                   /* tests: 1 takes the general paths (the same streams): blended levels encoded and
                                      tuned point by point, where the default takes four points at once on x86-64
                                      (cpu/blend_sse2.h), and Lorenzo's grouped sweep on grids of one block a side */

@@ -185,17 +185,23 @@ FN(interp_box)(const glide_grid *gs, const int op, const T *x, T *r, T *w, uint1
     }
 }
 
-/* Whether block b's closed box holds only fill points: by value when
- * encoding, by symbol when decoding (anchors' symbols are set first). */
-static int FN(block_all_fill)(const glide_grid *gs, const T *x, const uint16_t *sym, const FN(box) *b)
+/* What block b's closed box holds: BOX_ALL_FILL only fill points,
+ * BOX_NO_FILL none, else BOX_MIXED. By value when encoding, by symbol
+ * when decoding (the decoder has every symbol first). */
+enum { BOX_MIXED = 0, BOX_ALL_FILL = 1, BOX_NO_FILL = 2 };
+static int FN(block_fill)(const glide_grid *gs, const T *x, const uint16_t *sym, const FN(box) *b)
 {
+    int some = 0, all = 1;
     for (uint64_t z = b->lo[0]; z <= b->hi[0]; z++)
         for (uint64_t y = b->lo[1]; y <= b->hi[1]; y++) {
             const size_t row = (size_t)z * gs->st[0] + (size_t)y * gs->st[1];
-            for (uint64_t xx = b->lo[2]; xx <= b->hi[2]; xx++)
-                if (x ? !FN(is_fill)(gs, x[row + xx]) : sym[row + xx] != GLIDE_SYM_FILL) return 0;
+            for (uint64_t xx = b->lo[2]; xx <= b->hi[2]; xx++) {
+                const int f = x ? FN(is_fill)(gs, x[row + xx]) : sym[row + xx] == GLIDE_SYM_FILL;
+                some |= f, all &= f;
+            }
+            if (some && !all) return BOX_MIXED;
         }
-    return 1;
+    return all ? BOX_ALL_FILL : BOX_NO_FILL;
 }
 
 /* Blocks along each axis: block k's closed box is [kB, min(kB + B, n - 1)]. */
@@ -214,38 +220,45 @@ static inline void FN(blocks_box)(const glide_grid *gs, uint64_t B, const uint64
 /* A slab holding fill points: the blocks whose closed box holds only fill
  * points (HDF5's padding of a partial edge chunk, a land mask) take FILL
  * at every point without the level passes, which would find that point by
- * point; the other blocks run their levels in boxes of consecutive blocks
- * along axis 2. No point reads outside its block's closed box (FORMAT.md
- * §8.3), so every point comes out as in one pass over the slab. Returns 0
- * where no block is all fill (the caller then makes that pass), -1 where
- * out of memory. */
+ * point; the blocks whose closed box holds none run their levels with the
+ * plain stencils (which the fill-aware ones are there, and which have a
+ * four-lane path); the others with the fill-aware ones. Each in boxes of
+ * consecutive blocks of one kind along axis 2. No point reads outside its
+ * block's closed box (FORMAT.md §8.3), so every point comes out as in one
+ * pass over the slab (a face two boxes share: the same values from either).
+ * Returns 0 where every block holds fill and other points (the caller then
+ * makes that pass), -1 where out of memory. */
 static int FN(interp_fill_blocks)(const glide_grid *gs, const int op, const T *x, T *r, T *w, uint16_t *sym,
                                   const uint8_t *level_cfg, const double *level_eb, double eb, T subst)
 {
     const uint64_t B = 1ull << gs->blog, nb[3] = {FN(blocks_on)(gs->n[0], B), FN(blocks_on)(gs->n[1], B),
                                                   FN(blocks_on)(gs->n[2], B)};
-    uint8_t *fill = (uint8_t *)malloc(nb[0] * nb[1] * nb[2]);
-    if (!fill) return -1;
-    uint64_t n_fill = 0, k = 0;
+    const uint64_t total = nb[0] * nb[1] * nb[2];
+    uint8_t *kind = (uint8_t *)malloc(total);
+    if (!kind) return -1;
+    uint64_t n_mixed = 0, k = 0;
     FN(box) b;
     for (uint64_t bz = 0; bz < nb[0]; bz++)
         for (uint64_t by = 0; by < nb[1]; by++)
             for (uint64_t bx = 0; bx < nb[2]; bx++, k++) {
                 const uint64_t c[3] = {bz, by, bx};
                 FN(blocks_box)(gs, B, c, c, &b);
-                fill[k] = (uint8_t)FN(block_all_fill)(gs, x, sym, &b);
-                n_fill += fill[k];
+                kind[k] = (uint8_t)FN(block_fill)(gs, x, sym, &b);
+                n_mixed += kind[k] == BOX_MIXED;
             }
-    if (n_fill) {
+    if (n_mixed < total) {
+        glide_grid plain = *gs;
+        plain.fill_aware = 0;
         k = 0;
         for (uint64_t bz = 0; bz < nb[0]; bz++)
             for (uint64_t by = 0; by < nb[1]; by++, k += nb[2])
                 for (uint64_t x0 = 0, x1; x0 < nb[2]; x0 = x1) {
-                    for (x1 = x0 + 1; x1 < nb[2] && fill[k + x1] == fill[k + x0]; x1++) {}
+                    for (x1 = x0 + 1; x1 < nb[2] && kind[k + x1] == kind[k + x0]; x1++) {}
                     const uint64_t first[3] = {bz, by, x0}, last[3] = {bz, by, x1 - 1};
                     FN(blocks_box)(gs, B, first, last, &b);
-                    if (!fill[k + x0]) {
-                        FN(interp_box)(gs, op, x, r, w, sym, &b, level_cfg, level_eb, eb, subst);
+                    if (kind[k + x0] != BOX_ALL_FILL) {
+                        FN(interp_box)(kind[k + x0] == BOX_NO_FILL ? &plain : gs, op, x, r, w, sym, &b, level_cfg, level_eb,
+                                       eb, subst);
                         continue;
                     }
                     /* what the levels give a fill point (anchors: the same) */
@@ -260,8 +273,8 @@ static int FN(interp_fill_blocks)(const glide_grid *gs, const int op, const T *x
                         }
                 }
     }
-    free(fill);
-    return n_fill != 0;
+    free(kind);
+    return n_mixed < total;
 }
 
 /* Slab by slab (one slab: the whole grid), each as a grid of its own. */
@@ -276,7 +289,7 @@ FN(interp_pass)(const glide_grid *g, const int op, const T *x, T *r, T *w, uint1
     for (uint64_t k = 0, o = 0; k < g->slabs; k++, o += glide_slab_elems(g)) {
         const T *xo = x ? x + o : NULL;
         T *wo = w ? w + o : NULL;
-        /* without a block of only fill points (or memory for the flags): one pass */
+        /* every block mixed (or no memory for the kinds): one pass */
         if (gs.fill_aware && !g->whole_pass &&
             FN(interp_fill_blocks)(&gs, op, xo, r + o, wo, sym + o, level_cfg, level_eb, eb, subst) > 0)
             continue;
@@ -509,6 +522,15 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, T *w, double unit, T
     glide_grid_slab(g, &gs);
     const size_t se = glide_slab_elems(g);
     uint64_t sl;
+    /* fa[b]: box b holds a fill point, so its stencils are the fill-aware
+     * ones (elsewhere they are the plain ones, with a four-lane path);
+     * every box where there is no memory for the flags, or in whole_pass */
+    uint8_t *fa = g->fill_aware && !g->whole_pass ? (uint8_t *)malloc(lat.count) : NULL;
+    for (uint64_t b = 0; fa && b < lat.count; b++) {
+        glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
+        fa[b] = FN(block_fill)(&gs, x + sl * se, NULL, &bx) != BOX_NO_FILL;
+    }
+#define BOX_FA(b) (g->fill_aware && (!fa || fa[b]))
     static const unsigned splines[GLIDE_NSPLINES] = {GLIDE_SPLINE_CUBIC_NAK, GLIDE_SPLINE_LINEAR,
                                                      GLIDE_SPLINE_CUBIC_NATURAL};
     const unsigned n_ord = glide_n_orders(g->eff_rank);
@@ -524,7 +546,7 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, T *w, double unit, T
             uint64_t cost[GLIDE_NSPLINES] = {0, 0, 0};
             for (uint64_t b = 0; b < lat.count; b++) {
                 glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
-                if (g->fill_aware) FN(tune_step)(&gs, x + sl * se, &bx, s, ax0[j], done, 1, 1, 0, unit, subst, cost);
+                if (BOX_FA(b)) FN(tune_step)(&gs, x + sl * se, &bx, s, ax0[j], done, 1, 1, 0, unit, subst, cost);
                 else FN(tune_step)(&gs, x + sl * se, &bx, s, ax0[j], done, 1, 0, 0, unit, subst, cost);
             }
             for (unsigned k = 0; k < GLIDE_NSPLINES; k++) memo[k][key] = cost[k];
@@ -545,7 +567,7 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, T *w, double unit, T
                     uint64_t cost[GLIDE_NSPLINES] = {0, 0, 0};
                     for (uint64_t b = 0; b < lat.count; b++) {
                         glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
-                        if (g->fill_aware)
+                        if (BOX_FA(b))
                             FN(tune_step)(&gs, x + sl * se, &bx, s, ax[j], done, 0, 1, spline, unit, subst, cost);
                         else FN(tune_step)(&gs, x + sl * se, &bx, s, ax[j], done, 0, 0, spline, unit, subst, cost);
                     }
@@ -568,7 +590,7 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, T *w, double unit, T
             uint64_t acc[2] = {0, 0};
             for (uint64_t b = 0; b < lat.count; b++) {
                 glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
-                if (g->fill_aware)
+                if (BOX_FA(b))
                     FN(blend_level)(&gs, OP_TUNE, 1, x + sl * se, NULL, w + sl * se, NULL, &bx, s, cfg, 0, 0, unit, subst, acc);
                 else FN(blend_level)(&gs, OP_TUNE, 0, x + sl * se, NULL, w + sl * se, NULL, &bx, s, cfg, 0, 0, unit, subst, acc);
             }
@@ -577,6 +599,8 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, T *w, double unit, T
         }
         level_cfg[l - 1] = (uint8_t)best_cfg;
     }
+#undef BOX_FA
+    free(fa);
 }
 
 /* Estimated size of the sample blocks under the tuned interpolation, in

@@ -284,22 +284,28 @@ static int within(const void *xv, const void *yv, size_t n, int f64, double eb, 
 }
 
 /* Blocks of only fill points (HDF5's padding of a partial edge chunk, a
- * land mask) take FILL without the level passes: the streams must be those
- * of interpolation over every block (whole_pass), and decode within the
- * bound with the fills exact. 1-D to 4-D grids padded past a corner of
- * real data, with holes, float and double, tuned and every level blended. */
+ * land mask) take FILL without the level passes, and blocks and tuning
+ * boxes without one the plain stencils: tuning's every cost and the
+ * streams must be those of the fill-aware stencils over every block
+ * (whole_pass), and decode within the bound with the fills exact, to the
+ * encoder's reconstruction. 1-D to 4-D grids
+ * padded past a corner of real data, with holes in part of it (blocks of
+ * each kind), float and double, tuned and every level blended. */
 static void format_fill_blocks(void)
 {
     static const uint64_t dims[4][4] = {{9000}, {150, 140}, {40, 37, 50}, {3, 20, 40, 33}};
-    static const uint64_t real[4][4] = {{5000}, {90, 70}, {20, 25, 30}, {3, 12, 17, 33}};
+    static const uint64_t real[4][4] = {{5000}, {90, 70}, {20, 25, 30}, {3, 17, 17, 33}};
     int cases = 0, same = 0, ok = 0, interp = 0;
     for (unsigned r = 1; r <= 4; r++) {
         const uint64_t *d = dims[r - 1], *re = real[r - 1];
         size_t n = 1;
         for (unsigned a = 0; a < r; a++) n *= d[a];
-        double *x = malloc(n * 8), *y = malloc(n * 8);
+        double *x = malloc(n * 8), *y = malloc(n * 8), *rc = malloc(n * 8);
         uint8_t *s0 = malloc(n * 8 + 4096), *s1 = malloc(n * 8 + 4096);
-        for (int f64 = 0; f64 < 2; f64++) {
+        for (int t = 0; t < 4; t++) {
+            /* float and double; holes everywhere (spread), or only past the first block along the last
+             * axis (blocks and tuning boxes without fill) */
+            const int f64 = t % 2, spread = t / 2;
             for (size_t i = 0; i < n; i++) {
                 uint64_t rem = i, c[4];
                 int in = 1;
@@ -307,7 +313,8 @@ static void format_fill_blocks(void)
                 double v = 0;
                 for (unsigned a = 0; a < r; a++) v += sin(0.07 * (double)(c[a] * (a + 1)) + a) * (a + 2);
                 v += 0.01 * (double)(rnd() % 100);
-                if (!in || (c[r - 1] % 11 == 3 && c[0] % 3 == 1)) v = 0; /* padding, holes */
+                const uint64_t B = r == 1 ? 4096 : r == 2 ? 64 : 16;
+                if (!in || (c[r - 1] % 11 == 3 && c[0] % 3 == 1 && (spread || c[r - 1] > B))) v = 0; /* padding, holes */
                 if (f64) x[i] = v;
                 else ((float *)x)[i] = (float)v;
             }
@@ -319,23 +326,35 @@ static void format_fill_blocks(void)
                 p.has_fill = 1; /* fill 0, HDF5's default */
                 glide_encode_opts o = glide_default_encode_opts();
                 if (k >= 2 && r >= 2) o.force_blend = 1 + (k == 3 ? GLIDE_BLEND_LINEAR_R : GLIDE_BLEND_SPLINE_R);
+                uint64_t tr0[GLIDE_MAX_LEVELS * GLIDE_TUNE_TRACE] = {0}, tr1[GLIDE_MAX_LEVELS * GLIDE_TUNE_TRACE] = {0};
+                o.recon_out = rc;
+                o.tune_trace = tr0;
                 size_t cap = glide_compress_bound(&p), l0 = glide_cpu_compress(&p, &o, x, s0, cap);
+                o.recon_out = NULL;
+                o.tune_trace = tr1;
                 o.whole_pass = 1;
                 size_t l1 = glide_cpu_compress(&p, &o, x, s1, cap);
                 cases++;
                 if (glide_is_error(l0) || glide_is_error(l1)) continue;
-                same += l0 == l1 && !memcmp(s0, s1, l0);
+                same += l0 == l1 && !memcmp(s0, s1, l0) && !memcmp(tr0, tr1, sizeof tr0);
                 interp += s0[GLIDE_HDR_METHOD] == GLIDE_METHOD_INTERP;
                 double ratio;
-                ok += glide_decompress(s0, l0, y, n * (f64 ? 8 : 4)) == n * (f64 ? 8 : 4) &&
-                      within(x, y, n, f64, p.eb, 1, 0, &ratio);
+                const size_t es = f64 ? 8 : 4;
+                int dec = glide_decompress(s0, l0, y, n * es) == n * es && within(x, y, n, f64, p.eb, 1, 0, &ratio);
+                /* the encoder's reconstruction bit for bit at every finite point that is not fill */
+                for (size_t i = 0; dec && i < n; i++) {
+                    const double v = f64 ? x[i] : (double)((float *)x)[i];
+                    if (isfinite(v) && v != 0) dec = !memcmp((char *)y + i * es, (char *)rc + i * es, es);
+                }
+                ok += dec;
             }
         }
-        free(x); free(y); free(s0); free(s1);
+        free(x); free(y); free(rc); free(s0); free(s1);
     }
     printf("fill blocks: %d streams, %d interpolated\n", cases, interp);
     CHECK(same == cases && ok == cases && interp >= cases / 2,
-          "fill blocks: %d of %d streams as the whole pass's, %d decode within the bound, %d interpolated", same, cases, ok,
+          "fill blocks: %d of %d streams as the whole pass's, %d decode within the bound to the encoder's values, %d "
+          "interpolated", same, cases, ok,
           interp);
 }
 
