@@ -188,20 +188,33 @@ FN(interp_box)(const glide_grid *gs, const int op, const T *x, T *r, T *w, uint1
 /* What block b's closed box holds: BOX_ALL_FILL only fill points,
  * BOX_NO_FILL none, else BOX_MIXED. By value when encoding, by symbol
  * when decoding (the decoder has every symbol first). */
+#ifndef GLIDE_BOX_KINDS
+#define GLIDE_BOX_KINDS
 enum { BOX_MIXED = 0, BOX_ALL_FILL = 1, BOX_NO_FILL = 2 };
+#endif
 static int FN(block_fill)(const glide_grid *gs, const T *x, const uint16_t *sym, const FN(box) *b)
 {
-    int some = 0, all = 1;
+    const FN(fill_test) ft = FN(fill_test_of)(gs);
+    const uint64_t w = b->hi[2] - b->lo[2] + 1;
+    uint64_t fills = 0, seen = 0;
     for (uint64_t z = b->lo[0]; z <= b->hi[0]; z++)
         for (uint64_t y = b->lo[1]; y <= b->hi[1]; y++) {
-            const size_t row = (size_t)z * gs->st[0] + (size_t)y * gs->st[1];
-            for (uint64_t xx = b->lo[2]; xx <= b->hi[2]; xx++) {
-                const int f = x ? FN(is_fill)(gs, x[row + xx]) : sym[row + xx] == GLIDE_SYM_FILL;
-                some |= f, all &= f;
+            const size_t row = (size_t)z * gs->st[0] + (size_t)y * gs->st[1] + (size_t)b->lo[2];
+            /* a row's count in a loop the compiler vectorizes */
+            uint64_t c = 0;
+            if (!x) {
+                for (uint64_t k = 0; k < w; k++) c += sym[row + k] == GLIDE_SYM_FILL;
+            } else if (ft.on) {
+                for (uint64_t k = 0; k < w; k++) {
+                    TBITS v;
+                    memcpy(&v, &x[row + k], sizeof v);
+                    c += (v == ft.a) | (v == ft.b);
+                }
             }
-            if (some && !all) return BOX_MIXED;
+            fills += c, seen += w;
+            if (fills && fills < seen) return BOX_MIXED;
         }
-    return all ? BOX_ALL_FILL : BOX_NO_FILL;
+    return fills ? BOX_ALL_FILL : BOX_NO_FILL;
 }
 
 /* Blocks along each axis: block k's closed box is [kB, min(kB + B, n - 1)]. */
@@ -429,16 +442,16 @@ FN(tune_row4)(const T *x, size_t row, uint64_t x0, uint64_t x1, uint64_t k, unsi
         for (; xx + 3 * k <= x1; xx += 4 * k) {
             const size_t i = row + (size_t)xx;
             const __m128 xv = glide_sse_ld4(x, i, (size_t)k);
-            if (FN(fill_lanes)(ft, xv)) goto points;
-            const __m128 b = glide_sse_ld4(x, i - o1, (size_t)k), cc = hc ? glide_sse_ld4(x, i + o1, (size_t)k) : z;
-            const __m128 a = wa && l3 ? glide_sse_ld4(x, i - o3, (size_t)k) : z;
-            const __m128 dd = wa && hc && r3 ? glide_sse_ld4(x, i + o3, (size_t)k) : z;
-            if (fa && (FN(fill_lanes)(ft, b) || (hc && FN(fill_lanes)(ft, cc)) || (wa && l3 && FN(fill_lanes)(ft, a)) ||
-                       (wa && hc && r3 && FN(fill_lanes)(ft, dd))))
-                goto points;
-            FN(tune_lanes)(xv, b, cc, a, dd, hc, l3, r3, 0, 0, 0, all, spline, unit, acc);
-            continue;
-        points:
+            if (!FN(fill_lanes)(ft, xv)) {
+                const __m128 b = glide_sse_ld4(x, i - o1, (size_t)k), cc = hc ? glide_sse_ld4(x, i + o1, (size_t)k) : z;
+                const __m128 a = wa && l3 ? glide_sse_ld4(x, i - o3, (size_t)k) : z;
+                const __m128 dd = wa && hc && r3 ? glide_sse_ld4(x, i + o3, (size_t)k) : z;
+                if (!fa || !(FN(fill_lanes)(ft, b) || (hc && FN(fill_lanes)(ft, cc)) ||
+                             (wa && l3 && FN(fill_lanes)(ft, a)) || (wa && hc && r3 && FN(fill_lanes)(ft, dd)))) {
+                    FN(tune_lanes)(xv, b, cc, a, dd, hc, l3, r3, 0, 0, 0, all, spline, unit, acc);
+                    continue;
+                }
+            }
             for (unsigned l = 0; l < 4; l++)
                 FN(tune_point)(x, i + l * (size_t)k, c, s, lo, hi, st, ft, all, fa, spline, unit, subst, acc);
         }
@@ -450,16 +463,16 @@ FN(tune_row4)(const T *x, size_t row, uint64_t x0, uint64_t x1, uint64_t k, unsi
         const size_t i = row + (size_t)lo + 1 + 2 * (size_t)j;
         const __m128 xv = glide_sse_g2(x, i);
         const int first = j == 0, last = j + 4 == B / 2;
-        if (FN(fill_lanes)(ft, xv)) goto block_points;
-        __m128 b, cc, a, dd;
-        glide_sse_block_reads(x, i, first, last, 0, &b, &cc, &a, &dd);
-        /* the block's first point reads no c - 3, its last no c + 3 (those lanes hold 0) */
-        if (fa && (FN(fill_lanes)(ft, b) || FN(fill_lanes)(ft, cc) || (FN(fill_mask)(ft, a) & (first ? 14 : 15)) ||
-                   (FN(fill_mask)(ft, dd) & (last ? 7 : 15))))
-            goto block_points;
-        FN(tune_lanes)(xv, b, cc, a, dd, 1, 1, 1, 1, first, last, all, spline, unit, acc);
-        continue;
-    block_points:
+        if (!FN(fill_lanes)(ft, xv)) {
+            __m128 b, cc, a, dd;
+            glide_sse_block_reads(x, i, first, last, 0, &b, &cc, &a, &dd);
+            /* the block's first point reads no c - 3, its last no c + 3 (those lanes hold 0) */
+            if (!fa || !(FN(fill_lanes)(ft, b) || FN(fill_lanes)(ft, cc) || (FN(fill_mask)(ft, a) & (first ? 14 : 15)) ||
+                         (FN(fill_mask)(ft, dd) & (last ? 7 : 15)))) {
+                FN(tune_lanes)(xv, b, cc, a, dd, 1, 1, 1, 1, first, last, all, spline, unit, acc);
+                continue;
+            }
+        }
         for (unsigned l = 0; l < 4; l++)
             FN(tune_point)(x, i + 2 * l, lo + 1 + 2 * j + 2 * l, 1, lo, lo + B, st, ft, all, fa, spline, unit, subst, acc);
     }

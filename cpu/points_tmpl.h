@@ -285,13 +285,30 @@ static inline uint64_t glide_special_span(const uint16_t *sym, uint64_t i, uint6
     }
     return any & 0xFC00 * lanes ? i + GLIDE_SYM_SPAN : i;
 }
+
+/* The same for OUTLIER alone, where FILL needs no look (spans of HDF5's
+ * padding then go by too): sym = OUTLIER (0x3FF) where sym + 1 has bit 10
+ * and sym has not (FILL, 0x400, has it; the other symbols are below
+ * OUTLIER and carry no lane past it). */
+static inline uint64_t glide_outlier_span(const uint16_t *sym, uint64_t i, uint64_t n)
+{
+    if (n - i < GLIDE_SYM_SPAN) return n;
+    const uint64_t lanes = 0x0001000100010001ull;
+    uint64_t any = 0;
+    for (unsigned k = 0; k < GLIDE_SYM_SPAN; k += 4) {
+        uint64_t v;
+        memcpy(&v, sym + i + k, sizeof v);
+        any |= (v + lanes) & ~v;
+    }
+    return any & 0x0400 * lanes ? i + GLIDE_SYM_SPAN : i;
+}
 #endif
 
 uint64_t FN(glide_outliers_gather)(const uint16_t *sym, const T *x, uint64_t n, T *out)
 {
     uint64_t k = 0;
     for (uint64_t i = 0; i < n;) {
-        const uint64_t e = glide_special_span(sym, i, n);
+        const uint64_t e = glide_outlier_span(sym, i, n);
         if (e == i) { i += GLIDE_SYM_SPAN; continue; }
         for (; i < e; i++)
             if (sym[i] == GLIDE_SYM_OUTLIER) out[k++] = x[i];
@@ -304,7 +321,8 @@ size_t FN(glide_outliers_place)(const glide_grid *g, const uint16_t *sym, uint64
 {
     uint64_t k = 0;
     for (uint64_t i = 0; i < n;) {
-        const uint64_t e = glide_special_span(sym, i, n);
+        /* FILL is a point to look at only where the chunk has no fill value */
+        const uint64_t e = g->has_fill ? glide_outlier_span(sym, i, n) : glide_special_span(sym, i, n);
         if (e == i) { i += GLIDE_SYM_SPAN; continue; }
         for (; i < e; i++) {
             if (sym[i] == GLIDE_SYM_FILL && !g->has_fill) return GLIDE_ERROR(CORRUPT);

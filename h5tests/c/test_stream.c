@@ -358,6 +358,50 @@ static void format_fill_blocks(void)
           interp);
 }
 
+/* The passes that look for outliers skip sixteen symbols at a time where
+ * none is one, past FILL too where the chunk has a fill value: outliers at
+ * every place of such a span, alone, in pairs and beside fill points, must
+ * each come back exactly (a missed one leaves the outlier section a value
+ * short or long, which the decoder rejects), the fill points exactly, and
+ * every other point within the bound. */
+static void outliers_among_fill(void)
+{
+    enum { N = 5000 };
+    float *x = malloc(N * 4), *y = malloc(N * 4);
+    uint8_t *s = malloc(N * 8 + 4096);
+    int cases = 0, ok = 0;
+    for (int t = 0; t < 4; t++) {
+        for (size_t i = 0; i < N; i++) {
+            const int pad = t < 2 ? i >= N / 2 : (i / 40) % 3 == 1; /* a padded tail, or fill runs between data */
+            x[i] = pad ? 0.0f : (float)sin(0.01 * (double)i);
+        }
+        for (size_t j = 0; 17 * j + 1 < N; j++) { /* every offset of a 16-symbol span, in data and in fill */
+            const size_t i = 17 * j + (t % 2) * 3;
+            x[i] = 1e6f * (float)(j + 1);
+            if (j % 5 == 0 && i + 1 < N) x[i + 1] = -3e5f; /* a pair */
+        }
+        uint64_t d[1] = {N};
+        glide_params p;
+        glide_params_init(&p, GLIDE_FLOAT32, 1, d);
+        p.mode = GLIDE_MODE_ABS;
+        p.eb = 1e-3;
+        p.has_fill = 1; /* fill 0 */
+        for (int pred = 0; pred < 2; pred++) {
+            p.predictor = pred ? GLIDE_PRED_LORENZO : GLIDE_PRED_INTERP;
+            const size_t l = glide_compress(&p, x, N * 4, s, N * 8 + 4096);
+            cases++;
+            if (glide_is_error(l) || glide_decompress(s, l, y, N * 4) != N * 4) continue;
+            int good = 1;
+            for (size_t i = 0; i < N; i++)
+                good &= fabsf(x[i]) >= 1e5f || x[i] == 0.0f ? !memcmp(&x[i], &y[i], 4) : fabs((double)x[i] - y[i]) <= p.eb;
+            ok += good;
+        }
+    }
+    free(x); free(y); free(s);
+    CHECK(ok == cases, "outliers among fill points: %d of %d chunks decode with every outlier and fill point exact, "
+          "the rest within the bound", ok, cases);
+}
+
 /* Compresses x twice with o: as it is into s0, then by the general paths
  * (o.scalar = 1; recon and trace, where not NULL, for that run only) into
  * s1. Returns the first stream's length, an error where either failed;
@@ -885,6 +929,7 @@ int main(void)
     format_versions();
     format_fill_aware();
     format_fill_blocks();
+    outliers_among_fill();
     format_blend_lanes();
     tune_lanes();
     lorenzo_small();
