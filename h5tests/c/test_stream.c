@@ -375,7 +375,7 @@ static void outliers_among_fill(void)
             const int pad = t < 2 ? i >= N / 2 : (i / 40) % 3 == 1; /* a padded tail, or fill runs between data */
             x[i] = pad ? 0.0f : (float)sin(0.01 * (double)i);
         }
-        for (size_t j = 0; 17 * j + 1 < N; j++) { /* every offset of a 16-symbol span, in data and in fill */
+        for (size_t j = 0; 17 * j + 3 < N; j++) { /* every offset of a 16-symbol span, in data and in fill */
             const size_t i = 17 * j + (t % 2) * 3;
             x[i] = 1e6f * (float)(j + 1);
             if (j % 5 == 0 && i + 1 < N) x[i + 1] = -3e5f; /* a pair */
