@@ -288,9 +288,9 @@ static int within(const void *xv, const void *yv, size_t n, int f64, double eb, 
  * boxes without one the plain stencils: tuning's every cost and the
  * streams must be those of the fill-aware stencils over every block
  * (whole_pass), and decode within the bound with the fills exact, to the
- * encoder's reconstruction. 1-D to 4-D grids
- * padded past a corner of real data, with holes in part of it (blocks of
- * each kind), float and double, tuned and every level blended. */
+ * encoder's reconstruction. 1-D to 4-D grids padded past a corner of real
+ * data, with holes in all of it or in part of it (blocks of each kind),
+ * float and double, tuned and every level blended. */
 static void format_fill_blocks(void)
 {
     static const uint64_t dims[4][4] = {{9000}, {150, 140}, {40, 37, 50}, {3, 20, 40, 33}};
