@@ -268,12 +268,16 @@ size_t FN(glide_anchors_decode)(const glide_grid *g, T *r, const uint16_t *sym, 
 #define GLIDE_POINTS_DEFS
 /* The passes over every symbol below look only at outliers and fills, which
  * are rare: they skip GLIDE_SYM_SPAN symbols at a time where none is one,
- * tested four to a 64-bit word: sym >= GLIDE_SYM_OUTLIER (0x3FF) where
- * sym + 1 or sym has a bit of 0xFC00 set (a lane's carry, from sym =
- * 0xFFFF only, can only add a false alarm to the next). Returns the end of
- * the span from i to look at one by one (i where the span holds none). */
+ * tested four to a 64-bit word. With fill_too: sym >= GLIDE_SYM_OUTLIER
+ * (0x3FF) where sym + 1 or sym has a bit of 0xFC00 set (a lane's carry, from
+ * sym = 0xFFFF only, can only add a false alarm to the next). Without, OUTLIER
+ * alone, where FILL needs no look (spans of HDF5's padding then go by too):
+ * sym + 1 has bit 10 and sym has not (FILL, 0x400, has it; the other symbols
+ * are below OUTLIER and carry no lane past it). Returns the end of the span
+ * from i to look at one by one (i where the span holds none). */
 #define GLIDE_SYM_SPAN 16
-static inline uint64_t glide_special_span(const uint16_t *sym, uint64_t i, uint64_t n)
+static inline __attribute__((always_inline)) uint64_t glide_special_span(const uint16_t *sym, uint64_t i, uint64_t n,
+                                                                          const int fill_too)
 {
     if (n - i < GLIDE_SYM_SPAN) return n;
     const uint64_t lanes = 0x0001000100010001ull;
@@ -281,26 +285,9 @@ static inline uint64_t glide_special_span(const uint16_t *sym, uint64_t i, uint6
     for (unsigned k = 0; k < GLIDE_SYM_SPAN; k += 4) {
         uint64_t v;
         memcpy(&v, sym + i + k, sizeof v);
-        any |= (v + lanes) | v;
+        any |= fill_too ? (v + lanes) | v : (v + lanes) & ~v;
     }
-    return any & 0xFC00 * lanes ? i + GLIDE_SYM_SPAN : i;
-}
-
-/* The same for OUTLIER alone, where FILL needs no look (spans of HDF5's
- * padding then go by too): sym = OUTLIER (0x3FF) where sym + 1 has bit 10
- * and sym has not (FILL, 0x400, has it; the other symbols are below
- * OUTLIER and carry no lane past it). */
-static inline uint64_t glide_outlier_span(const uint16_t *sym, uint64_t i, uint64_t n)
-{
-    if (n - i < GLIDE_SYM_SPAN) return n;
-    const uint64_t lanes = 0x0001000100010001ull;
-    uint64_t any = 0;
-    for (unsigned k = 0; k < GLIDE_SYM_SPAN; k += 4) {
-        uint64_t v;
-        memcpy(&v, sym + i + k, sizeof v);
-        any |= (v + lanes) & ~v;
-    }
-    return any & 0x0400 * lanes ? i + GLIDE_SYM_SPAN : i;
+    return any & (fill_too ? 0xFC00 : 0x0400) * lanes ? i + GLIDE_SYM_SPAN : i;
 }
 #endif
 
@@ -308,7 +295,7 @@ uint64_t FN(glide_outliers_gather)(const uint16_t *sym, const T *x, uint64_t n, 
 {
     uint64_t k = 0;
     for (uint64_t i = 0; i < n;) {
-        const uint64_t e = glide_outlier_span(sym, i, n);
+        const uint64_t e = glide_special_span(sym, i, n, 0);
         if (e == i) { i += GLIDE_SYM_SPAN; continue; }
         for (; i < e; i++)
             if (sym[i] == GLIDE_SYM_OUTLIER) out[k++] = x[i];
@@ -322,7 +309,7 @@ size_t FN(glide_outliers_place)(const glide_grid *g, const uint16_t *sym, uint64
     uint64_t k = 0;
     for (uint64_t i = 0; i < n;) {
         /* FILL is a point to look at only where the chunk has no fill value */
-        const uint64_t e = g->has_fill ? glide_outlier_span(sym, i, n) : glide_special_span(sym, i, n);
+        const uint64_t e = g->has_fill ? glide_special_span(sym, i, n, 0) : glide_special_span(sym, i, n, 1);
         if (e == i) { i += GLIDE_SYM_SPAN; continue; }
         for (; i < e; i++) {
             if (sym[i] == GLIDE_SYM_FILL && !g->has_fill) return GLIDE_ERROR(CORRUPT);
@@ -366,7 +353,7 @@ size_t FN(glide_fixup)(const uint16_t *sym, uint64_t n, const T *out, T *r, T fi
 {
     uint64_t k = 0, run = 0, left = runs ? get_u32(runs) : UINT64_MAX;
     for (uint64_t i = 0; i < n;) {
-        const uint64_t e = glide_special_span(sym, i, n);
+        const uint64_t e = glide_special_span(sym, i, n, 1);
         if (e == i) { i += GLIDE_SYM_SPAN; continue; }
         for (; i < e; i++) {
             if (sym[i] == GLIDE_SYM_FILL) {
