@@ -1,6 +1,21 @@
 /* Level-by-level spline interpolation (templated). See docs/FORMAT.md,
  * "Interpolation": the point sets of each level and step, the neighbour
- * rule, and the exact arithmetic. */
+ * rule, and the exact arithmetic.
+ *
+ * GLIDE_TMPL_PART: what a translation unit compiles of it and of
+ * slice_tmpl.h, the encoders (cpu/interp_enc_f*.c), the decoders
+ * (cpu/interp_dec_f*.c) or tuning and the estimate (cpu/interp_tune_f*.c);
+ * all where unset. Their large instances then compile in parallel. */
+#ifndef GLIDE_TMPL_PARTS
+#define GLIDE_TMPL_PARTS
+#define GLIDE_PART_ENCODE 1
+#define GLIDE_PART_DECODE 2
+#define GLIDE_PART_TUNE 3
+#define GLIDE_TMPL_HAS(part) (!GLIDE_TMPL_PART || GLIDE_TMPL_PART == (part))
+#endif
+#ifndef GLIDE_TMPL_PART
+#define GLIDE_TMPL_PART 0
+#endif
 
 /* The stencil forms of one point along one axis (FORMAT.md §8.2), from
  * which neighbours count: b = c - s, cc = c + s, a = c - 3s, d = c + 3s
@@ -159,6 +174,7 @@ FN(interp_level)(const glide_grid *g, const int op, const int fa, const T *x, T 
     if (op == OP_BITS) est[0] += acc;
 }
 
+#if GLIDE_TMPL_HAS(GLIDE_PART_ENCODE) || GLIDE_TMPL_HAS(GLIDE_PART_DECODE)
 static void FN(whole_box)(const glide_grid *g, FN(box) *b)
 {
     for (int a = 0; a < 3; a++) { b->lo[a] = 0; b->hi[a] = g->n[a] - 1; }
@@ -184,6 +200,8 @@ FN(interp_box)(const glide_grid *gs, const int op, const T *x, T *r, T *w, uint1
             FN(interp_level)(gs, op, 0, x, r, sym, bx, s, cfg, e2, eb, subst, NULL);
     }
 }
+
+#endif
 
 /* What block b's closed box holds: BOX_ALL_FILL only fill points,
  * BOX_NO_FILL none, else BOX_MIXED. By value when encoding, by symbol
@@ -217,6 +235,7 @@ static int FN(block_fill)(const glide_grid *gs, const T *x, const uint16_t *sym,
     return fills ? BOX_ALL_FILL : BOX_NO_FILL;
 }
 
+#if GLIDE_TMPL_HAS(GLIDE_PART_ENCODE) || GLIDE_TMPL_HAS(GLIDE_PART_DECODE)
 /* Blocks along each axis: block k's closed box is [kB, min(kB + B, n - 1)]. */
 static inline uint64_t FN(blocks_on)(uint64_t n, uint64_t B) { return n > 1 ? (n - 1 + B - 1) / B : 1; }
 
@@ -310,18 +329,43 @@ FN(interp_pass)(const glide_grid *g, const int op, const T *x, T *r, T *w, uint1
     }
 }
 
+#if GLIDE_TMPL_HAS(GLIDE_PART_ENCODE)
 void FN(glide_interp_encode)(const glide_grid *g, const T *x, T *r, T *w, uint16_t *sym,
                              const uint8_t *level_cfg, const double *level_eb, double eb, T subst)
 {
     FN(interp_pass)(g, OP_ENCODE, x, r, w, sym, level_cfg, level_eb, eb, subst);
 }
 
+#endif
+
+#if GLIDE_TMPL_HAS(GLIDE_PART_DECODE)
 void FN(glide_interp_decode)(const glide_grid *g, T *r, T *w, const uint16_t *sym,
                              const uint8_t *level_cfg, const double *level_eb, T subst)
 {
     FN(interp_pass)(g, OP_DECODE, NULL, r, w, (uint16_t *)sym, level_cfg, level_eb, 0, subst);
 }
 
+#endif
+#endif
+
+#ifdef GLIDE_BLEND_RUN4
+/* The lanes of xv that hold a fill value, a bit each */
+static inline __attribute__((always_inline)) int FN(fill_mask)(FN(fill_test) ft, __m128 xv)
+{
+    if (!ft.on) return 0;
+    const __m128i v = _mm_castps_si128(xv);
+    return _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32((int)ft.a)),
+                                                         _mm_cmpeq_epi32(v, _mm_set1_epi32((int)ft.b)))));
+}
+
+/* Whether a lane of xv is a fill value (then its group goes point by point). */
+static inline __attribute__((always_inline)) int FN(fill_lanes)(FN(fill_test) ft, __m128 xv)
+{
+    return FN(fill_mask)(ft, xv) != 0;
+}
+#endif
+
+#if GLIDE_TMPL_HAS(GLIDE_PART_TUNE)
 /* The three splines' predictions of one point (indexed by GLIDE_SPLINE_*),
  * each exactly interp_predict's, from one set of neighbour loads. */
 static inline void FN(interp_predict3)(const T *r, size_t i, size_t st, uint64_t c, uint64_t s, uint64_t lo,
@@ -402,21 +446,6 @@ FN(tune_lanes)(__m128 xv, __m128 b, __m128 cc, __m128 a, __m128 d, int hc, int l
         /* the scalar code's natural-cubic term where both cubics agree is the same value */
         acc[all ? k : 0] += glide_sse_tune4(xv, p, unit, FN(tune_term));
     }
-}
-
-/* The lanes of xv that hold a fill value, a bit each */
-static inline __attribute__((always_inline)) int FN(fill_mask)(FN(fill_test) ft, __m128 xv)
-{
-    if (!ft.on) return 0;
-    const __m128i v = _mm_castps_si128(xv);
-    return _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32((int)ft.a)),
-                                                         _mm_cmpeq_epi32(v, _mm_set1_epi32((int)ft.b)))));
-}
-
-/* Whether a lane of xv is a fill value (then its group goes point by point). */
-static inline __attribute__((always_inline)) int FN(fill_lanes)(FN(fill_test) ft, __m128 xv)
-{
-    return FN(fill_mask)(ft, xv) != 0;
 }
 
 /* tune_point over a row of a step, four points at a time, from xx = x0
@@ -537,8 +566,10 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, T *w, double unit, T
     uint64_t sl;
     /* fa[b]: box b holds a fill point, so its stencils are the fill-aware
      * ones (elsewhere they are the plain ones, with a four-lane path);
-     * every box where there is no memory for the flags, or in whole_pass */
-    uint8_t *fa = g->fill_aware && !g->whole_pass ? (uint8_t *)malloc(lat.count) : NULL;
+     * every box in whole_pass, or where the sample has more boxes than the
+     * flags hold (the budget of GLIDE_TUNE_MAX_POINTS keeps it to 128) */
+    uint8_t fa_box[256];
+    uint8_t *fa = g->fill_aware && !g->whole_pass && lat.count <= sizeof fa_box ? fa_box : NULL;
     for (uint64_t b = 0; fa && b < lat.count; b++) {
         glide_sample_block(g, &lat, b, bx.lo, bx.hi, &sl);
         fa[b] = FN(block_fill)(&gs, x + sl * se, NULL, &bx) != BOX_NO_FILL;
@@ -613,7 +644,6 @@ void FN(glide_interp_tune)(const glide_grid *g, const T *x, T *w, double unit, T
         level_cfg[l - 1] = (uint8_t)best_cfg;
     }
 #undef BOX_FA
-    free(fa);
 }
 
 /* Estimated size of the sample blocks under the tuned interpolation, in
@@ -647,3 +677,4 @@ void FN(glide_interp_estimate)(const glide_grid *g, const T *x, T *w, const uint
                                  subst, est);
     }
 }
+#endif

@@ -238,14 +238,19 @@ static inline __attribute__((always_inline)) void FN(slice_sweep_k)(const glide_
         }
 }
 
+#if GLIDE_TMPL_HAS(GLIDE_PART_ENCODE)
 void FN(glide_slice_encode)(const glide_grid *g, const T *x, T *r, T *sp, uint16_t *sym, double eb, T subst, int yx)
 {
     if (g->has_fill || g->fill_aware) FN(slice_sweep_k)(g, 1, 1, x, r, sp, sym, eb, subst, yx);
     else FN(slice_sweep_k)(g, 1, 0, x, r, sp, sym, eb, subst, yx);
 }
 
+#endif
+
+#if GLIDE_TMPL_HAS(GLIDE_PART_DECODE)
 void FN(glide_slice_decode)(const glide_grid *g, T *r, T *sp, uint16_t *sym, double eb, T subst, int yx)
 {
     if (g->has_fill || g->fill_aware) FN(slice_sweep_k)(g, 0, 1, NULL, r, sp, sym, eb, subst, yx);
     else FN(slice_sweep_k)(g, 0, 0, NULL, r, sp, sym, eb, subst, yx);
 }
+#endif

@@ -17,8 +17,8 @@
 namespace cpu {
 extern "C" {
 #include "interp.c"
-#include "interp_f32.c"
-#include "interp_f64.c"
+#include "interp_dec_f32.c"
+#include "interp_dec_f64.c"
 }
 } // namespace cpu
 using namespace cpu;
