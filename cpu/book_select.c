@@ -3,6 +3,9 @@
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Per dictionary this build holds, tables the book choices' passes read
  * instead of the books (two cache lines a book, 864 books in v2; most of a
@@ -14,13 +17,17 @@
  *   TIERS), so that a pass can bound the rest of a book's size by the
  *   histogram's mass there and leave the book once the bound is out of
  *   reach. Tier 0 holds the outliers, tier t >= 1 the codes |q| in
- *   [tier_q[t - 1], tier_q[t]): half octaves, where most books part. */
+ *   [tier_q[t - 1], tier_q[t]): half octaves, where most books part;
+ * - least[t][b]: book b's least length in tier t alone, so that one
+ *   vector pass bounds every book's size below before any book is
+ *   summed (book_floors). */
 #define ZF_MAX_BOOKS 1024u
 #define TIERS 18u
 static const unsigned tier_q[TIERS] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, GLIDE_RADIUS};
 typedef struct {
     uint8_t zf[2][ZF_MAX_BOOKS];
     uint8_t tail[ZF_MAX_BOOKS][TIERS + 1];
+    uint8_t least[TIERS][ZF_MAX_BOOKS];
 } book_tables;
 static book_tables tables[GLIDE_DICT_VERSION + 1];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
@@ -36,14 +43,16 @@ static void tables_build(void)
             tables[v].zf[0][b] = len[GLIDE_SYM_ZERO];
             tables[v].zf[1][b] = len[GLIDE_SYM_FILL];
             tail[0] = tail[TIERS] = 0; /* tier 0 comes first, and nothing follows the last */
+            tables[v].least[0][b] = len[GLIDE_SYM_OUTLIER];
             for (unsigned t = TIERS - 1; t >= 1; t--) {
                 /* the codes of |q| in the tier lie in two runs of len */
                 const unsigned q0 = tier_q[t - 1], q1 = tier_q[t];
-                uint8_t least = t + 1 < TIERS ? tail[t + 1] : UINT8_MAX;
+                uint8_t least = UINT8_MAX;
                 for (unsigned j = GLIDE_SYM_ZERO + q0; j < GLIDE_SYM_ZERO + q1; j++) least = len[j] < least ? len[j] : least;
                 for (unsigned j = GLIDE_SYM_ZERO - q1 + 1; j <= GLIDE_SYM_ZERO - q0; j++)
                     least = len[j] < least ? len[j] : least;
-                tail[t] = least;
+                tables[v].least[t][b] = least;
+                tail[t] = t + 1 < TIERS && tail[t + 1] < least ? tail[t + 1] : least;
             }
         }
     }
@@ -99,6 +108,52 @@ unsigned glide_book_select(const glide_dictionary *d, const uint64_t *hist, glid
     return best;
 }
 
+/* floors[b] << shift: at most book b's bits for the histogram's symbols
+ * other than ZERO and FILL, whose tiers hold mass[t] (the sum over tiers of
+ * mass at the book's least length there), plus zero ZERO and fill FILL
+ * symbols at its lengths. The counts are scaled down by 2^shift (rounding
+ * down, so the bound stays below) to fit 16 bits, where SSE2 multiplies
+ * and adds two tiers of four books in one instruction. A floor is under
+ * 2^28, so a shift over 36 (counts no chunk reaches) would not fit 64
+ * bits: -1 then, and no floors. */
+static int book_floors(const book_tables *tb, unsigned n_books, const uint64_t mass[TIERS], uint64_t zero,
+                            uint64_t fill, uint32_t *floors)
+{
+    /* the tiers, then ZERO and FILL: an even count, two to a 32-bit lane */
+    const uint8_t *least[TIERS + 2];
+    uint64_t top = zero > fill ? zero : fill;
+    for (unsigned t = 0; t < TIERS; t++) top = mass[t] > top ? mass[t] : top, least[t] = tb->least[t];
+    least[TIERS] = tb->zf[0], least[TIERS + 1] = tb->zf[1];
+    unsigned shift = 0;
+    while (top >> shift > INT16_MAX) shift++;
+    if (shift > 36) return -1;
+    uint16_t m16[TIERS + 2];
+    for (unsigned t = 0; t < TIERS; t++) m16[t] = (uint16_t)(mass[t] >> shift);
+    m16[TIERS] = (uint16_t)(zero >> shift), m16[TIERS + 1] = (uint16_t)(fill >> shift);
+    unsigned b = 0;
+#if defined(__SSE2__)
+    const __m128i z = _mm_setzero_si128();
+    for (; b + 8 <= n_books; b += 8) {
+        __m128i lo = z, hi = z;
+        for (unsigned t = 0; t < TIERS + 2; t += 2) {
+            const __m128i w = _mm_set1_epi32((int)((uint32_t)m16[t] | (uint32_t)m16[t + 1] << 16));
+            const __m128i pair = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(least[t] + b)),
+                                                   _mm_loadl_epi64((const __m128i *)(least[t + 1] + b)));
+            lo = _mm_add_epi32(lo, _mm_madd_epi16(_mm_unpacklo_epi8(pair, z), w));
+            hi = _mm_add_epi32(hi, _mm_madd_epi16(_mm_unpackhi_epi8(pair, z), w));
+        }
+        _mm_storeu_si128((__m128i *)(floors + b), lo);
+        _mm_storeu_si128((__m128i *)(floors + b + 4), hi);
+    }
+#endif
+    for (; b < n_books; b++) {
+        uint32_t f = 0;
+        for (unsigned t = 0; t < TIERS + 2; t++) f += (uint32_t)m16[t] * least[t][b];
+        floors[b] = f;
+    }
+    return (int)shift;
+}
+
 /* The SIZE score's pass over the books for each variant of want: the
  * first book of least size below cap (best[v] stays cap, book[v] 0, where
  * none is). Every term is positive, so a book whose partial sum reaches
@@ -132,7 +187,26 @@ static inline __attribute__((always_inline)) void select_sized_k(const glide_dic
     for (unsigned v = 0; v < 4; v++) best[v] = cap, book[v] = 0;
     const book_tables *tb = tables_of(d);
     static const uint8_t no_tail[TIERS + 1];
+    /* Every book's floor; with one variant its ZERO and FILL bits are in
+     * it, so a book whose floor reaches the best is out at once. The book
+     * of least floor is summed first: its bits + 1 as the best to beat
+     * still leaves the first book of least bits to the pass, which then
+     * sums few others. */
+    uint32_t floors[ZF_MAX_BOOKS];
+    const int shift = tb ? book_floors(tb, d->n_books, mass, nv == 1 ? zero[0] : 0, nv == 1 ? fill[0] : 0, floors) : -1;
+    if (shift >= 0) {
+        unsigned s = 0;
+        for (unsigned b = 1; b < d->n_books; b++) s = floors[b] < floors[s] ? b : s;
+        const uint8_t *len = d->books[s].len;
+        uint64_t c = 0;
+        for (unsigned k = 0; k < m; k++) c += hist[nz[k]] * len[nz[k]];
+        for (unsigned v = 0; v < nv; v++) {
+            const uint64_t e = zero[v] * tb->zf[0][s] + fill[v] * tb->zf[1][s] + c;
+            if ((want >> v & 1u) && e < best[v]) best[v] = e + 1;
+        }
+    }
     for (unsigned b = 0; b < d->n_books; b++) {
+        if (nv == 1 && shift >= 0 && (uint64_t)floors[b] << shift >= best[0]) continue;
         const uint8_t *len = d->books[b].len, *tail = tb ? tb->tail[b] : no_tail;
         const uint64_t lz = tb ? tb->zf[0][b] : len[GLIDE_SYM_ZERO], lf = tb ? tb->zf[1][b] : len[GLIDE_SYM_FILL];
         /* each variant's ZERO and FILL bits; the rest is common, and the
@@ -143,7 +217,7 @@ static inline __attribute__((always_inline)) void select_sized_k(const glide_dic
             head[v] = zero[v] * lz + fill[v] * lf;
             if (head[v] < best[v] && best[v] - head[v] > gap) gap = best[v] - head[v];
         }
-        if (!gap) continue;
+        if (gap <= (nv > 1 && shift >= 0 ? (uint64_t)floors[b] << shift : 0)) continue;
         uint64_t c = 0;
         unsigned k = 0, t = 0;
         for (; t < TIERS; t++) {

@@ -145,6 +145,10 @@ static void book_select_exact(void)
                 if (kind == 3) hist[GLIDE_SYM_FILL] = rnd() % 40000;
                 if (kind == 4) hist[GLIDE_SYM_ZERO] += rnd() % 100000, hist[GLIDE_SYM_OUTLIER] = rnd() % 30;
             }
+            /* counts as a chunk has them, then larger: the books' floors scale
+             * counts down to 16 bits, and give up past what 64 bits hold */
+            const unsigned scale = (unsigned[]){0, 0, 20, 36}[t / 6 % 4];
+            for (unsigned i = 0; i < GLIDE_NSYM; i++) hist[i] <<= scale;
             uint64_t bits = 0, best_bits = UINT64_MAX;
             unsigned got = glide_book_select(d, hist, GLIDE_SCORE_SIZE, &bits), want = 0;
             for (unsigned b = 0; b < d->n_books; b++) {
