@@ -31,6 +31,18 @@ static uint64_t rnd(void)
 
 enum { POISON = 0xA5 };
 
+/* One 20 µs nap of a wait that *t0 (zero before the first) started; 0 once
+ * the wait is over 5 s old, so that a test waiting for the helpers on a
+ * busy machine still ends. */
+static int nap_within_5s(struct timespec *t0)
+{
+    struct timespec now, nap = {0, 20000};
+    if (!t0->tv_sec && !t0->tv_nsec) clock_gettime(CLOCK_MONOTONIC, t0);
+    nanosleep(&nap, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec - t0->tv_sec <= 5;
+}
+
 typedef struct {
     const uint8_t *src;
     uint8_t *dst;
@@ -232,13 +244,10 @@ int main(int argc, char **argv)
                              NULL};
             if (gg_copy_post(&j)) { bad++; continue; }
             if (got) { /* the helpers finish it without the caller (up to 5 s) */
-                struct timespec t0, t1, nap = {0, 20000};
-                clock_gettime(CLOCK_MONOTONIC, &t0);
+                struct timespec t0 = {0, 0};
                 for (size_t k = 0; k < np;) {
-                    if (atomic_load(&c->calls[k])) { k++; continue; }
-                    nanosleep(&nap, NULL);
-                    clock_gettime(CLOCK_MONOTONIC, &t1);
-                    if (t1.tv_sec - t0.tv_sec > 5) break;
+                    if (atomic_load(&c->calls[k])) k++;
+                    else if (!nap_within_5s(&t0)) break;
                 }
                 for (size_t k = 0; k < np; k++) alone += atomic_load(&c->calls[k]) == 1;
                 alone -= (int)np; /* 0 when every piece was copied by the helpers */
@@ -266,12 +275,9 @@ int main(int argc, char **argv)
             gg_copy_job j = {NULL, NULL, w.np * 4096, 4096, NULL, NULL, &w, NULL, 0, hook_work};
             if (gg_copy_busy() || gg_copy_post(&j) || !gg_copy_busy()) { bad++; continue; }
             if (got && i % 100 == 0) { /* on a busy machine the helpers may not run within one job: wait (up to 5 s) */
-                struct timespec t0, t1, nap = {0, 20000};
-                clock_gettime(CLOCK_MONOTONIC, &t0);
-                do {
-                    nanosleep(&nap, NULL);
-                    clock_gettime(CLOCK_MONOTONIC, &t1);
-                } while (!atomic_load(&w.off_caller) && t1.tv_sec - t0.tv_sec <= 5);
+                struct timespec t0 = {0, 0};
+                while (!atomic_load(&w.off_caller) && nap_within_5s(&t0)) {
+                }
             }
             const int rc = gg_copy_join();
             bad += gg_copy_busy() || (rc != 0) != (w.fail_at >= 0);
