@@ -2,6 +2,9 @@
 #include "bytes.h"
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static const uint8_t axes3[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 static const uint8_t axes2[2][2] = {{1, 2}, {2, 1}};

@@ -52,6 +52,61 @@ static inline FN(vmask) FN(lanes_ok)(const FN(lane_masks) *l, FN(vec) v, FN(vmas
     return (v - v == 0) & ~*isf & ~*iss; /* v - v is 0 exactly where v is finite */
 }
 
+/* Per lane v < m ? v : m and v > m ? v : m (m where v is NaN), one
+ * instruction each where SSE2 is there. */
+static inline FN(vec) FN(vec_min)(FN(vec) v, FN(vec) m)
+{
+#if defined(__SSE2__) && GLIDE_T_IS_DOUBLE
+    return (FN(vec))_mm_min_pd((__m128d)v, (__m128d)m);
+#elif defined(__SSE2__)
+    return (FN(vec))_mm_min_ps((__m128)v, (__m128)m);
+#else
+    const FN(vmask) lt = v < m;
+    return (FN(vec))((lt & (FN(vmask))v) | (~lt & (FN(vmask))m));
+#endif
+}
+static inline FN(vec) FN(vec_max)(FN(vec) v, FN(vec) m)
+{
+#if defined(__SSE2__) && GLIDE_T_IS_DOUBLE
+    return (FN(vec))_mm_max_pd((__m128d)v, (__m128d)m);
+#elif defined(__SSE2__)
+    return (FN(vec))_mm_max_ps((__m128)v, (__m128)m);
+#else
+    const FN(vmask) gt = v > m;
+    return (FN(vec))((gt & (FN(vmask))v) | (~gt & (FN(vmask))m));
+#endif
+}
+
+/* lane_range's vector loop up to *i; masked 0 where neither the fill value
+ * nor the sentinel is tested (most chunks), so that loop tests finiteness
+ * alone. */
+static inline __attribute__((always_inline)) void FN(lane_range_vec)(const T *x, uint64_t n, const FN(lane_masks) *l,
+                                                                     const int masked, uint64_t *i, FN(vec) *mnv,
+                                                                     FN(vec) *mxv, FN(vmask) *af, FN(vmask) *as)
+{
+    FN(vec) mn = *mnv, mx = *mxv, pinf, ninf;
+    for (unsigned k = 0; k < FN(VL); k++) pinf[k] = (T)INFINITY, ninf[k] = (T)-INFINITY;
+    FN(vmask) f = *af, s = *as;
+    uint64_t j = *i;
+    for (; j + FN(VL) <= n; j += FN(VL)) {
+        FN(vec) v;
+        memcpy(&v, x + j, sizeof v);
+        FN(vmask) ok;
+        if (masked) {
+            FN(vmask) isf, iss;
+            ok = FN(lanes_ok)(l, v, &isf, &iss);
+            f |= isf;
+            s |= iss;
+        } else {
+            ok = v - v == 0;
+        }
+        /* a lane left out offers an infinity, which never replaces an extreme */
+        mn = FN(vec_min)((FN(vec))((ok & (FN(vmask))v) | (~ok & (FN(vmask))pinf)), mn);
+        mx = FN(vec_max)((FN(vec))((ok & (FN(vmask))v) | (~ok & (FN(vmask))ninf)), mx);
+    }
+    *mnv = mn, *mxv = mx, *af = f, *as = s, *i = j;
+}
+
 /* Least and greatest finite unmasked values (seen: any), and whether the
  * fill value and the sentinel occur. */
 static void FN(lane_range)(const T *x, uint64_t n, const FN(masks) *m, T *lo, T *hi, int *seen, int *any_f,
@@ -62,17 +117,8 @@ static void FN(lane_range)(const T *x, uint64_t n, const FN(masks) *m, T *lo, T 
     for (unsigned k = 0; k < FN(VL); k++) mnv[k] = (T)INFINITY, mxv[k] = (T)-INFINITY;
     const FN(lane_masks) l = FN(lanes_of)(m);
     uint64_t i = 0;
-    for (; i + FN(VL) <= n; i += FN(VL)) {
-        FN(vec) v;
-        memcpy(&v, x + i, sizeof v);
-        FN(vmask) isf, iss;
-        const FN(vmask) ok = FN(lanes_ok)(&l, v, &isf, &iss);
-        af |= isf;
-        as |= iss;
-        const FN(vmask) lt = ok & (v < mnv), gt = ok & (v > mxv);
-        mnv = (FN(vec))((lt & (FN(vmask))v) | (~lt & (FN(vmask))mnv));
-        mxv = (FN(vec))((gt & (FN(vmask))v) | (~gt & (FN(vmask))mxv));
-    }
+    if (m->has_f || m->has_s) FN(lane_range_vec)(x, n, &l, 1, &i, &mnv, &mxv, &af, &as);
+    else FN(lane_range_vec)(x, n, &l, 0, &i, &mnv, &mxv, &af, &as);
     T mn = (T)INFINITY, mx = (T)-INFINITY;
     int f = 0, s = 0;
     for (unsigned k = 0; k < FN(VL); k++) {
