@@ -117,7 +117,7 @@ unsigned glide_book_select(const glide_dictionary *d, const uint64_t *hist, glid
  * 2^28, so a shift over 36 (counts no chunk reaches) would not fit 64
  * bits: -1 then, and no floors. */
 static int book_floors(const book_tables *tb, unsigned n_books, const uint64_t mass[TIERS], uint64_t zero,
-                            uint64_t fill, uint32_t *floors)
+                       uint64_t fill, uint32_t *floors)
 {
     /* the tiers, then ZERO and FILL: an even count, two to a 32-bit lane */
     const uint8_t *least[TIERS + 2];
