@@ -52,28 +52,17 @@ static inline FN(vmask) FN(lanes_ok)(const FN(lane_masks) *l, FN(vec) v, FN(vmas
     return (v - v == 0) & ~*isf & ~*iss; /* v - v is 0 exactly where v is finite */
 }
 
-/* Per lane v < m ? v : m and v > m ? v : m (m where v is NaN), one
- * instruction each where SSE2 is there. */
-static inline FN(vec) FN(vec_min)(FN(vec) v, FN(vec) m)
+/* Per lane v > m ? v : m (hi) or v < m ? v : m, so m where v is NaN; one
+ * instruction where SSE2 is there. */
+static inline FN(vec) FN(vec_extreme)(FN(vec) v, FN(vec) m, const int hi)
 {
 #if defined(__SSE2__) && GLIDE_T_IS_DOUBLE
-    return (FN(vec))_mm_min_pd((__m128d)v, (__m128d)m);
+    return (FN(vec))(hi ? _mm_max_pd((__m128d)v, (__m128d)m) : _mm_min_pd((__m128d)v, (__m128d)m));
 #elif defined(__SSE2__)
-    return (FN(vec))_mm_min_ps((__m128)v, (__m128)m);
+    return (FN(vec))(hi ? _mm_max_ps((__m128)v, (__m128)m) : _mm_min_ps((__m128)v, (__m128)m));
 #else
-    const FN(vmask) lt = v < m;
-    return (FN(vec))((lt & (FN(vmask))v) | (~lt & (FN(vmask))m));
-#endif
-}
-static inline FN(vec) FN(vec_max)(FN(vec) v, FN(vec) m)
-{
-#if defined(__SSE2__) && GLIDE_T_IS_DOUBLE
-    return (FN(vec))_mm_max_pd((__m128d)v, (__m128d)m);
-#elif defined(__SSE2__)
-    return (FN(vec))_mm_max_ps((__m128)v, (__m128)m);
-#else
-    const FN(vmask) gt = v > m;
-    return (FN(vec))((gt & (FN(vmask))v) | (~gt & (FN(vmask))m));
+    const FN(vmask) take = hi ? v > m : v < m;
+    return (FN(vec))((take & (FN(vmask))v) | (~take & (FN(vmask))m));
 #endif
 }
 
@@ -101,8 +90,8 @@ static inline __attribute__((always_inline)) void FN(lane_range_vec)(const T *x,
             ok = v - v == 0;
         }
         /* a lane left out offers an infinity, which never replaces an extreme */
-        mn = FN(vec_min)((FN(vec))((ok & (FN(vmask))v) | (~ok & (FN(vmask))pinf)), mn);
-        mx = FN(vec_max)((FN(vec))((ok & (FN(vmask))v) | (~ok & (FN(vmask))ninf)), mx);
+        mn = FN(vec_extreme)((FN(vec))((ok & (FN(vmask))v) | (~ok & (FN(vmask))pinf)), mn, 0);
+        mx = FN(vec_extreme)((FN(vec))((ok & (FN(vmask))v) | (~ok & (FN(vmask))ninf)), mx, 1);
     }
     *mnv = mn, *mxv = mx, *af = f, *as = s, *i = j;
 }
